@@ -1,0 +1,101 @@
+// Options for each pipeline stage, with their defaults.
+//
+// This header is the one place where defaults are set and documented; the CLI
+// reads its defaults from here and validates every struct once, at its boundary
+// (see Validate*Options below), so the stages may assume valid options.
+#ifndef STREAMGLOVE_OPTIONS_H_
+#define STREAMGLOVE_OPTIONS_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "streamglove/status.h"
+
+namespace streamglove {
+
+// How an input's bytes (after decompression) are read as documents.
+enum class InputFormat {
+  kAuto,   // JSONL when the name ends in .jsonl/.ndjson (before .zst/.gz), else text
+  kText,   // every line is a document
+  kJsonl,  // every line is a JSON object; one string field is the document
+};
+
+enum class TokenizerKind {
+  // Byte-exact with Stanford GloVe: tokens split on space, tab and newline;
+  // '\r' is dropped; a token over 999 bytes is cut at a UTF-8 boundary.
+  kWhitespace,
+  // Unicode-aware: runs of letters, marks and digits are words; every other
+  // symbol or punctuation character is a token of its own (see tokenizer.h).
+  kWords,
+};
+
+// Reading and tokenizing a corpus.
+struct CorpusOptions {
+  // Default: kAuto. Compression (zstd, gzip, none) is always detected from
+  // the content's magic bytes, so stdin may be compressed too.
+  InputFormat format = InputFormat::kAuto;
+
+  // The JSONL field holding the text. Default: "text". A record without it,
+  // or with a non-string value, is an error naming the file and byte offset.
+  std::string json_field = "text";
+
+  // Default: kWhitespace (Stanford GloVe's behaviour).
+  TokenizerKind tokenizer = TokenizerKind::kWhitespace;
+
+  // Unicode-aware lowercasing (simple case mapping) before counting.
+  // Default: false.
+  bool lowercase = false;
+
+  // Input is cut into chunks of about this many bytes at line boundaries;
+  // chunks are tokenized in parallel. A line longer than this is cut at a
+  // space or tab (the document continues in the next chunk). Larger chunks
+  // amortise scheduling; smaller ones bound memory. Default: 4 MiB. Usually
+  // derived from the memory budget (see PlanMemory in the stages).
+  size_t chunk_bytes = size_t{4} << 20;
+
+  // The longest JSONL record accepted; a longer one is an error (a JSONL line
+  // cannot be cut like text). Default: 256 MiB.
+  size_t max_record_bytes = size_t{256} << 20;
+};
+
+// The vocabulary pass (`streamglove vocab`).
+struct VocabOptions {
+  // Words seen fewer times are dropped. Default: 1 (keep every word), as
+  // Stanford GloVe's vocab_count.
+  uint64_t min_count = 1;
+
+  // Keep at most this many words, the most frequent; 0 means no limit.
+  // Default: 0.
+  uint64_t max_vocab = 0;
+
+  // Worker threads; 0 means one per core. Default: 0.
+  int threads = 0;
+
+  // Peak memory for the whole process. When the distinct-word tables would
+  // outgrow their share, partial counts spill to sorted run files in
+  // `temp_dir` and are merged at the end. Default: 1 GiB.
+  size_t memory_bytes = size_t{1} << 30;
+
+  // Where spill runs go; empty means $TMPDIR, else /tmp. Default: empty.
+  std::string temp_dir;
+
+  // Advanced (tests): spill a worker's table, or the final count-ordered
+  // table, once it holds this many bytes; 0 derives both limits from
+  // memory_bytes. Default: 0.
+  size_t spill_threshold_bytes = 0;
+
+  // Show progress on stderr when it is a terminal. Default: true.
+  bool progress = true;
+};
+
+// Smallest --memory accepted: below this the process's own baseline (code,
+// thread stacks, I/O buffers) leaves nothing for the work.
+inline constexpr size_t kMinMemoryBytes = size_t{32} << 20;
+
+Status ValidateCorpusOptions(const CorpusOptions& options);
+Status ValidateVocabOptions(const VocabOptions& options);
+
+}  // namespace streamglove
+
+#endif  // STREAMGLOVE_OPTIONS_H_

@@ -1,0 +1,30 @@
+// A subcommand of the streamglove binary.
+//
+// main() parses the command line, then calls Validate() (a failure is a usage
+// error: exit 2) and Run() (a failure is an error: exit 1). Each command
+// registers its own flags with CLI11 in its constructor.
+#ifndef STREAMGLOVE_CLI_COMMAND_H_
+#define STREAMGLOVE_CLI_COMMAND_H_
+
+#include <CLI/CLI.hpp>
+
+#include "streamglove/status.h"
+
+namespace streamglove {
+
+class Command {
+ public:
+  virtual ~Command() = default;
+  // Turns flag strings into validated option structs.
+  virtual Status Validate() = 0;
+  virtual Status Run() = 0;
+  // True when this command was named on the command line.
+  bool selected() const { return app_ != nullptr && app_->parsed(); }
+
+ protected:
+  CLI::App* app_ = nullptr;
+};
+
+}  // namespace streamglove
+
+#endif  // STREAMGLOVE_CLI_COMMAND_H_

@@ -1,0 +1,41 @@
+#include "cli/corpus_flags.h"
+
+#include "util/size.h"
+
+namespace streamglove {
+
+void CorpusFlags::Register(CLI::App* app) {
+  app->add_option("INPUT", inputs_,
+                  "Corpus files (.txt, .zst, .gz; .jsonl[.zst|.gz] as JSONL), directories "
+                  "(read recursively, sorted), or - for stdin")
+      ->required();
+  app->add_option("--format", format_, "Input format: auto (by name), text or jsonl")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"auto", "text", "jsonl"}));
+  app->add_option("--json-field", json_field_, "JSONL field holding the text")->capture_default_str();
+  app->add_option("--tokenizer", tokenizer_,
+                  "whitespace (byte-exact with Stanford GloVe) or words (Unicode words and "
+                  "punctuation)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"whitespace", "words"}));
+  app->add_flag("--lowercase", lowercase_, "Lowercase tokens (Unicode simple case mapping)");
+}
+
+Status CorpusFlags::Resolve(CorpusOptions* options, std::vector<InputFile>* inputs) const {
+  options->format = format_ == "text"    ? InputFormat::kText
+                    : format_ == "jsonl" ? InputFormat::kJsonl
+                                         : InputFormat::kAuto;
+  options->tokenizer = tokenizer_ == "words" ? TokenizerKind::kWords : TokenizerKind::kWhitespace;
+  options->json_field = json_field_;
+  options->lowercase = lowercase_;
+  SG_RETURN_IF_ERROR(ValidateCorpusOptions(*options));
+  return ExpandInputs(inputs_, options->format, inputs);
+}
+
+Status ParseMemoryFlag(const std::string& text, size_t* bytes) {
+  Status s = ParseByteSize(text, bytes);
+  if (!s.ok()) return Status::InvalidArgument("--memory: " + s.message());
+  return Status::OK();
+}
+
+}  // namespace streamglove

@@ -1,0 +1,35 @@
+// Flags shared by every command that reads a corpus (vocab, ingest).
+#ifndef STREAMGLOVE_CLI_CORPUS_FLAGS_H_
+#define STREAMGLOVE_CLI_CORPUS_FLAGS_H_
+
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "streamglove/corpus_reader.h"
+#include "streamglove/options.h"
+
+namespace streamglove {
+
+class CorpusFlags {
+ public:
+  // Registers INPUT... and the reading/tokenizing flags on `app`.
+  void Register(CLI::App* app);
+  // Fills *options and expands the inputs; errors are usage errors.
+  Status Resolve(CorpusOptions* options, std::vector<InputFile>* inputs) const;
+
+ private:
+  std::vector<std::string> inputs_;
+  std::string format_ = "auto";
+  std::string tokenizer_ = "whitespace";
+  std::string json_field_ = CorpusOptions().json_field;
+  bool lowercase_ = CorpusOptions().lowercase;
+};
+
+// Parses --memory and --threads style values shared by commands.
+Status ParseMemoryFlag(const std::string& text, size_t* bytes);
+
+}  // namespace streamglove
+
+#endif  // STREAMGLOVE_CLI_CORPUS_FLAGS_H_

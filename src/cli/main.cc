@@ -1,0 +1,46 @@
+// streamglove: one binary, one subcommand per pipeline stage. main() only
+// parses, dispatches and turns a Status into one stderr line and an exit code:
+// 0 success, 1 error, 2 bad usage.
+#include <cstdio>
+#include <memory>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "cli/vocab_command.h"
+
+int main(int argc, char** argv) {
+  using namespace streamglove;
+  CLI::App app{"streamglove: GloVe word embeddings for corpora larger than RAM", "streamglove"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "streamglove 0.1.0");
+  std::vector<std::unique_ptr<Command>> commands;
+  commands.push_back(std::make_unique<VocabCommand>(&app));
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    fmt::print(stderr, "streamglove: {} (see --help)\n", e.what());
+    return 2;
+  }
+  for (auto& command : commands) {
+    if (!command->selected()) continue;
+    if (Status s = command->Validate(); !s.ok()) {
+      fmt::print(stderr, "streamglove: {}\n", s.message());
+      return 2;
+    }
+    if (Status s = command->Run(); !s.ok()) {
+      fmt::print(stderr, "streamglove: error: {}\n", s.message());
+      return 1;
+    }
+    return 0;
+  }
+  return 2;
+}

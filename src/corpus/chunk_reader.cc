@@ -1,0 +1,122 @@
+#include <algorithm>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "corpus/byte_source.h"
+#include "streamglove/corpus_reader.h"
+#include "streamglove/tokenizer.h"
+
+namespace streamglove {
+
+ChunkReader::ChunkReader(std::vector<InputFile> inputs, const CorpusOptions& options)
+    : inputs_(std::move(inputs)), options_(options) {
+  for (const InputFile& in : inputs_) bytes_total_ += in.size;
+}
+
+ChunkReader::~ChunkReader() = default;
+
+uint64_t ChunkReader::bytes_consumed() const {
+  return bytes_finished_ + (source_ ? source_->file_position() : 0);
+}
+
+Status ChunkReader::OpenInput() {
+  SG_RETURN_IF_ERROR(OpenByteSource(inputs_[next_input_].path, &source_));
+  source_eof_ = false;
+  offset_ = 0;
+  carry_.clear();
+  carry_continues_line_ = carry_starts_in_token_ = false;
+  return Status::OK();
+}
+
+Status ChunkReader::Next(Chunk* chunk, bool* done) {
+  for (;;) {
+    if (!source_) {
+      if (next_input_ == inputs_.size()) {
+        *done = true;
+        return Status::OK();
+      }
+      SG_RETURN_IF_ERROR(OpenInput());
+    }
+    SG_RETURN_IF_ERROR(FillChunk(chunk));
+    if (chunk->size_ > 0) {
+      *done = false;
+      return Status::OK();
+    }
+    if (offset_ == 0) {
+      return Status::InvalidArgument(
+          fmt::format("{}: byte 0: empty input (no text to read)", inputs_[next_input_].path));
+    }
+    bytes_finished_ += source_->file_position();
+    source_.reset();
+    ++next_input_;
+  }
+}
+
+size_t ChunkReader::FindCut(const Chunk& chunk, bool jsonl, bool* cut_in_line,
+                            bool* cut_in_token) const {
+  const char* data = chunk.buffer_.data();
+  const size_t size = chunk.size_;
+  if (const void* nl = ::memrchr(data, '\n', size)) {
+    return static_cast<const char*>(nl) - data + 1;
+  }
+  if (jsonl) return 0;  // a record must stay whole: read more
+  *cut_in_line = true;
+  for (size_t i = size; i > 0; --i) {
+    if (IsSafeCutByte(static_cast<unsigned char>(data[i - 1]), options_.tokenizer)) return i;
+  }
+  // One token longer than a whole chunk: tokenizers cut tokens at 999 bytes,
+  // so its tail is dropped by the next chunk's reader (starts_in_token).
+  *cut_in_token = true;
+  return size;
+}
+
+Status ChunkReader::FillChunk(Chunk* chunk) {
+  const InputFile& input = inputs_[next_input_];
+  chunk->input = static_cast<uint32_t>(next_input_);
+  chunk->offset = offset_;
+  chunk->continues_line = carry_continues_line_;
+  chunk->starts_in_token = carry_starts_in_token_;
+
+  size_t target = std::max(options_.chunk_bytes, carry_.size());
+  auto reserve = [chunk](size_t bytes) {
+    if (chunk->buffer_.size() < bytes + kChunkPadding) chunk->buffer_.resize(bytes + kChunkPadding);
+  };
+  reserve(target);
+  std::memcpy(chunk->buffer_.data(), carry_.data(), carry_.size());
+  chunk->size_ = carry_.size();
+
+  size_t cut = 0;
+  bool cut_in_line = false, cut_in_token = false;
+  for (;;) {
+    while (chunk->size_ < target && !source_eof_) {
+      size_t got = 0;
+      SG_RETURN_IF_ERROR(source_->Read(chunk->buffer_.data() + chunk->size_, target - chunk->size_, &got));
+      if (got == 0) source_eof_ = true;
+      chunk->size_ += got;
+    }
+    if (source_eof_) {
+      cut = chunk->size_;
+      break;
+    }
+    cut = FindCut(*chunk, input.jsonl, &cut_in_line, &cut_in_token);
+    if (cut > 0) break;
+    if (target >= options_.max_record_bytes) {
+      return Status::Corruption(fmt::format("{}: byte {}: JSONL record longer than {} bytes",
+                                            input.path, offset_, options_.max_record_bytes));
+    }
+    target = std::min(target * 2, options_.max_record_bytes);
+    reserve(target);
+  }
+
+  carry_.assign(chunk->buffer_.data() + cut, chunk->size_ - cut);
+  carry_continues_line_ = cut_in_line;
+  carry_starts_in_token_ = cut_in_token;
+  chunk->size_ = cut;
+  std::memset(chunk->buffer_.data() + cut, 0, kChunkPadding);
+  offset_ += cut;
+  chunk->ends_input = source_eof_ && carry_.empty();
+  return Status::OK();
+}
+
+}  // namespace streamglove

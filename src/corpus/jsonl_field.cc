@@ -1,0 +1,34 @@
+#include "corpus/jsonl_field.h"
+
+#include <fmt/format.h>
+
+#include "streamglove/corpus_reader.h"
+
+namespace streamglove {
+
+static_assert(kChunkPadding >= simdjson::SIMDJSON_PADDING, "chunks must be padded for simdjson");
+
+bool JsonlField::Extract(std::string_view record, std::string_view* text, std::string* error) {
+  simdjson::dom::element doc;
+  if (auto e = parser_.parse(record.data(), record.size(), /*realloc_if_needed=*/false).get(doc)) {
+    *error = fmt::format("malformed JSON record ({})", simdjson::error_message(e));
+    return false;
+  }
+  simdjson::dom::object object;
+  if (doc.get_object().get(object)) {
+    *error = "JSON record is not an object";
+    return false;
+  }
+  simdjson::dom::element value;
+  if (object.at_key(field_).get(value)) {
+    *error = fmt::format("JSON record has no field \"{}\"", field_);
+    return false;
+  }
+  if (value.get_string().get(*text)) {
+    *error = fmt::format("JSON field \"{}\" is not a string", field_);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace streamglove

@@ -1,0 +1,33 @@
+// JsonlField: the text of one string field of a JSONL record.
+//
+// Each record is parsed and validated whole (simdjson's DOM parser), so a
+// malformed record is reported even when the field comes first.
+//
+// Thread-safety: holds a parser; use one per thread.
+#ifndef STREAMGLOVE_CORPUS_JSONL_FIELD_H_
+#define STREAMGLOVE_CORPUS_JSONL_FIELD_H_
+
+#include <string>
+#include <string_view>
+
+#include <simdjson.h>
+
+namespace streamglove {
+
+class JsonlField {
+ public:
+  explicit JsonlField(std::string field) : field_(std::move(field)) {}
+
+  // Parses `record` and sets *text to the field's unescaped value, valid until
+  // the next call. On failure returns false and sets *error to why.
+  // REQUIRES: at least kChunkPadding readable bytes follow `record`.
+  bool Extract(std::string_view record, std::string_view* text, std::string* error);
+
+ private:
+  const std::string field_;
+  simdjson::dom::parser parser_;
+};
+
+}  // namespace streamglove
+
+#endif  // STREAMGLOVE_CORPUS_JSONL_FIELD_H_

@@ -1,0 +1,219 @@
+#include "streamglove/tokenizer.h"
+
+#include <array>
+
+#include <utf8proc.h>
+
+#include "corpus/utf8.h"
+
+namespace streamglove {
+
+namespace {
+
+// Byte classes of the whitespace tokenizer, combined with | over a token.
+enum : uint8_t { kSeparator = 1, kNewline = 2, kCarriageReturn = 4, kHighBit = 8 };
+
+constexpr std::array<uint8_t, 256> MakeWhitespaceClasses() {
+  std::array<uint8_t, 256> t{};
+  t[' '] = t['\t'] = kSeparator;
+  t['\n'] = kNewline;
+  t['\r'] = kCarriageReturn;
+  for (int c = 0x80; c < 256; ++c) t[c] = kHighBit;
+  return t;
+}
+constexpr std::array<uint8_t, 256> kWhitespaceClasses = MakeWhitespaceClasses();
+
+enum class CharClass { kWord, kSpace, kNewline, kPunct };
+
+CharClass Classify(int32_t cp) {
+  if (cp == '\n') return CharClass::kNewline;
+  switch (utf8proc_category(cp)) {
+    case UTF8PROC_CATEGORY_LU: case UTF8PROC_CATEGORY_LL: case UTF8PROC_CATEGORY_LT:
+    case UTF8PROC_CATEGORY_LM: case UTF8PROC_CATEGORY_LO: case UTF8PROC_CATEGORY_MN:
+    case UTF8PROC_CATEGORY_MC: case UTF8PROC_CATEGORY_ME: case UTF8PROC_CATEGORY_ND:
+    case UTF8PROC_CATEGORY_NL: case UTF8PROC_CATEGORY_NO:
+      return CharClass::kWord;
+    case UTF8PROC_CATEGORY_ZS: case UTF8PROC_CATEGORY_ZL: case UTF8PROC_CATEGORY_ZP:
+    case UTF8PROC_CATEGORY_CC: case UTF8PROC_CATEGORY_CF:
+      return CharClass::kSpace;
+    default:
+      return CharClass::kPunct;
+  }
+}
+
+bool IsDigit(int32_t cp) {
+  return (cp >= '0' && cp <= '9') || (cp >= 0x80 && utf8proc_category(cp) == UTF8PROC_CATEGORY_ND);
+}
+
+// One code point of text at `i`: invalid bytes are taken one at a time and
+// treated as word characters, so they stay in the token that holds them.
+struct CodePoint {
+  int32_t cp;
+  size_t length;
+  bool valid;
+  CharClass cls;
+};
+
+CodePoint DecodeAt(std::string_view text, size_t i) {
+  const auto c = static_cast<unsigned char>(text[i]);
+  if (c < 0x80) return {c, 1, true, Classify(c)};
+  int32_t cp = 0;
+  const utf8proc_ssize_t n = utf8proc_iterate(reinterpret_cast<const utf8proc_uint8_t*>(text.data() + i),
+                                              static_cast<utf8proc_ssize_t>(text.size() - i), &cp);
+  if (n <= 0 || cp < 0) return {-1, 1, false, CharClass::kWord};
+  return {cp, static_cast<size_t>(n), true, Classify(cp)};
+}
+
+}  // namespace
+
+bool IsSafeCutByte(unsigned char c, TokenizerKind kind) {
+  if (c == ' ' || c == '\t') return true;
+  if (kind != TokenizerKind::kWords || c >= 0x80) return false;
+  // Every ASCII symbol splits words, except the connectors a word may hold.
+  const bool alnum = (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+  return !alnum && c != '\'' && c != '-' && c != '.' && c != ',' && c != '\n';
+}
+
+size_t TruncateTokenLength(std::string_view token) {
+  // Transcribes glove/src/common.c get_word(): i == MAX_STRING_LENGTH - 1.
+  const size_t i = kMaxTokenBytes;
+  if (token.size() < i) return token.size();
+  const auto w = [&](size_t k) { return static_cast<unsigned char>(token[k]); };
+  if ((w(i - 1) & 0x80) == 0x80) {
+    if ((w(i - 1) & 0xC0) == 0xC0) return i - 1;
+    if ((w(i - 2) & 0xE0) == 0xE0) return i - 2;
+    if ((w(i - 3) & 0xF8) == 0xF0) return i - 3;
+  }
+  return i;
+}
+
+Tokenizer::Tokenizer(const CorpusOptions& options)
+    : lowercase_(options.lowercase), kind_(options.tokenizer) {}
+
+size_t Tokenizer::Tokenize(std::string_view text, bool skip_partial_token, TokenSink* sink) {
+  return kind_ == TokenizerKind::kWhitespace ? TokenizeWhitespace(text, skip_partial_token, sink)
+                                             : TokenizeWords(text, skip_partial_token, sink);
+}
+
+void Tokenizer::Emit(std::string_view token, bool has_cr, bool has_high, bool* invalid,
+                     TokenSink* sink) {
+  if (has_high && !IsValidUtf8(token)) {
+    ++stats_.invalid_utf8_tokens;
+    *invalid = true;
+  }
+  if (has_cr) {
+    scratch_.clear();
+    for (char c : token) {
+      if (c != '\r') scratch_.push_back(c);
+    }
+    token = scratch_;
+    if (token.empty()) return;
+  }
+  if (lowercase_) {
+    word_.clear();
+    AppendLowercase(token, &word_);
+    token = word_;
+  }
+  if (token.size() >= kMaxTokenBytes) {
+    if (token.size() > kMaxTokenBytes) ++stats_.truncated_tokens;
+    token = token.substr(0, TruncateTokenLength(token));
+  }
+  ++stats_.tokens;
+  sink->OnToken(token);
+}
+
+size_t Tokenizer::TokenizeWhitespace(std::string_view text, bool skip_partial_token,
+                                     TokenSink* sink) {
+  const auto* begin = reinterpret_cast<const unsigned char*>(text.data());
+  const auto* end = begin + text.size();
+  const auto* p = begin;
+  size_t first_invalid = std::string_view::npos;
+  if (skip_partial_token) {
+    while (p < end && !(kWhitespaceClasses[*p] & (kSeparator | kNewline))) ++p;
+  }
+  while (p < end) {
+    unsigned cls = kWhitespaceClasses[*p];
+    if (cls & (kSeparator | kNewline)) {
+      if (cls & kNewline) sink->OnDocumentEnd();
+      ++p;
+      continue;
+    }
+    const auto* start = p;
+    unsigned flags = 0;
+    do {
+      flags |= cls;
+      ++p;
+    } while (p < end && !((cls = kWhitespaceClasses[*p]) & (kSeparator | kNewline)));
+    bool invalid = false;
+    Emit(std::string_view(reinterpret_cast<const char*>(start), static_cast<size_t>(p - start)),
+         flags & kCarriageReturn, flags & kHighBit, &invalid, sink);
+    if (invalid && first_invalid == std::string_view::npos) first_invalid = start - begin;
+  }
+  return first_invalid;
+}
+
+size_t Tokenizer::TokenizeWords(std::string_view text, bool skip_partial_token, TokenSink* sink) {
+  size_t first_invalid = std::string_view::npos;
+  size_t i = 0;
+  if (skip_partial_token) {
+    while (i < text.size() && !IsSafeCutByte(static_cast<unsigned char>(text[i]), kind_) &&
+           text[i] != '\n') {
+      ++i;
+    }
+  }
+  size_t word_start = 0, word_end = 0;  // the open word, when word_end > word_start
+  bool word_high = false, last_digit = false;
+  auto flush = [&] {
+    if (word_end > word_start) {
+      bool invalid = false;
+      Emit(text.substr(word_start, word_end - word_start), false, word_high, &invalid, sink);
+      if (invalid && first_invalid == std::string_view::npos) first_invalid = word_start;
+    }
+    word_start = word_end = 0;
+    word_high = false;
+  };
+  while (i < text.size()) {
+    const CodePoint c = DecodeAt(text, i);
+    switch (c.cls) {
+      case CharClass::kWord:
+        if (word_end <= word_start) word_start = i;
+        word_end = i + c.length;
+        word_high |= c.length > 1 || !c.valid;
+        last_digit = c.valid && IsDigit(c.cp);
+        break;
+      case CharClass::kNewline:
+        flush();
+        sink->OnDocumentEnd();
+        break;
+      case CharClass::kSpace:
+        flush();
+        break;
+      case CharClass::kPunct: {
+        const bool in_word = word_end > word_start;
+        bool joins = false;
+        if (in_word && i + c.length < text.size()) {
+          const CodePoint next = DecodeAt(text, i + c.length);
+          if (c.cp == '\'' || c.cp == 0x2019 || c.cp == '-') {
+            joins = next.cls == CharClass::kWord && next.valid;
+          } else if (c.cp == '.' || c.cp == ',') {
+            joins = last_digit && next.valid && IsDigit(next.cp);
+          }
+        }
+        if (joins) {
+          word_end = i + c.length;
+          word_high |= c.length > 1;
+        } else {
+          flush();
+          bool invalid = false;
+          Emit(text.substr(i, c.length), false, c.length > 1, &invalid, sink);
+        }
+        break;
+      }
+    }
+    i += c.length;
+  }
+  flush();
+  return first_invalid;
+}
+
+}  // namespace streamglove

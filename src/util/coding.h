@@ -1,0 +1,38 @@
+// Little-endian varint encoding shared by every on-disk record format.
+#ifndef STREAMGLOVE_UTIL_CODING_H_
+#define STREAMGLOVE_UTIL_CODING_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace streamglove {
+
+// Appends `value` as a base-128 varint (1 to 10 bytes).
+inline void PutVarint64(std::string* dst, uint64_t value) {
+  while (value >= 0x80) {
+    dst->push_back(static_cast<char>(value | 0x80));
+    value >>= 7;
+  }
+  dst->push_back(static_cast<char>(value));
+}
+
+// Decodes a varint from [*p, limit). On success advances *p and returns true;
+// returns false on a truncated or over-long encoding.
+inline bool GetVarint64(const char** p, const char* limit, uint64_t* value) {
+  uint64_t result = 0;
+  for (int shift = 0; shift <= 63 && *p < limit; shift += 7) {
+    const auto byte = static_cast<uint8_t>(**p);
+    ++*p;
+    result |= static_cast<uint64_t>(byte & 0x7f) << shift;
+    if ((byte & 0x80) == 0) {
+      *value = result;
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace streamglove
+
+#endif  // STREAMGLOVE_UTIL_CODING_H_

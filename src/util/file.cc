@@ -1,0 +1,149 @@
+#include "util/file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+namespace streamglove {
+
+namespace {
+constexpr size_t kWriteBufferBytes = size_t{1} << 20;
+}
+
+Status ErrnoStatus(const std::string& path, int err) {
+  std::string msg = fmt::format("{}: {}", path, std::strerror(err));
+  return err == ENOENT ? Status::NotFound(std::move(msg)) : Status::IOError(std::move(msg));
+}
+
+SequentialFile::~SequentialFile() {
+  if (owns_fd_ && fd_ >= 0) ::close(fd_);
+}
+
+Status SequentialFile::Open(const std::string& path) {
+  path_ = path;
+  if (path == "-") {
+    fd_ = STDIN_FILENO;
+    owns_fd_ = false;
+    path_ = "<stdin>";
+  } else {
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0) return ErrnoStatus(path, errno);
+    owns_fd_ = true;
+  }
+  struct stat st;
+  if (::fstat(fd_, &st) != 0) return ErrnoStatus(path_, errno);
+  if (S_ISDIR(st.st_mode)) return Status::InvalidArgument(fmt::format("{}: is a directory", path_));
+  if (S_ISREG(st.st_mode)) {
+    size_ = static_cast<uint64_t>(st.st_size);
+    ::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
+  }
+  return Status::OK();
+}
+
+Status SequentialFile::Read(char* buf, size_t n, size_t* got) {
+  for (;;) {
+    const ssize_t r = ::read(fd_, buf, n);
+    if (r >= 0) {
+      *got = static_cast<size_t>(r);
+      position_ += static_cast<uint64_t>(r);
+      return Status::OK();
+    }
+    if (errno != EINTR) {
+      return Status::IOError(fmt::format("{}: byte {}: {}", path_, position_, std::strerror(errno)));
+    }
+  }
+}
+
+WritableFile::~WritableFile() {
+  if (fd_ >= 0 && !is_stdout_) ::close(fd_);
+}
+
+Status WritableFile::Open(const std::string& path) {
+  path_ = path;
+  buffer_.reserve(kWriteBufferBytes);
+  if (path == "-") {
+    is_stdout_ = true;
+    path_ = "<stdout>";
+    fd_ = STDOUT_FILENO;
+    return Status::OK();
+  }
+  fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd_ < 0) return ErrnoStatus(path, errno);
+  return Status::OK();
+}
+
+Status WritableFile::Append(std::string_view data) {
+  buffer_.append(data);
+  if (buffer_.size() >= kWriteBufferBytes) return FlushBuffer();
+  return Status::OK();
+}
+
+Status WritableFile::FlushBuffer() {
+  const char* p = buffer_.data();
+  size_t left = buffer_.size();
+  while (left > 0) {
+    const ssize_t w = ::write(fd_, p, left);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      return ErrnoStatus(path_, errno);
+    }
+    p += w;
+    left -= static_cast<size_t>(w);
+  }
+  buffer_.clear();
+  return Status::OK();
+}
+
+Status WritableFile::Close(bool sync) {
+  Status s = FlushBuffer();
+  if (s.ok() && sync && !is_stdout_ && ::fsync(fd_) != 0) s = ErrnoStatus(path_, errno);
+  if (!is_stdout_ && fd_ >= 0 && ::close(fd_) != 0 && s.ok()) s = ErrnoStatus(path_, errno);
+  fd_ = -1;
+  return s;
+}
+
+AtomicFileWriter::~AtomicFileWriter() {
+  if (!committed_ && !temp_path_.empty()) ::unlink(temp_path_.c_str());
+}
+
+Status AtomicFileWriter::Open(const std::string& path) {
+  path_ = path;
+  if (path != "-") temp_path_ = fmt::format("{}.tmp-{}", path, ::getpid());
+  return file_.Open(temp_path_.empty() ? path : temp_path_);
+}
+
+Status AtomicFileWriter::Commit() {
+  SG_RETURN_IF_ERROR(file_.Close(/*sync=*/true));
+  if (temp_path_.empty()) return Status::OK();
+  if (::rename(temp_path_.c_str(), path_.c_str()) != 0) return ErrnoStatus(path_, errno);
+  committed_ = true;
+  return Status::OK();
+}
+
+TempDir::~TempDir() {
+  if (!path_.empty()) {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+}
+
+Status TempDir::Create(const std::string& parent, const std::string& prefix) {
+  std::string base = parent;
+  if (base.empty()) {
+    const char* env = std::getenv("TMPDIR");
+    base = (env != nullptr && *env != '\0') ? env : "/tmp";
+  }
+  std::string templ = fmt::format("{}/{}XXXXXX", base, prefix);
+  if (::mkdtemp(templ.data()) == nullptr) return ErrnoStatus(base, errno);
+  path_ = templ;
+  return Status::OK();
+}
+
+}  // namespace streamglove

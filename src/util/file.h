@@ -1,0 +1,115 @@
+// File I/O behind small classes, so pipeline stages never touch descriptors.
+//
+// Thread-safety: none of these objects may be used from two threads at once;
+// distinct objects are independent.
+#ifndef STREAMGLOVE_UTIL_FILE_H_
+#define STREAMGLOVE_UTIL_FILE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "streamglove/status.h"
+
+namespace streamglove {
+
+// "path: <strerror(err)>" as an IOError (NotFound for ENOENT).
+Status ErrnoStatus(const std::string& path, int err);
+
+// Reads a file (or standard input for "-") front to back with read(2).
+class SequentialFile {
+ public:
+  SequentialFile() = default;
+  ~SequentialFile();
+  SequentialFile(const SequentialFile&) = delete;
+  SequentialFile& operator=(const SequentialFile&) = delete;
+
+  // Opens `path`; "-" is standard input (not closed on destruction).
+  Status Open(const std::string& path);
+
+  // Reads up to `n` bytes; *got = 0 only at end of file.
+  Status Read(char* buf, size_t n, size_t* got);
+
+  // Bytes read so far.
+  uint64_t position() const { return position_; }
+  // The file's size when it is a regular file, else 0 (pipes, stdin).
+  uint64_t size() const { return size_; }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  int fd_ = -1;
+  bool owns_fd_ = false;
+  uint64_t position_ = 0;
+  uint64_t size_ = 0;
+};
+
+// Buffered writes to a new file (or standard output for "-"); every error
+// names the file, so a full disk reads "runs/0003: No space left on device".
+class WritableFile {
+ public:
+  WritableFile() = default;
+  ~WritableFile();
+  WritableFile(const WritableFile&) = delete;
+  WritableFile& operator=(const WritableFile&) = delete;
+
+  // Creates or truncates `path`.
+  Status Open(const std::string& path);
+  Status Append(std::string_view data);
+  // Writes out buffered bytes; with `sync`, also fsyncs. Then closes.
+  Status Close(bool sync);
+  const std::string& path() const { return path_; }
+
+ private:
+  Status FlushBuffer();
+
+  std::string path_;
+  int fd_ = -1;
+  bool is_stdout_ = false;
+  std::string buffer_;
+};
+
+// Writes a file that appears under its final name only when complete:
+// bytes go to "<path>.tmp-<pid>", and Commit() flushes, fsyncs and renames it.
+// Destroying an uncommitted writer removes the temporary file, so a failed or
+// interrupted run never leaves a truncated output behind. "-" writes to
+// standard output directly.
+class AtomicFileWriter {
+ public:
+  AtomicFileWriter() = default;
+  ~AtomicFileWriter();
+  AtomicFileWriter(const AtomicFileWriter&) = delete;
+  AtomicFileWriter& operator=(const AtomicFileWriter&) = delete;
+
+  Status Open(const std::string& path);
+  Status Append(std::string_view data) { return file_.Append(data); }
+  // REQUIRES: Open() succeeded; no Append() after.
+  Status Commit();
+
+ private:
+  std::string path_;
+  std::string temp_path_;  // empty when writing to standard output
+  bool committed_ = false;
+  WritableFile file_;
+};
+
+// A private directory created under `parent` (or $TMPDIR, else /tmp, when
+// empty) and removed with its files on destruction.
+class TempDir {
+ public:
+  TempDir() = default;
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+
+  Status Create(const std::string& parent, const std::string& prefix);
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+}  // namespace streamglove
+
+#endif  // STREAMGLOVE_UTIL_FILE_H_

@@ -1,0 +1,45 @@
+#include "util/size.h"
+
+#include <cctype>
+#include <charconv>
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace streamglove {
+
+Status ParseByteSize(std::string_view text, size_t* bytes) {
+  const std::string original(text);
+  double value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || value < 0 || !std::isfinite(value)) {
+    return Status::InvalidArgument(fmt::format("invalid size '{}'", original));
+  }
+  std::string suffix(end, text.data() + text.size());
+  for (char& c : suffix) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (suffix.ends_with("IB")) suffix.resize(suffix.size() - 2);
+  else if (suffix.size() > 1 && suffix.ends_with("B")) suffix.resize(suffix.size() - 1);
+  double scale = 1;
+  if (suffix.empty() || suffix == "B") scale = 1;
+  else if (suffix == "K") scale = 1024.0;
+  else if (suffix == "M") scale = 1024.0 * 1024;
+  else if (suffix == "G") scale = 1024.0 * 1024 * 1024;
+  else if (suffix == "T") scale = 1024.0 * 1024 * 1024 * 1024;
+  else return Status::InvalidArgument(fmt::format("invalid size '{}': unknown unit", original));
+  const double total = value * scale;
+  if (total >= 9.0e18) return Status::InvalidArgument(fmt::format("size '{}' too large", original));
+  *bytes = static_cast<size_t>(total);
+  return Status::OK();
+}
+
+std::string FormatBytes(double bytes) {
+  static constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int unit = 0;
+  while (bytes >= 1024 && unit < 4) {
+    bytes /= 1024;
+    ++unit;
+  }
+  return unit == 0 ? fmt::format("{:.0f} B", bytes) : fmt::format("{:.1f} {}", bytes, kUnits[unit]);
+}
+
+}  // namespace streamglove

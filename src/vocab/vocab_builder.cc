@@ -1,0 +1,306 @@
+// The vocabulary pass: a bounded oneTBB pipeline (serial chunk reader ->
+// parallel tokenize-and-count) into per-worker tables that spill sorted runs
+// when they outgrow their share of the memory budget; then one merge.
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <mutex>
+#include <thread>
+
+#include <fmt/format.h>
+#include <tbb/concurrent_queue.h>
+#include <tbb/parallel_pipeline.h>
+#include <tbb/task_arena.h>
+
+#include "corpus/chunk_tokenizer.h"
+#include "streamglove/vocabulary.h"
+#include "util/config.h"
+#include "util/file.h"
+#include "util/progress.h"
+#include "vocab/word_count_table.h"
+#include "vocab/word_run.h"
+
+namespace streamglove {
+
+namespace {
+
+struct MemoryPlan {
+  size_t chunk_bytes;
+  size_t chunks_in_flight;
+  size_t table_bytes;  // per worker
+  size_t merge_bytes;  // for the final merge, once the pipeline is gone
+};
+
+MemoryPlan PlanMemory(const CorpusOptions& corpus, const VocabOptions& options, int threads) {
+  MemoryPlan plan;
+  const size_t budget = options.memory_bytes;
+  plan.chunk_bytes = std::clamp(budget / config::kChunkBudgetDivisor, config::kMinChunkBytes,
+                                std::max(corpus.chunk_bytes, config::kMinChunkBytes));
+  plan.chunks_in_flight = config::kChunksInFlightPerThread * threads + 1;
+  // Each chunk buffer, plus the reader's carry-over of at most one chunk.
+  const size_t chunk_memory = (plan.chunks_in_flight + 1) * plan.chunk_bytes;
+  const size_t work = budget > config::kProcessBaselineBytes + chunk_memory
+                          ? budget - config::kProcessBaselineBytes - chunk_memory
+                          : 0;
+  plan.table_bytes = options.spill_threshold_bytes != 0
+                         ? options.spill_threshold_bytes
+                         : std::max(config::kMinTableBytes, work / threads);
+  plan.merge_bytes = options.spill_threshold_bytes != 0
+                         ? options.spill_threshold_bytes
+                         : std::max(config::kMinTableBytes,
+                                    budget - std::min(budget, config::kProcessBaselineBytes));
+  return plan;
+}
+
+// Spill runs of one vocabulary pass, written by any worker.
+class RunSet {
+ public:
+  explicit RunSet(std::string dir) : dir_(std::move(dir)) {}
+
+  // Drains `table` in `order` into a new run file.
+  Status Spill(WordCountTable* table, WordCountTable::Order order) {
+    std::string path;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      path = fmt::format("{}/run-{}", dir_, runs_.size());
+      runs_.push_back(path);
+    }
+    WordRunWriter writer;
+    SG_RETURN_IF_ERROR(writer.Open(path));
+    Status s;
+    table->Drain(order, 1, [&](std::string_view w, uint64_t c) {
+      if (s.ok()) s = writer.Add(w, c);
+    });
+    SG_RETURN_IF_ERROR(s);
+    return writer.Finish();
+  }
+
+  // Takes the runs written so far (the set is then empty).
+  std::vector<std::string> Take() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return std::exchange(runs_, {});
+  }
+  size_t size() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return runs_.size();
+  }
+  const std::string& dir() const { return dir_; }
+
+ private:
+  const std::string dir_;
+  std::mutex mu_;
+  std::vector<std::string> runs_;  // GUARDED_BY(mu_)
+};
+
+// A worker's state: its table, its tokenizer, and the first error it met.
+class VocabWorker final : public TokenSink {
+ public:
+  VocabWorker(size_t table_bytes, const CorpusOptions& corpus, const std::vector<InputFile>* inputs,
+              RunSet* runs)
+      : table_(table_bytes), tokenizer_(corpus, inputs), runs_(runs) {}
+
+  Status Count(const Chunk& chunk) {
+    SG_RETURN_IF_ERROR(tokenizer_.Tokenize(chunk, this));
+    return error_;
+  }
+
+  void OnToken(std::string_view token) override {
+    if (table_.Add(token, 1)) return;
+    if (error_.ok()) error_ = runs_->Spill(&table_, WordCountTable::Order::kByWord);
+    table_.Add(token, 1);  // an emptied table always has room for one word
+  }
+  void OnDocumentEnd() override {}
+
+  WordCountTable& table() { return table_; }
+  const ChunkTokenizer& tokenizer() const { return tokenizer_; }
+
+ private:
+  WordCountTable table_;
+  ChunkTokenizer tokenizer_;
+  RunSet* runs_;
+  Status error_;
+};
+
+// Writes "word count" lines, stopping after max_vocab (0: no limit).
+class VocabFileWriter {
+ public:
+  explicit VocabFileWriter(uint64_t max_vocab) : max_vocab_(max_vocab) {}
+  Status Open(const std::string& path) { return file_.Open(path); }
+  Status Add(std::string_view word, uint64_t count) {
+    if (max_vocab_ != 0 && written_ >= max_vocab_) return Status::OK();
+    line_.assign(word);
+    fmt::format_to(std::back_inserter(line_), " {}\n", count);
+    ++written_;
+    return file_.Append(line_);
+  }
+  Status Commit() { return file_.Commit(); }
+  uint64_t written() const { return written_; }
+
+ private:
+  const uint64_t max_vocab_;
+  AtomicFileWriter file_;
+  std::string line_;
+  uint64_t written_ = 0;
+};
+
+// Merges the spilled word-ordered runs, applies min_count, orders by count
+// (spilling count-ordered runs when the survivors outgrow the budget) and
+// writes the file.
+Status MergeFromRuns(RunSet* runs, const VocabOptions& options, size_t merge_bytes,
+                     VocabFileWriter* out, VocabStats* stats) {
+  WordCountTable survivors(merge_bytes);
+  RunSet count_runs(runs->dir() + "/by-count");
+  if (::mkdir(count_runs.dir().c_str(), 0700) != 0) return ErrnoStatus(count_runs.dir(), errno);
+  Status s = MergeWordRuns(
+      runs->Take(), WordCountTable::Order::kByWord, config::kMergeFanIn, runs->dir(),
+      [&](std::string_view word, uint64_t count) -> Status {
+        ++stats->distinct_words;
+        if (count < options.min_count) return Status::OK();
+        if (survivors.Add(word, count)) return Status::OK();
+        SG_RETURN_IF_ERROR(count_runs.Spill(&survivors, WordCountTable::Order::kByCountDesc));
+        survivors.Add(word, count);
+        return Status::OK();
+      });
+  SG_RETURN_IF_ERROR(s);
+  if (count_runs.size() == 0) {
+    survivors.Drain(WordCountTable::Order::kByCountDesc, 1, [&](std::string_view w, uint64_t c) {
+      if (s.ok()) s = out->Add(w, c);
+    });
+    return s;
+  }
+  SG_RETURN_IF_ERROR(count_runs.Spill(&survivors, WordCountTable::Order::kByCountDesc));
+  stats->spill_runs += count_runs.size();
+  return MergeWordRuns(count_runs.Take(), WordCountTable::Order::kByCountDesc, config::kMergeFanIn,
+                       count_runs.dir(),
+                       [&](std::string_view w, uint64_t c) { return out->Add(w, c); });
+}
+
+}  // namespace
+
+Status BuildVocabulary(const std::vector<InputFile>& inputs, const CorpusOptions& corpus_options,
+                       const VocabOptions& options, const std::string& output_path,
+                       VocabStats* stats) {
+  const auto start = std::chrono::steady_clock::now();
+  *stats = VocabStats();
+  const int threads =
+      options.threads > 0 ? options.threads : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  stats->threads = threads;
+  const MemoryPlan plan = PlanMemory(corpus_options, options, threads);
+  CorpusOptions corpus = corpus_options;
+  corpus.chunk_bytes = plan.chunk_bytes;
+
+  TempDir temp;
+  SG_RETURN_IF_ERROR(temp.Create(options.temp_dir, "streamglove-vocab-"));
+  RunSet runs(temp.path());
+
+  ChunkReader reader(inputs, corpus);
+  std::vector<std::unique_ptr<VocabWorker>> workers;
+  tbb::concurrent_queue<VocabWorker*> idle_workers;
+  for (int i = 0; i < threads; ++i) {
+    workers.push_back(std::make_unique<VocabWorker>(plan.table_bytes, corpus, &reader.inputs(), &runs));
+    idle_workers.push(workers.back().get());
+  }
+  std::vector<std::unique_ptr<Chunk>> chunks;
+  tbb::concurrent_queue<Chunk*> idle_chunks;
+  for (size_t i = 0; i < plan.chunks_in_flight; ++i) {
+    chunks.push_back(std::make_unique<Chunk>());
+    idle_chunks.push(chunks.back().get());
+  }
+
+  std::mutex error_mu;
+  Status first_error;  // GUARDED_BY(error_mu)
+  std::atomic<bool> failed{false};
+  auto fail = [&](Status s) {
+    std::lock_guard<std::mutex> lock(error_mu);
+    if (first_error.ok()) first_error = std::move(s);
+    failed = true;
+  };
+  std::atomic<uint64_t> tokens{0};
+  ProgressMeter progress("vocab", options.progress);
+
+  tbb::task_arena arena(threads);
+  arena.execute([&] {
+    tbb::parallel_pipeline(
+        plan.chunks_in_flight,
+        tbb::make_filter<void, Chunk*>(
+            tbb::filter_mode::serial_in_order,
+            [&](tbb::flow_control& fc) -> Chunk* {
+              Chunk* chunk = nullptr;
+              bool done = false;
+              if (failed || !idle_chunks.try_pop(chunk)) {
+                fc.stop();
+                return nullptr;
+              }
+              if (Status s = reader.Next(chunk, &done); !s.ok() || done) {
+                if (!s.ok()) fail(std::move(s));
+                idle_chunks.push(chunk);
+                fc.stop();
+                return nullptr;
+              }
+              progress.Update(reader.bytes_consumed(), reader.bytes_total(), tokens.load());
+              return chunk;
+            }) &
+            tbb::make_filter<Chunk*, void>(tbb::filter_mode::parallel, [&](Chunk* chunk) {
+              VocabWorker* worker = nullptr;
+              idle_workers.try_pop(worker);  // never empty: at most `threads` run at once
+              const uint64_t before = worker->tokenizer().stats().tokens;
+              if (!failed) {
+                if (Status s = worker->Count(*chunk); !s.ok()) fail(std::move(s));
+              }
+              tokens += worker->tokenizer().stats().tokens - before;
+              idle_workers.push(worker);
+              idle_chunks.push(chunk);
+            }));
+  });
+  progress.Finish();
+  if (!first_error.ok()) return first_error;
+  stats->bytes_read = reader.bytes_consumed();
+  chunks.clear();
+
+  CorpusLocation first_invalid;
+  size_t table_bytes = 0;
+  for (const auto& w : workers) {
+    stats->tokenizer.Add(w->tokenizer().stats());
+    first_invalid = std::min(first_invalid, w->tokenizer().first_invalid_utf8());
+    table_bytes += w->table().memory_bytes();
+  }
+  if (first_invalid.valid()) {
+    stats->first_invalid_utf8 =
+        fmt::format("{}: byte {}", inputs[first_invalid.input].path, first_invalid.offset);
+  }
+
+  VocabFileWriter out(options.max_vocab);
+  SG_RETURN_IF_ERROR(out.Open(output_path));
+  if (runs.size() == 0 && 2 * table_bytes <= plan.merge_bytes) {
+    // Everything fit: merge the worker tables in memory.
+    WordCountTable merged;
+    for (auto& w : workers) {
+      w->table().ForEach([&](std::string_view word, uint64_t count) { merged.Add(word, count); });
+      w.reset();
+    }
+    stats->distinct_words = merged.size();
+    Status s;
+    merged.Drain(WordCountTable::Order::kByCountDesc, options.min_count,
+                 [&](std::string_view word, uint64_t count) {
+                   if (s.ok()) s = out.Add(word, count);
+                 });
+    SG_RETURN_IF_ERROR(s);
+  } else {
+    for (auto& w : workers) {
+      if (w->table().size() > 0) SG_RETURN_IF_ERROR(runs.Spill(&w->table(), WordCountTable::Order::kByWord));
+      w.reset();
+    }
+    stats->spill_runs = runs.size();
+    SG_RETURN_IF_ERROR(MergeFromRuns(&runs, options, plan.merge_bytes, &out, stats));
+  }
+  SG_RETURN_IF_ERROR(out.Commit());
+  stats->kept_words = out.written();
+  stats->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return Status::OK();
+}
+
+}  // namespace streamglove

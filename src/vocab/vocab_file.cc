@@ -1,0 +1,54 @@
+#include <charconv>
+#include <unordered_set>
+
+#include <fmt/format.h>
+
+#include "streamglove/vocabulary.h"
+#include "util/file.h"
+
+namespace streamglove {
+
+Status ReadVocabFile(const std::string& path, std::vector<VocabEntry>* entries) {
+  entries->clear();
+  SequentialFile file;
+  SG_RETURN_IF_ERROR(file.Open(path));
+  std::string data, block(size_t{1} << 20, '\0');
+  for (;;) {
+    size_t got = 0;
+    SG_RETURN_IF_ERROR(file.Read(block.data(), block.size(), &got));
+    if (got == 0) break;
+    data.append(block.data(), got);
+  }
+  std::unordered_set<std::string_view> seen;
+  uint64_t line_no = 0;
+  size_t pos = 0;
+  while (pos < data.size()) {
+    ++line_no;
+    size_t end = data.find('\n', pos);
+    if (end == std::string::npos) end = data.size();
+    std::string_view line(data.data() + pos, end - pos);
+    pos = end + 1;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    const size_t space = line.rfind(' ');
+    if (space == std::string_view::npos || space == 0) {
+      return Status::Corruption(fmt::format("{}: line {}: expected \"word count\"", path, line_no));
+    }
+    const std::string_view word = line.substr(0, space), number = line.substr(space + 1);
+    uint64_t count = 0;
+    const auto [p, ec] = std::from_chars(number.data(), number.data() + number.size(), count);
+    if (ec != std::errc() || p != number.data() + number.size() || count == 0) {
+      return Status::Corruption(
+          fmt::format("{}: line {}: count '{}' is not a positive integer", path, line_no, number));
+    }
+    entries->push_back(VocabEntry{std::string(word), count});
+  }
+  for (size_t i = 0; i < entries->size(); ++i) {
+    if (!seen.insert((*entries)[i].word).second) {
+      return Status::Corruption(
+          fmt::format("{}: line {}: duplicate word '{}'", path, i + 1, (*entries)[i].word));
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace streamglove

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs every Debian package streamglove's build, tests and benchmarks need.
+# Idempotent: installs only what is missing, so a second run costs a second.
+set -euo pipefail
+
+packages=(
+  # build
+  g++ cmake ninja-build pkg-config
+  # libraries
+  librocksdb-dev libzstd-dev libtbb-dev libfmt-dev libcli11-dev zlib1g-dev
+  libsimdjson-dev libutf8proc-dev
+  # tests
+  catch2 zstd gzip python3
+  # benchmarks (peak RSS via /usr/bin/time -v)
+  time
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+sudo_cmd=()
+if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
+echo "setup: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
