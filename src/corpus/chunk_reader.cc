@@ -9,8 +9,20 @@
 
 namespace streamglove {
 
+namespace {
+// A token cut between chunks must already be past the token length limit, even
+// after lowercasing shrinks it (at most 3 bytes to 1): 4 KiB > 3 * 999.
+constexpr size_t kMinChunkBytes = 4096;
+static_assert(kMinChunkBytes > 3 * kMaxTokenBytes);
+
+CorpusOptions WithChunkFloor(CorpusOptions options) {
+  options.chunk_bytes = std::max(options.chunk_bytes, kMinChunkBytes);
+  return options;
+}
+}  // namespace
+
 ChunkReader::ChunkReader(std::vector<InputFile> inputs, const CorpusOptions& options)
-    : inputs_(std::move(inputs)), options_(options) {
+    : inputs_(std::move(inputs)), options_(WithChunkFloor(options)) {
   for (const InputFile& in : inputs_) bytes_total_ += in.size;
 }
 

@@ -1,6 +1,7 @@
 #include "corpus/jsonl_field.h"
 
 #include <fmt/format.h>
+#include <simdjson.h>
 
 #include "streamglove/corpus_reader.h"
 
@@ -8,9 +9,18 @@ namespace streamglove {
 
 static_assert(kChunkPadding >= simdjson::SIMDJSON_PADDING, "chunks must be padded for simdjson");
 
+struct JsonlField::Parser {
+  simdjson::dom::parser dom;
+};
+
+JsonlField::JsonlField(std::string field)
+    : field_(std::move(field)), parser_(std::make_unique<Parser>()) {}
+
+JsonlField::~JsonlField() = default;
+
 bool JsonlField::Extract(std::string_view record, std::string_view* text, std::string* error) {
   simdjson::dom::element doc;
-  if (auto e = parser_.parse(record.data(), record.size(), /*realloc_if_needed=*/false).get(doc)) {
+  if (auto e = parser_->dom.parse(record.data(), record.size(), /*realloc_if_needed=*/false).get(doc)) {
     *error = fmt::format("malformed JSON record ({})", simdjson::error_message(e));
     return false;
   }

@@ -7,16 +7,16 @@
 #ifndef STREAMGLOVE_CORPUS_JSONL_FIELD_H_
 #define STREAMGLOVE_CORPUS_JSONL_FIELD_H_
 
+#include <memory>
 #include <string>
 #include <string_view>
-
-#include <simdjson.h>
 
 namespace streamglove {
 
 class JsonlField {
  public:
-  explicit JsonlField(std::string field) : field_(std::move(field)) {}
+  explicit JsonlField(std::string field);
+  ~JsonlField();
 
   // Parses `record` and sets *text to the field's unescaped value, valid until
   // the next call. On failure returns false and sets *error to why.
@@ -24,8 +24,11 @@ class JsonlField {
   bool Extract(std::string_view record, std::string_view* text, std::string* error);
 
  private:
+  // simdjson stays out of this header: its class layouts depend on its own
+  // compile definitions, which only this library's sources see.
+  struct Parser;
   const std::string field_;
-  simdjson::dom::parser parser_;
+  std::unique_ptr<Parser> parser_;
 };
 
 }  // namespace streamglove

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The CLI contract: exit 0 on success, 1 on error, 2 on bad usage; an error is
+# one line on stderr naming what failed.
+set -uo pipefail
+bin=$1
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail=0
+
+expect() {  # expect CODE PATTERN -- command...
+  local code=$1 pattern=$2
+  shift 3
+  "$@" >"$dir/out" 2>"$dir/err"
+  local got=$?
+  if [ "$got" -ne "$code" ]; then
+    echo "FAIL: '$*' exited $got, expected $code; stderr: $(cat "$dir/err")"; fail=1; return
+  fi
+  if [ -n "$pattern" ]; then
+    if ! grep -q -- "$pattern" "$dir/err"; then
+      echo "FAIL: '$*': stderr lacks '$pattern': $(cat "$dir/err")"; fail=1; return
+    fi
+    if [ "$code" -ne 0 ] && [ "$(wc -l <"$dir/err")" -ne 1 ]; then
+      echo "FAIL: '$*': error is not one line: $(cat "$dir/err")"; fail=1; return
+    fi
+  fi
+  echo "ok: exit $code: $*"
+}
+
+printf 'the cat sat on the mat\nthe end\n' >"$dir/corpus.txt"
+printf 'abc' | head -c 2 >"$dir/broken.zst"
+
+expect 0 "" -- "$bin" --help
+expect 0 "" -- "$bin" vocab --help
+grep -q -- "--min-count" "$dir/out" || { echo "FAIL: vocab --help lacks --min-count"; fail=1; }
+expect 2 "" -- "$bin"
+expect 2 "--bogus" -- "$bin" vocab --bogus "$dir/corpus.txt" -o "$dir/v"
+expect 2 "OUTPUT\|--output" -- "$bin" vocab "$dir/corpus.txt"
+expect 2 "--memory" -- "$bin" vocab "$dir/corpus.txt" -o "$dir/v" --memory 12Q
+expect 2 "--memory must be at least" -- "$bin" vocab "$dir/corpus.txt" -o "$dir/v" --memory 1M
+expect 2 "missing.txt: No such file" -- "$bin" vocab "$dir/missing.txt" -o "$dir/v"
+expect 1 "broken.zst: byte 0: not zstd data" -- "$bin" vocab "$dir/corpus.txt" "$dir/broken.zst" -o "$dir/v"
+[ -e "$dir/v" ] && { echo "FAIL: an output file was left after an error"; fail=1; }
+expect 0 "" -- "$bin" vocab "$dir/corpus.txt" -o "$dir/v" --quiet
+[ -s "$dir/err" ] && { echo "FAIL: --quiet printed: $(cat "$dir/err")"; fail=1; }
+if [ "$(cat "$dir/v")" != "$(printf 'the 3\ncat 1\nend 1\nmat 1\non 1\nsat 1')" ]; then
+  echo "FAIL: wrong vocabulary: $(cat "$dir/v")"; fail=1
+fi
+# stdin, compressed on the fly
+zstd -q -c "$dir/corpus.txt" | "$bin" vocab - -o "$dir/v2" --quiet && cmp -s "$dir/v" "$dir/v2" \
+  && echo "ok: zstd on stdin" || { echo "FAIL: zstd on stdin"; fail=1; }
+exit $fail

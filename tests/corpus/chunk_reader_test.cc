@@ -1,0 +1,159 @@
+#include "streamglove/corpus_reader.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+
+#include <catch2/catch.hpp>
+
+#include "corpus/chunk_tokenizer.h"
+#include "test_util.h"
+#include "util/file.h"
+
+using namespace streamglove;
+using namespace streamglove::test;
+
+namespace {
+
+struct Collect final : TokenSink {
+  std::vector<std::string> out;
+  void OnToken(std::string_view t) override { out.emplace_back(t); }
+  void OnDocumentEnd() override { out.push_back(kDocEnd); }
+};
+
+// Reads every chunk; checks that they tile each input exactly.
+std::vector<Chunk> ReadChunks(const std::vector<InputFile>& inputs, const CorpusOptions& options,
+                              Status* status) {
+  ChunkReader reader(inputs, options);
+  std::vector<Chunk> chunks;
+  for (;;) {
+    Chunk c;
+    bool done = false;
+    *status = reader.Next(&c, &done);
+    if (!status->ok() || done) return chunks;
+    chunks.push_back(std::move(c));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("Chunks tile the input, cut at newlines or safe bytes, and tokenize like the whole",
+          "[corpus]") {
+  TempDir dir;
+  REQUIRE(dir.Create("", "sg-test-").ok());
+  std::mt19937_64 rng(11);
+  // Long lines (few newlines) force cuts inside lines and inside long tokens.
+  std::string text = RandomText(&rng, 400000);
+  text += std::string(20000, 'z') + " after the giant token\n" + RandomText(&rng, 1000);
+  WriteFile(dir.path() + "/a.txt.zst", ZstdFrames({text.substr(0, 1000), text.substr(1000)}));
+  std::vector<InputFile> inputs;
+  REQUIRE(ExpandInputs({dir.path() + "/a.txt.zst"}, InputFormat::kAuto, &inputs).ok());
+
+  for (size_t chunk_bytes : {size_t{97}, size_t{5000}, size_t{65536}, size_t{1} << 20}) {
+    INFO("chunk_bytes " << chunk_bytes);
+    CorpusOptions options;
+    options.chunk_bytes = chunk_bytes;
+    Status s;
+    const std::vector<Chunk> chunks = ReadChunks(inputs, options, &s);
+    REQUIRE(s.ok());
+    std::string joined;
+    ChunkTokenizer tokenizer(options, &inputs);
+    Collect sink;
+    for (size_t i = 0; i < chunks.size(); ++i) {
+      const Chunk& c = chunks[i];
+      CHECK(c.offset == joined.size());
+      CHECK(c.size() <= std::max(chunk_bytes, size_t{4096}));  // 97 is raised to the 4 KiB floor
+      CHECK(c.ends_input == (i + 1 == chunks.size()));
+      if (i + 1 < chunks.size() && !chunks[i + 1].continues_line) CHECK(c.text().back() == '\n');
+      joined.append(c.text());
+      REQUIRE(tokenizer.Tokenize(c, &sink).ok());
+    }
+    CHECK(joined == text);
+    std::vector<std::string> expected = ReferenceTokens(text);
+    if (text.back() != '\n') expected.push_back(kDocEnd);  // the input's end ends a document
+    REQUIRE(sink.out.size() == expected.size());
+    const auto mismatch = std::mismatch(sink.out.begin(), sink.out.end(), expected.begin());
+    CHECK(mismatch.first == sink.out.end());
+  }
+}
+
+TEST_CASE("Directories expand recursively in sorted order; formats resolve by name", "[corpus]") {
+  TempDir dir;
+  REQUIRE(dir.Create("", "sg-test-").ok());
+  ::mkdir((dir.path() + "/sub").c_str(), 0700);
+  WriteFile(dir.path() + "/b.txt", "b\n");
+  WriteFile(dir.path() + "/sub/a.jsonl.gz", GzipMembers({"{\"text\": \"a\"}\n"}));
+  WriteFile(dir.path() + "/a.ndjson", "{\"text\": \"x\"}\n");
+  std::vector<InputFile> inputs;
+  REQUIRE(ExpandInputs({dir.path()}, InputFormat::kAuto, &inputs).ok());
+  REQUIRE(inputs.size() == 3);
+  CHECK(inputs[0].path == dir.path() + "/a.ndjson");
+  CHECK(inputs[0].jsonl);
+  CHECK(inputs[1].path == dir.path() + "/b.txt");
+  CHECK_FALSE(inputs[1].jsonl);
+  CHECK(inputs[2].path == dir.path() + "/sub/a.jsonl.gz");
+  CHECK(inputs[2].jsonl);
+  CHECK(ExpandInputs({dir.path() + "/nope"}, InputFormat::kAuto, &inputs).code() ==
+        Status::Code::kNotFound);
+}
+
+TEST_CASE("Empty inputs and oversized JSONL records are errors with file and offset", "[corpus]") {
+  TempDir dir;
+  REQUIRE(dir.Create("", "sg-test-").ok());
+  WriteFile(dir.path() + "/empty.txt", "");
+  WriteFile(dir.path() + "/empty.zst", ZstdFrames({""}));
+  std::string records = "{\"text\": \"ok\"}\n{\"text\": \"" + std::string(100000, 'a') + "\"}\n";
+  WriteFile(dir.path() + "/big.jsonl", records);
+  CorpusOptions options;
+  options.chunk_bytes = 4096;
+  options.max_record_bytes = 8192;
+  for (const char* name : {"empty.txt", "empty.zst", "big.jsonl"}) {
+    INFO(name);
+    std::vector<InputFile> inputs;
+    REQUIRE(ExpandInputs({dir.path() + "/" + name}, InputFormat::kAuto, &inputs).ok());
+    Status s;
+    ReadChunks(inputs, options, &s);
+    REQUIRE_FALSE(s.ok());
+    CHECK(s.message().find(dir.path() + "/" + name + ": byte ") == 0);
+    if (std::string(name) == "big.jsonl") CHECK(s.message().find("byte 15:") != std::string::npos);
+  }
+}
+
+TEST_CASE("JSONL chunks give one document per record; bad records name their offset", "[corpus]") {
+  TempDir dir;
+  REQUIRE(dir.Create("", "sg-test-").ok());
+  const std::string good =
+      "{\"id\": 1, \"text\": \"caf\\u00e9 au\\tlait\\nnext line\"}\n\n{\"text\": \"b c\"}\r\n";
+  WriteFile(dir.path() + "/good.jsonl", good);
+  std::vector<InputFile> inputs;
+  REQUIRE(ExpandInputs({dir.path() + "/good.jsonl"}, InputFormat::kAuto, &inputs).ok());
+  CorpusOptions options;
+  Status s;
+  auto chunks = ReadChunks(inputs, options, &s);
+  REQUIRE(s.ok());
+  ChunkTokenizer tokenizer(options, &inputs);
+  Collect sink;
+  for (const Chunk& c : chunks) REQUIRE(tokenizer.Tokenize(c, &sink).ok());
+  CHECK(sink.out == std::vector<std::string>{"café", "au", "lait", kDocEnd, "next", "line", kDocEnd,
+                                             "b", "c", kDocEnd});
+
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"{\"text\": \"x\"}\n{\"id\": 2}\n", "no field \"text\""},
+      {"{\"text\": \"x\"}\n{\"text\": 5}\n", "is not a string"},
+      {"{\"text\": \"x\"}\n{\"text\": \"y\", }\n", "malformed JSON"},
+      {"{\"text\": \"x\"}\n[\"text\"]\n", "not an object"},
+      {"{\"text\": \"x\"}\n{\"text\": \"\xFF\"}\n", "malformed JSON"},
+  };
+  for (const auto& [content, expected] : bad) {
+    INFO(content);
+    WriteFile(dir.path() + "/bad.jsonl", content);
+    REQUIRE(ExpandInputs({dir.path() + "/bad.jsonl"}, InputFormat::kAuto, &inputs).ok());
+    chunks = ReadChunks(inputs, options, &s);
+    REQUIRE(s.ok());
+    ChunkTokenizer t(options, &inputs);
+    Status ts = t.Tokenize(chunks.at(0), &sink);
+    REQUIRE(ts.code() == Status::Code::kCorruption);
+    CHECK(ts.message().find("bad.jsonl: byte 14: ") != std::string::npos);
+    CHECK(ts.message().find(expected) != std::string::npos);
+  }
+}

@@ -1,0 +1,119 @@
+#include "test_util.h"
+
+#include <zlib.h>
+#include <zstd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace streamglove::test {
+
+void WriteFile(const std::string& path, const std::string& data) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(data.data(), static_cast<std::streamsize>(data.size()));
+  if (!out) throw std::runtime_error("cannot write " + path);
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string ZstdFrames(const std::vector<std::string>& parts) {
+  std::string out;
+  for (const std::string& p : parts) {
+    // With a content checksum, as the zstd command line writes by default.
+    std::string frame(ZSTD_compressBound(p.size()) + 16, '\0');
+    ZSTD_CCtx* cctx = ZSTD_createCCtx();
+    ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1);
+    const size_t n = ZSTD_compress2(cctx, frame.data(), frame.size(), p.data(), p.size());
+    ZSTD_freeCCtx(cctx);
+    if (ZSTD_isError(n)) throw std::runtime_error("zstd");
+    out.append(frame.data(), n);
+  }
+  return out;
+}
+
+std::string GzipMembers(const std::vector<std::string>& parts) {
+  std::string out;
+  for (const std::string& p : parts) {
+    z_stream zs{};
+    deflateInit2(&zs, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
+    std::string member(deflateBound(&zs, p.size()) + 64, '\0');
+    zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(p.data()));
+    zs.avail_in = static_cast<uInt>(p.size());
+    zs.next_out = reinterpret_cast<Bytef*>(member.data());
+    zs.avail_out = static_cast<uInt>(member.size());
+    if (deflate(&zs, Z_FINISH) != Z_STREAM_END) throw std::runtime_error("gzip");
+    out.append(member.data(), zs.total_out);
+    deflateEnd(&zs);
+  }
+  return out;
+}
+
+std::vector<std::string> ReferenceTokens(const std::string& text) {
+  constexpr int kMaxStringLength = 1000;
+  size_t pos = 0;
+  auto fgetc = [&]() -> int { return pos < text.size() ? static_cast<unsigned char>(text[pos++]) : EOF; };
+  std::vector<std::string> out;
+  for (;;) {
+    char word[kMaxStringLength + 1];
+    int i = 0, ch;
+    bool newline_or_eof = false;
+    for (;;) {
+      ch = fgetc();
+      if (ch == '\r') continue;
+      if (i == 0 && (ch == '\n' || ch == EOF)) {
+        newline_or_eof = true;
+        break;
+      }
+      if (i == 0 && (ch == ' ' || ch == '\t')) continue;
+      if (ch == EOF || ch == ' ' || ch == '\t' || ch == '\n') {
+        if (ch == '\n') --pos;  // ungetc
+        break;
+      }
+      if (i < kMaxStringLength - 1) word[i++] = static_cast<char>(ch);
+    }
+    word[i] = 0;
+    if (i == kMaxStringLength - 1 && (word[i - 1] & 0x80) == 0x80) {
+      if ((word[i - 1] & 0xC0) == 0xC0) {
+        i -= 1;
+      } else if (i > 2 && (word[i - 2] & 0xE0) == 0xE0) {
+        i -= 2;
+      } else if (i > 3 && (word[i - 3] & 0xF8) == 0xF0) {
+        i -= 3;
+      }
+    }
+    if (newline_or_eof) {
+      if (ch == EOF) break;
+      out.push_back(kDocEnd);
+      continue;
+    }
+    out.emplace_back(word, i);
+  }
+  return out;
+}
+
+std::string RandomText(std::mt19937_64* rng, size_t bytes) {
+  static const std::vector<std::string> kPieces = {
+      "a", "b", "the", "Cat", " ", " ", "  ", "\t", "\n", "\r", "\r\n", "é", "Ünï", "日本", "😀",
+      "\xC3", "\xE2\x82", "\xFF", "\xF0\x9F\x98", "don't", "well-known", "3.14", ",", "!", "«»"};
+  std::string s;
+  while (s.size() < bytes) {
+    const uint64_t r = (*rng)() % 1000;
+    if (r == 0) {
+      // A token around the 999-byte limit, ending in a multi-byte character.
+      s.append(990 + (*rng)() % 30, 'x');
+      s.append(kPieces[11 + (*rng)() % 4]);
+    } else {
+      s.append(kPieces[r % kPieces.size()]);
+    }
+  }
+  return s;
+}
+
+}  // namespace streamglove::test

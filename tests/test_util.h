@@ -1,0 +1,36 @@
+// Helpers shared by the unit tests: temporary files, compression, and an
+// independent reference tokenizer.
+#ifndef STREAMGLOVE_TESTS_TEST_UTIL_H_
+#define STREAMGLOVE_TESTS_TEST_UTIL_H_
+
+#include <cstdint>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace streamglove::test {
+
+// Writes `data` to `path`, replacing it.
+void WriteFile(const std::string& path, const std::string& data);
+std::string ReadFile(const std::string& path);
+
+// `parts` compressed as one zstd frame each, concatenated.
+std::string ZstdFrames(const std::vector<std::string>& parts);
+// `parts` compressed as one gzip member each, concatenated.
+std::string GzipMembers(const std::vector<std::string>& parts);
+
+// Marks a document end in ReferenceTokens() output.
+inline const std::string kDocEnd = "\n<doc-end>\n";
+
+// Stanford GloVe's get_word() loop (glove/src/common.c), transliterated over
+// a string: the independent oracle for the whitespace tokenizer.
+std::vector<std::string> ReferenceTokens(const std::string& text);
+
+// Random text over an alphabet rich in separators, '\r', multi-byte and
+// invalid UTF-8, with occasional tokens longer than 999 bytes.
+std::string RandomText(std::mt19937_64* rng, size_t bytes);
+
+}  // namespace streamglove::test
+
+#endif  // STREAMGLOVE_TESTS_TEST_UTIL_H_

@@ -1,0 +1,27 @@
+#include "util/size.h"
+
+#include <catch2/catch.hpp>
+
+using namespace streamglove;
+
+TEST_CASE("ParseByteSize accepts binary units", "[util]") {
+  size_t n = 0;
+  REQUIRE(ParseByteSize("4096", &n).ok());
+  CHECK(n == 4096);
+  REQUIRE(ParseByteSize("512M", &n).ok());
+  CHECK(n == size_t{512} << 20);
+  REQUIRE(ParseByteSize("1G", &n).ok());
+  CHECK(n == size_t{1} << 30);
+  REQUIRE(ParseByteSize("1.5GiB", &n).ok());
+  CHECK(n == (size_t{3} << 29));
+  REQUIRE(ParseByteSize("64kb", &n).ok());
+  CHECK(n == 64 * 1024);
+}
+
+TEST_CASE("ParseByteSize rejects malformed sizes", "[util]") {
+  size_t n = 0;
+  for (const char* bad : {"", "G", "12X", "-1M", "1GG", "nan"}) {
+    INFO(bad);
+    CHECK_FALSE(ParseByteSize(bad, &n).ok());
+  }
+}

@@ -1,0 +1,108 @@
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <map>
+
+#include "streamglove/vocabulary.h"
+#include "test_util.h"
+#include "util/file.h"
+
+using namespace streamglove;
+using namespace streamglove::test;
+
+namespace {
+
+// The expected vocabulary file, from the reference tokenizer and std::map.
+std::string ExpectedVocab(const std::vector<std::string>& texts, uint64_t min_count, uint64_t max_vocab) {
+  std::map<std::string, uint64_t> counts;
+  for (const std::string& t : texts) {
+    for (const std::string& tok : ReferenceTokens(t)) {
+      if (tok != kDocEnd) ++counts[tok];
+    }
+  }
+  std::vector<std::pair<std::string, uint64_t>> v(counts.begin(), counts.end());
+  std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::string out;
+  uint64_t n = 0;
+  for (const auto& [w, c] : v) {
+    if (c < min_count || (max_vocab != 0 && n == max_vocab)) break;
+    out += fmt::format("{} {}\n", w, c);
+    ++n;
+  }
+  return out;
+}
+
+std::string RandomWords(std::mt19937_64* rng, size_t words, size_t distinct) {
+  std::string s;
+  for (size_t i = 0; i < words; ++i) {
+    // Zipf-like: small ids far more often.
+    const size_t id = static_cast<size_t>(std::pow(static_cast<double>(distinct), (*rng)() / 1.8446744e19));
+    s += fmt::format("w{}", id);
+    s += (*rng)() % 12 == 0 ? "\n" : " ";
+  }
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("BuildVocabulary equals a brute-force count for any threads, formats and spilling",
+          "[vocab]") {
+  TempDir dir;
+  REQUIRE(dir.Create("", "sg-test-").ok());
+  std::mt19937_64 rng(5);
+  const std::string t1 = RandomText(&rng, 200000);
+  const std::string t2 = RandomWords(&rng, 150000, 60000);
+  const std::string t3 = RandomWords(&rng, 50000, 5000);
+  const std::string t4 = "jsonl words and more words";
+  WriteFile(dir.path() + "/1.txt", t1);
+  WriteFile(dir.path() + "/2.txt.zst", ZstdFrames({t2.substr(0, 7777), t2.substr(7777)}));
+  WriteFile(dir.path() + "/3.gz", GzipMembers({t3}));
+  WriteFile(dir.path() + "/4.jsonl", "{\"text\": \"jsonl words\"}\n{\"text\": \"and more words\"}\n");
+  std::vector<InputFile> inputs;
+  REQUIRE(ExpandInputs({dir.path()}, InputFormat::kAuto, &inputs).ok());
+  REQUIRE(inputs.size() == 4);
+
+  struct Case {
+    int threads;
+    size_t spill_bytes;
+    uint64_t min_count, max_vocab;
+    bool expect_spills;
+  };
+  for (const Case& c : {Case{1, 0, 1, 0, false}, Case{2, 0, 1, 0, false}, Case{2, 0, 3, 100, false},
+                        Case{2, size_t{1} << 20, 1, 0, true}, Case{1, size_t{1} << 20, 2, 5000, true}}) {
+    INFO("threads " << c.threads << " spill " << c.spill_bytes << " min " << c.min_count);
+    VocabOptions options;
+    options.threads = c.threads;
+    options.spill_threshold_bytes = c.spill_bytes;
+    options.min_count = c.min_count;
+    options.max_vocab = c.max_vocab;
+    options.progress = false;
+    CorpusOptions corpus;
+    VocabStats stats;
+    const std::string out = dir.path() + "/vocab.out";
+    REQUIRE(BuildVocabulary(inputs, corpus, options, out, &stats).ok());
+    CHECK(ReadFile(out) == ExpectedVocab({t1 + "\n", t2 + "\n", t3 + "\n", t4 + "\n"}, c.min_count, c.max_vocab));
+    CHECK((stats.spill_runs > 0) == c.expect_spills);
+    CHECK(stats.tokenizer.invalid_utf8_tokens > 0);
+    CHECK(stats.first_invalid_utf8.find("/1.txt: byte ") != std::string::npos);
+  }
+}
+
+TEST_CASE("A failed vocabulary pass leaves no output file", "[vocab]") {
+  TempDir dir;
+  REQUIRE(dir.Create("", "sg-test-").ok());
+  WriteFile(dir.path() + "/a.txt", "fine words\n");
+  WriteFile(dir.path() + "/b.zst", "not zstd at all");
+  std::vector<InputFile> inputs;
+  REQUIRE(ExpandInputs({dir.path()}, InputFormat::kAuto, &inputs).ok());
+  VocabOptions options;
+  options.progress = false;
+  VocabStats stats;
+  const std::string out = dir.path() + "/vocab.out";
+  const Status s = BuildVocabulary(inputs, CorpusOptions(), options, out, &stats);
+  REQUIRE(s.code() == Status::Code::kCorruption);
+  CHECK(s.message().find("b.zst: byte 0: not zstd data") != std::string::npos);
+  CHECK(::access(out.c_str(), F_OK) != 0);
+}
