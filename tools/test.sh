@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The README's second command: installs what is missing, builds, and runs the
+# tests: first the unit tests under AddressSanitizer + UndefinedBehaviorSanitizer,
+# then the whole suite (unit, CLI and real-data checks) on the release build.
+# SG_SKIP_SANITIZERS=1 skips the sanitizer stage for a quick local run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tools/setup.sh
+
+if [ "${SG_SKIP_SANITIZERS:-0}" != 1 ]; then
+  echo "== unit tests under ASan + UBSan"
+  tools/build.sh build-asan -DCMAKE_BUILD_TYPE=Debug -DSG_SANITIZE=ON
+  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    ctest --test-dir build-asan -L unit --output-on-failure -j2
+fi
+
+echo "== all tests, release build"
+tools/build.sh build -DCMAKE_BUILD_TYPE=Release
+ctest --test-dir build --output-on-failure -j2
