@@ -1,0 +1,123 @@
+// Store: a directory holding one corpus's co-occurrence counts in RocksDB,
+// with its vocabulary, counting configuration and a record of what has been
+// ingested. Layout and format version: docs/formats.md.
+//
+// Keys (RocksDB, default column family):
+//   'C' ...                 pair blocks (pair_block.h), summed by the merge operator
+//   "M/config"              StoreConfig
+//   "M/input/" fingerprint  InputRecord of a completely ingested input
+//   "M/progress"            IngestProgress of the input being ingested, if any
+//   "V" id (4 bytes BE)     vocabulary entry: word '\t' count
+//
+// Atomicity: every CommitBatch() writes its pairs and its metadata changes as
+// one SST file, ingested with IngestExternalFile: all of it or none of it is
+// in the store after a crash.
+//
+// Exclusivity: Open() takes an exclusive flock on DIR/LOCK.streamglove for
+// the object's lifetime; a second process gets Status::Busy.
+//
+// Memory: RocksDB's block cache, memtables and table readers are bounded by
+// the memory_bytes given to Open() (at most about 1/8 of it, at least 8 MiB,
+// at most 256 MiB).
+//
+// Thread-safety: a Store is used from one thread at a time.
+#ifndef STREAMGLOVE_STORE_STORE_H_
+#define STREAMGLOVE_STORE_STORE_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "streamglove/status.h"
+#include "streamglove/vocabulary.h"
+
+namespace streamglove {
+
+// Bumped on any change to what a store holds or how; a store of a newer
+// version is refused.
+inline constexpr uint32_t kStoreFormatVersion = 1;
+
+struct StoreConfig {
+  uint32_t format_version = kStoreFormatVersion;
+  uint32_t window = 10;
+  bool symmetric = true;
+  bool distance_weighting = true;
+  // Fixed-point units per count: lcm(1..window) with distance weighting, so
+  // every 1/d is a whole number of units; 1 without.
+  uint64_t scale = 2520;
+  // Corpus options that change the counts.
+  std::string tokenizer = "whitespace";
+  bool lowercase = false;
+  std::string json_field = "text";
+};
+
+// A completely ingested input.
+struct InputRecord {
+  std::string fingerprint;  // content fingerprint (see ingest), hex
+  std::string path;         // as given when ingested
+  uint64_t bytes = 0;       // decompressed bytes
+  uint64_t tokens = 0;      // tokens read (in and out of vocabulary)
+};
+
+// The input being ingested when the last batch was committed.
+struct IngestProgress {
+  std::string fingerprint;
+  std::string path;
+  uint64_t offset = 0;           // decompressed byte offset where reading resumes
+  bool continues_line = false;   // the chunk at `offset` continues a line
+  bool starts_in_token = false;  // ...and starts inside a cut token
+  std::vector<uint32_t> context;  // last ≤ window in-vocabulary ids of the open document
+  uint64_t tokens = 0;            // tokens of this input counted so far
+};
+
+class Store {
+ public:
+  virtual ~Store() = default;
+
+  // Opens the store in `dir`. With `create`, a missing or empty directory
+  // becomes a new, uninitialized store. Errors: NotFound (no store there and
+  // !create), Corruption (not a store, or unreadable metadata), Busy (locked
+  // by another process), InvalidArgument (format version newer than this
+  // build's).
+  static Status Open(const std::string& dir, size_t memory_bytes, bool create,
+                     std::unique_ptr<Store>* store);
+
+  // True once Initialize() has written config and vocabulary.
+  virtual bool initialized() const = 0;
+  // REQUIRES: !initialized(). Writes config and vocabulary atomically.
+  virtual Status Initialize(const StoreConfig& config, const std::vector<VocabEntry>& vocab) = 0;
+  // REQUIRES: initialized().
+  virtual const StoreConfig& config() const = 0;
+  virtual const std::vector<VocabEntry>& vocab() const = 0;
+
+  virtual Status ListInputs(std::vector<InputRecord>* inputs) = 0;
+  virtual Status FindInput(const std::string& fingerprint, InputRecord* record, bool* found) = 0;
+  virtual Status GetProgress(IngestProgress* progress, bool* found) = 0;
+
+  // Collects one batch of pairs; commit it with CommitBatch().
+  class Batch {
+   public:
+    virtual ~Batch() = default;
+    // REQUIRES: (row, col) strictly increasing across calls; value > 0.
+    virtual Status Add(uint32_t row, uint32_t col, uint64_t value) = 0;
+  };
+  // The batch writes to a temporary SST file under the store directory.
+  virtual Status NewBatch(std::unique_ptr<Batch>* batch) = 0;
+  // Atomically adds the batch's pairs to the store, sets the progress record
+  // (or deletes it when `progress` is null) and adds `finished` input records.
+  virtual Status CommitBatch(std::unique_ptr<Batch> batch, const IngestProgress* progress,
+                             const std::vector<InputRecord>& finished) = 0;
+
+  // Calls f for every non-zero pair, in (row, col) order, with the summed
+  // value; stops at the first non-OK status f returns.
+  virtual Status ForEachPair(const std::function<Status(uint32_t row, uint32_t col, uint64_t value)>& f) = 0;
+
+  // Bytes of the store's files on disk.
+  virtual uint64_t SizeOnDisk() = 0;
+};
+
+}  // namespace streamglove
+
+#endif  // STREAMGLOVE_STORE_STORE_H_
