@@ -78,6 +78,21 @@ class ChunkReader {
   // unusable.
   Status Next(Chunk* chunk, bool* done);
 
+  // Where reading stands inside the current input: the decompressed offset
+  // of the next chunk, and the flags that chunk will carry.
+  struct Position {
+    uint64_t offset = 0;
+    bool continues_line = false;
+    bool starts_in_token = false;
+  };
+  // REQUIRES: the last chunk returned did not end its input.
+  Position next_position() const { return {offset_, carry_continues_line_, carry_starts_in_token_}; }
+
+  // Makes the first input start at `position` (from next_position() of an
+  // earlier run): its bytes before position.offset are decompressed and
+  // skipped. REQUIRES: called before the first Next().
+  void StartAt(const Position& position) { start_at_ = position; }
+
   const std::vector<InputFile>& inputs() const { return inputs_; }
   // Bytes of the inputs consumed so far, as stored (compressed): for progress.
   uint64_t bytes_consumed() const;
@@ -94,6 +109,7 @@ class ChunkReader {
   uint64_t bytes_total_ = 0;
   uint64_t bytes_finished_ = 0;  // on-disk bytes of inputs already read
 
+  Position start_at_;  // for the first input
   size_t next_input_ = 0;
   std::unique_ptr<ByteSource> source_;  // the current input, when open
   bool source_eof_ = false;

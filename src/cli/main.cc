@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "cli/store_commands.h"
 #include "cli/vocab_command.h"
 
 int main(int argc, char** argv) {
@@ -17,6 +18,9 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "streamglove 0.1.0");
   std::vector<std::unique_ptr<Command>> commands;
   commands.push_back(std::make_unique<VocabCommand>(&app));
+  commands.push_back(std::make_unique<IngestCommand>(&app));
+  commands.push_back(std::make_unique<StatsCommand>(&app));
+  commands.push_back(std::make_unique<DumpCommand>(&app));
 
   try {
     app.parse(argc, argv);

@@ -38,6 +38,23 @@ Status ChunkReader::OpenInput() {
   offset_ = 0;
   carry_.clear();
   carry_continues_line_ = carry_starts_in_token_ = false;
+  if (next_input_ == 0 && start_at_.offset > 0) {
+    // Resuming: skip what an earlier run already read.
+    std::string skip(std::min<uint64_t>(start_at_.offset, size_t{1} << 20), '\0');
+    while (offset_ < start_at_.offset) {
+      size_t got = 0;
+      const size_t want = std::min<uint64_t>(skip.size(), start_at_.offset - offset_);
+      SG_RETURN_IF_ERROR(source_->Read(skip.data(), want, &got));
+      if (got == 0) {
+        return Status::InvalidArgument(fmt::format(
+            "{}: byte {}: input ends before the resume point (byte {}); was it changed?",
+            inputs_[0].path, offset_, start_at_.offset));
+      }
+      offset_ += got;
+    }
+    carry_continues_line_ = start_at_.continues_line;
+    carry_starts_in_token_ = start_at_.starts_in_token;
+  }
   return Status::OK();
 }
 

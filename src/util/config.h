@@ -27,6 +27,9 @@ inline constexpr size_t kMinTableBytes = size_t{1} << 20;
 // Runs merged at once (each holds a 64 KiB read buffer).
 inline constexpr size_t kMergeFanIn = 128;
 
+// Memory kept for merging a batch's sorted runs and writing its SST file.
+inline constexpr size_t kMergeReserveBytes = size_t{24} << 20;
+
 // Progress lines are redrawn at most this often.
 inline constexpr double kProgressIntervalSeconds = 0.25;
 

@@ -17,7 +17,7 @@ ProgressMeter::ProgressMeter(std::string label, bool enabled)
       start_(Clock::now()),
       last_draw_(start_) {}
 
-void ProgressMeter::Update(uint64_t bytes_done, uint64_t bytes_total, uint64_t tokens) {
+void ProgressMeter::Update(uint64_t bytes_done, uint64_t bytes_total, uint64_t tokens, uint64_t pairs) {
   if (!enabled_) return;
   const auto now = Clock::now();
   if (std::chrono::duration<double>(now - last_draw_).count() < config::kProgressIntervalSeconds) return;
@@ -32,8 +32,9 @@ void ProgressMeter::Update(uint64_t bytes_done, uint64_t bytes_total, uint64_t t
       line += fmt::format("  ETA {}:{:02d}", eta / 60, eta % 60);
     }
   }
-  line += fmt::format("  {}/s  {:.1f} M tokens/s\x1b[K", FormatBytes(bytes_done / elapsed),
-                      tokens / elapsed / 1e6);
+  line += fmt::format("  {}/s  {:.1f} M tokens/s", FormatBytes(bytes_done / elapsed), tokens / elapsed / 1e6);
+  if (pairs > 0) line += fmt::format("  {:.1f} M pairs/s", pairs / elapsed / 1e6);
+  line += "\x1b[K";
   std::fputs(line.c_str(), stderr);
   drawn_ = true;
 }

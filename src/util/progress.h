@@ -17,8 +17,9 @@ class ProgressMeter {
   ProgressMeter(std::string label, bool enabled);
   ~ProgressMeter() { Finish(); }
 
-  // bytes_total = 0 when unknown (no percentage or ETA then).
-  void Update(uint64_t bytes_done, uint64_t bytes_total, uint64_t tokens);
+  // bytes_total = 0 when unknown (no percentage or ETA then); pairs = 0
+  // leaves the pairs rate out.
+  void Update(uint64_t bytes_done, uint64_t bytes_total, uint64_t tokens, uint64_t pairs = 0);
   // Clears the line.
   void Finish();
 

@@ -78,6 +78,18 @@ bool WordCountTable::Add(std::string_view word, uint64_t count) {
   return true;
 }
 
+const uint64_t* WordCountTable::Find(std::string_view word) const {
+  const uint64_t hash = HashBytes(word);
+  const size_t mask = slots_.size() - 1;
+  for (size_t i = hash & mask; slots_[i].word != nullptr; i = (i + 1) & mask) {
+    const Slot& s = slots_[i];
+    if (s.hash == hash && s.len == word.size() && std::memcmp(s.word, word.data(), word.size()) == 0) {
+      return &s.count;
+    }
+  }
+  return nullptr;
+}
+
 void WordCountTable::Clear() {
   std::fill(slots_.begin(), slots_.end(), Slot{0, 0, nullptr, 0});
   size_ = 0;

@@ -30,6 +30,10 @@ class WordCountTable {
   // REQUIRES: !word.empty().
   bool Add(std::string_view word, uint64_t count);
 
+  // The value stored for `word`, or nullptr. Safe to call from many threads
+  // at once while no thread modifies the table.
+  const uint64_t* Find(std::string_view word) const;
+
   size_t size() const { return size_; }
   // Bytes held: slot array plus arena blocks.
   size_t memory_bytes() const;

@@ -1,0 +1,83 @@
+// Ingestion: corpus shards -> co-occurrence counts in a store on disk.
+//
+// Counting follows Stanford GloVe's cooccur exactly (see
+// src/cooccur/window_counter.h) in exact fixed-point arithmetic, so a store's
+// counts do not depend on thread count, shard order, batch boundaries or
+// interruptions. Work is committed in batches: each batch's counts and the
+// reading position reach the store in one atomic step, so after a crash
+// (kill -9 included) the same command continues from the last batch. Inputs
+// already in the store are recognised by content and skipped.
+#ifndef STREAMGLOVE_INGEST_H_
+#define STREAMGLOVE_INGEST_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "streamglove/corpus_reader.h"
+#include "streamglove/options.h"
+#include "streamglove/status.h"
+
+namespace streamglove {
+
+struct IngestOptions {
+  // Context window W: pairs up to W in-vocabulary words apart. At most 20.
+  // Default: 10 (Stanford GloVe's default; its demo uses 15).
+  uint32_t window = 10;
+  // Count both (left, right) and (right, left); false counts left context
+  // only, as GloVe's -symmetric 0. Default: true.
+  bool symmetric = true;
+  // A pair at distance d adds 1/d; false adds 1. Default: true.
+  bool distance_weighting = true;
+
+  // For a new store: the vocabulary pass over the same inputs keeps words
+  // seen at least min_count times (default: 5), at most max_vocab of them
+  // (0: no limit; default 0). Ignored for an existing store.
+  uint64_t min_count = 5;
+  uint64_t max_vocab = 0;
+  // For a new store: take this vocabulary file instead. Default: empty.
+  std::string vocab_file;
+
+  // Worker threads, 0 for one per core. Default: 0.
+  int threads = 0;
+  // Peak memory of the whole process, RocksDB included. Default: 1 GiB.
+  size_t memory_bytes = size_t{1} << 30;
+  // Ingest inputs the store already holds again (their counts are added
+  // twice). Default: false.
+  bool force = false;
+  bool progress = true;
+
+  // Advanced: decompressed bytes per committed batch, the unit of work a
+  // crash can lose. Larger batches commit less often. Default: 1 GiB.
+  uint64_t batch_bytes = uint64_t{1} << 30;
+};
+
+struct IngestStats {
+  uint64_t inputs_ingested = 0;
+  uint64_t inputs_skipped = 0;  // already in the store
+  bool resumed = false;         // continued a partly ingested input
+  uint64_t tokens = 0;
+  uint64_t increments = 0;  // pair increments counted
+  uint64_t batches = 0;
+  uint64_t bytes_read = 0;  // as stored (compressed)
+  uint64_t vocab_size = 0;
+  bool vocabulary_built = false;
+  double vocab_seconds = 0;
+  double count_seconds = 0;   // reading, tokenizing, counting (overlapped)
+  double commit_seconds = 0;  // merging and writing into the store
+  uint64_t dense_cells = 0;
+  uint64_t spilled_runs = 0;
+  int threads = 0;
+  std::vector<std::string> messages;  // one line each: skipped inputs, resumption
+};
+
+Status ValidateIngestOptions(const IngestOptions& options);
+
+// Ingests `inputs` into the store at `store_dir`, creating it if needed.
+// REQUIRES: validated options; inputs are regular files.
+Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs,
+              const CorpusOptions& corpus, const IngestOptions& options, IngestStats* stats);
+
+}  // namespace streamglove
+
+#endif  // STREAMGLOVE_INGEST_H_

@@ -1,0 +1,42 @@
+// Reading a store back: summary statistics and dumps of its counts.
+#ifndef STREAMGLOVE_STORE_INFO_H_
+#define STREAMGLOVE_STORE_INFO_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "streamglove/status.h"
+
+namespace streamglove {
+
+struct StoreStats {
+  uint32_t format_version = 0;
+  uint32_t window = 0;
+  bool symmetric = true;
+  bool distance_weighting = true;
+  uint64_t scale = 1;
+  uint64_t vocab_size = 0;
+  uint64_t inputs = 0;             // completely ingested inputs
+  std::vector<std::string> input_paths;
+  bool partly_ingested = false;    // an input was interrupted mid-way
+  uint64_t tokens = 0;             // tokens read from ingested inputs
+  uint64_t nonzero_pairs = 0;
+  double sum_of_counts = 0;        // exact sum in fixed point, then divided once
+  uint64_t size_on_disk = 0;
+};
+
+// Opens the store read-only in spirit (it takes the store's lock) and scans it.
+Status ComputeStoreStats(const std::string& dir, size_t memory_bytes, StoreStats* stats);
+
+enum class DumpFormat {
+  kText,   // "word1 word2 count" lines, count as the shortest exact-enough decimal
+  kGlove,  // Stanford GloVe's cooccurrence.bin: {int32 word1, int32 word2, double val}, 1-based ids
+};
+
+// Writes every non-zero pair in (row, col) order to `out_path` ("-": stdout).
+Status DumpStore(const std::string& dir, size_t memory_bytes, DumpFormat format, const std::string& out_path);
+
+}  // namespace streamglove
+
+#endif  // STREAMGLOVE_STORE_INFO_H_

@@ -1,0 +1,121 @@
+#include "cli/store_commands.h"
+
+#include <fmt/format.h>
+
+#include "streamglove/store_info.h"
+#include "util/size.h"
+
+namespace streamglove {
+
+namespace {
+// Reading a store needs only a small cache.
+constexpr size_t kReadMemoryBytes = size_t{256} << 20;
+}  // namespace
+
+IngestCommand::IngestCommand(CLI::App* parent) {
+  app_ = parent->add_subcommand(
+      "ingest",
+      "Count co-occurrences of INPUT into the store (created, with a vocabulary pass, if new). "
+      "Resumable: rerun the same command after an interruption. Inputs already ingested are skipped.");
+  corpus_flags_.Register(app_);
+  app_->add_option("--store", store_, "Store directory")->required();
+  app_->add_option("--window", options_.window, "Context window (words on each side), at most 20")->capture_default_str();
+  app_->add_flag("--asymmetric", asymmetric_, "Count left context only");
+  app_->add_flag("--no-distance-weighting", no_distance_weighting_, "A pair adds 1 instead of 1/distance");
+  app_->add_option("--min-count", options_.min_count, "New store: drop words seen fewer times")->capture_default_str();
+  app_->add_option("--max-vocab", options_.max_vocab, "New store: keep at most this many words (0: all)")->capture_default_str();
+  app_->add_option("--vocab", options_.vocab_file, "New store: use this vocabulary file instead of a vocabulary pass");
+  app_->add_option("--memory", memory_, "Peak memory of the whole process, RocksDB included")->capture_default_str();
+  app_->add_option("--threads", options_.threads, "Worker threads (0: one per core)")->capture_default_str();
+  app_->add_option("--batch-size", batch_size_,
+                   "Decompressed bytes per committed batch: the most an interruption can lose")
+      ->capture_default_str();
+  app_->add_flag("--force", options_.force, "Ingest inputs the store already holds again");
+  app_->add_flag("-q,--quiet", quiet_, "No progress line or summary");
+}
+
+Status IngestCommand::Validate() {
+  SG_RETURN_IF_ERROR(ParseMemoryFlag(memory_, &options_.memory_bytes));
+  size_t batch = 0;
+  Status s = ParseByteSize(batch_size_, &batch);
+  if (!s.ok()) return Status::InvalidArgument("--batch-size: " + s.message());
+  options_.batch_bytes = batch;
+  options_.symmetric = !asymmetric_;
+  options_.distance_weighting = !no_distance_weighting_;
+  options_.progress = !quiet_;
+  SG_RETURN_IF_ERROR(ValidateIngestOptions(options_));
+  return corpus_flags_.Resolve(&corpus_, &inputs_);
+}
+
+Status IngestCommand::Run() {
+  IngestStats stats;
+  const Status s = Ingest(store_, inputs_, corpus_, options_, &stats);
+  if (!quiet_) {
+    for (const std::string& m : stats.messages) fmt::print(stderr, "ingest: {}\n", m);
+  }
+  SG_RETURN_IF_ERROR(s);
+  if (quiet_) return Status::OK();
+  const double seconds = stats.vocab_seconds + stats.count_seconds + stats.commit_seconds;
+  fmt::print(stderr,
+             "ingest: {} inputs ingested, {} skipped; {} tokens, {} pair increments in {} batches; "
+             "vocabulary {} words{}; {:.2f} s (vocabulary {:.2f} s, counting {:.2f} s, store {:.2f} s; "
+             "{:.1f} M tokens/s, {:.1f} M pairs/s, {} threads, {} spilled runs)\n",
+             stats.inputs_ingested, stats.inputs_skipped, stats.tokens, stats.increments, stats.batches,
+             stats.vocab_size, stats.vocabulary_built ? " (built)" : "", seconds, stats.vocab_seconds,
+             stats.count_seconds, stats.commit_seconds, stats.tokens / std::max(stats.count_seconds, 1e-9) / 1e6,
+             stats.increments / std::max(stats.count_seconds, 1e-9) / 1e6, stats.threads, stats.spilled_runs);
+  return Status::OK();
+}
+
+StatsCommand::StatsCommand(CLI::App* parent) {
+  app_ = parent->add_subcommand("stats", "Summarise a store: vocabulary, tokens, non-zero pairs, sum of counts");
+  app_->add_option("--store", store_, "Store directory")->required();
+  app_->add_flag("--json", json_, "Machine-readable output");
+}
+
+Status StatsCommand::Run() {
+  StoreStats s;
+  SG_RETURN_IF_ERROR(ComputeStoreStats(store_, kReadMemoryBytes, &s));
+  if (json_) {
+    std::string paths;
+    for (const std::string& p : s.input_paths) {
+      if (!paths.empty()) paths += ", ";
+      paths += "\"";
+      for (char c : p) {
+        if (c == '"' || c == '\\') paths += '\\';
+        paths += c;
+      }
+      paths += "\"";
+    }
+    fmt::print(
+        "{{\"format_version\": {}, \"window\": {}, \"symmetric\": {}, \"distance_weighting\": {}, "
+        "\"vocab_size\": {}, \"tokens\": {}, \"nonzero_pairs\": {}, \"sum_of_counts\": {:.3f}, "
+        "\"inputs\": {}, \"input_paths\": [{}], \"partly_ingested\": {}, \"size_on_disk\": {}}}\n",
+        s.format_version, s.window, s.symmetric, s.distance_weighting, s.vocab_size, s.tokens, s.nonzero_pairs,
+        s.sum_of_counts, s.inputs, paths, s.partly_ingested, s.size_on_disk);
+    return Status::OK();
+  }
+  fmt::print("store            {}\nformat version   {}\nwindow           {}{}{}\nvocabulary       {} words\n"
+             "tokens           {}\nnon-zero pairs   {}\nsum of counts    {:.3f}\ninputs ingested  {}{}\n"
+             "size on disk     {} ({:.2f} bytes per pair)\n",
+             store_, s.format_version, s.window, s.symmetric ? ", symmetric" : ", asymmetric",
+             s.distance_weighting ? ", 1/d weighting" : ", unweighted", s.vocab_size, s.tokens, s.nonzero_pairs,
+             s.sum_of_counts, s.inputs, s.partly_ingested ? " (and one partly)" : "", FormatBytes(s.size_on_disk),
+             s.nonzero_pairs ? static_cast<double>(s.size_on_disk) / s.nonzero_pairs : 0.0);
+  return Status::OK();
+}
+
+DumpCommand::DumpCommand(CLI::App* parent) {
+  app_ = parent->add_subcommand("dump", "Write a store's counts: text lines or Stanford GloVe's cooccurrence.bin");
+  app_->add_option("--store", store_, "Store directory")->required();
+  app_->add_option("--format", format_, "text ('word1 word2 count') or glove (binary records)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"text", "glove"}));
+  app_->add_option("-o,--output", output_, "Output file (- for stdout)")->capture_default_str();
+}
+
+Status DumpCommand::Run() {
+  return DumpStore(store_, kReadMemoryBytes, format_ == "glove" ? DumpFormat::kGlove : DumpFormat::kText, output_);
+}
+
+}  // namespace streamglove

@@ -1,0 +1,59 @@
+// `streamglove ingest`, `stats` and `dump`: building and reading a store.
+#ifndef STREAMGLOVE_CLI_STORE_COMMANDS_H_
+#define STREAMGLOVE_CLI_STORE_COMMANDS_H_
+
+#include <string>
+#include <vector>
+
+#include "cli/command.h"
+#include "cli/corpus_flags.h"
+#include "streamglove/ingest.h"
+
+namespace streamglove {
+
+class IngestCommand final : public Command {
+ public:
+  explicit IngestCommand(CLI::App* parent);
+  Status Validate() override;
+  Status Run() override;
+
+ private:
+  CorpusFlags corpus_flags_;
+  std::string store_;
+  std::string memory_ = "1G";
+  std::string batch_size_ = "1G";
+  bool asymmetric_ = false;
+  bool no_distance_weighting_ = false;
+  bool quiet_ = false;
+
+  CorpusOptions corpus_;
+  IngestOptions options_;
+  std::vector<InputFile> inputs_;
+};
+
+class StatsCommand final : public Command {
+ public:
+  explicit StatsCommand(CLI::App* parent);
+  Status Validate() override { return Status::OK(); }
+  Status Run() override;
+
+ private:
+  std::string store_;
+  bool json_ = false;
+};
+
+class DumpCommand final : public Command {
+ public:
+  explicit DumpCommand(CLI::App* parent);
+  Status Validate() override { return Status::OK(); }
+  Status Run() override;
+
+ private:
+  std::string store_;
+  std::string format_ = "text";
+  std::string output_ = "-";
+};
+
+}  // namespace streamglove
+
+#endif  // STREAMGLOVE_CLI_STORE_COMMANDS_H_

@@ -1,0 +1,59 @@
+// DenseRegion: the co-occurrence cells of frequent words, as one array.
+//
+// Stanford GloVe's layout: with ids as frequency ranks, the cell (row, col) is
+// dense when (row + 1) * (col + 1) <= max_product. Every pair that involves
+// one very frequent word, and every pair of fairly frequent words, lands here
+// - most of a Zipfian corpus's increments - at the cost of
+// sum_r min(V, max_product / (r + 1)) cells. Row r's cells are contiguous, so
+// draining in (row, col) order is a linear scan.
+//
+// Thread-safety: Add() may be called from any number of threads at once
+// (relaxed atomic adds: integer sums commute, so the result is exact and
+// independent of interleaving). Draining requires that no Add() runs.
+#ifndef STREAMGLOVE_COOCCUR_DENSE_REGION_H_
+#define STREAMGLOVE_COOCCUR_DENSE_REGION_H_
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "cooccur/pair_run.h"
+
+namespace streamglove {
+
+class DenseRegion {
+ public:
+  // The largest max_product whose cells fit in `bytes`.
+  static uint64_t MaxProductForBytes(uint32_t vocab_size, size_t bytes);
+
+  DenseRegion(uint32_t vocab_size, uint64_t max_product);
+
+  bool Contains(uint32_t row, uint32_t col) const {
+    return (uint64_t{row} + 1) * (uint64_t{col} + 1) <= max_product_;
+  }
+  // REQUIRES: Contains(row, col).
+  void Add(uint32_t row, uint32_t col, uint64_t value) {
+    std::atomic_ref<uint64_t>(cells_[offsets_[row] + col]).fetch_add(value, std::memory_order_relaxed);
+  }
+
+  // A stream of the non-zero cells in (row, col) order that zeroes each cell
+  // it returns, leaving the region empty once read to the end. REQUIRES: no
+  // Add() while it is read; the region outlives it.
+  std::unique_ptr<PairStream> NewDrainStream();
+
+  uint64_t max_product() const { return max_product_; }
+  size_t cells() const { return cells_.size(); }
+  size_t memory_bytes() const { return cells_.size() * 8 + offsets_.size() * 8; }
+
+ private:
+  uint64_t max_product_;
+  friend class DenseDrainStream;
+  std::vector<uint64_t> offsets_;  // row r's cells: [offsets_[r], offsets_[r + 1])
+  std::vector<uint64_t> cells_;
+};
+
+}  // namespace streamglove
+
+#endif  // STREAMGLOVE_COOCCUR_DENSE_REGION_H_

@@ -1,0 +1,382 @@
+// The ingest command's engine: for each batch of chunks, a bounded oneTBB
+// pipeline (serial read -> parallel tokenize and count -> serial in-order
+// stitch), then one atomic commit of the batch's counts and reading position.
+
+#include "streamglove/ingest.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <mutex>
+#include <thread>
+#include <unordered_set>
+
+#include <fmt/format.h>
+#include <tbb/concurrent_queue.h>
+#include <tbb/parallel_pipeline.h>
+#include <tbb/task_arena.h>
+
+#include "cooccur/dense_region.h"
+#include "cooccur/fixed_point.h"
+#include "cooccur/pair_accumulator.h"
+#include "cooccur/window_counter.h"
+#include "corpus/chunk_tokenizer.h"
+#include "corpus/fingerprint.h"
+#include "store/store.h"
+#include "streamglove/vocabulary.h"
+#include "util/config.h"
+#include "util/progress.h"
+#include "util/size.h"
+#include "vocab/vocab_index.h"
+
+namespace streamglove {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double SecondsSince(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+StoreConfig ConfigFor(const CorpusOptions& corpus, const IngestOptions& options) {
+  StoreConfig c;
+  c.window = options.window;
+  c.symmetric = options.symmetric;
+  c.distance_weighting = options.distance_weighting;
+  c.scale = CountScale(options.window, options.distance_weighting);
+  c.tokenizer = corpus.tokenizer == TokenizerKind::kWords ? "words" : "whitespace";
+  c.lowercase = corpus.lowercase;
+  c.json_field = corpus.json_field;
+  return c;
+}
+
+// A store's counts mean something only if every ingest counts the same way.
+Status CheckCompatible(const std::string& dir, const StoreConfig& have, const StoreConfig& want) {
+  auto differs = [&](const char* what, const std::string& a, const std::string& b) {
+    return Status::InvalidArgument(
+        fmt::format("{}: the store counts with {} {}; this run asks for {}", dir, what, a, b));
+  };
+  if (have.window != want.window) return differs("--window", fmt::to_string(have.window), fmt::to_string(want.window));
+  if (have.symmetric != want.symmetric) {
+    return differs("", have.symmetric ? "symmetric windows" : "--asymmetric", want.symmetric ? "symmetric" : "--asymmetric");
+  }
+  if (have.distance_weighting != want.distance_weighting) {
+    return differs("", have.distance_weighting ? "distance weighting" : "--no-distance-weighting",
+                   want.distance_weighting ? "distance weighting" : "--no-distance-weighting");
+  }
+  if (have.tokenizer != want.tokenizer) return differs("--tokenizer", have.tokenizer, want.tokenizer);
+  if (have.lowercase != want.lowercase) return differs("--lowercase", fmt::to_string(have.lowercase), fmt::to_string(want.lowercase));
+  if (have.json_field != want.json_field) return differs("--json-field", have.json_field, want.json_field);
+  return Status::OK();
+}
+
+Status PrepareStore(const std::string& dir, const std::vector<InputFile>& inputs, const CorpusOptions& corpus,
+                    const IngestOptions& options, int threads, Store* store, IngestStats* stats) {
+  const StoreConfig want = ConfigFor(corpus, options);
+  if (store->initialized()) {
+    if (!options.vocab_file.empty()) {
+      stats->messages.push_back(fmt::format("--vocab {} ignored: the store keeps its own vocabulary", options.vocab_file));
+    }
+    return CheckCompatible(dir, store->config(), want);
+  }
+  const auto start = Clock::now();
+  std::vector<VocabEntry> vocab;
+  if (!options.vocab_file.empty()) {
+    SG_RETURN_IF_ERROR(ReadVocabFile(options.vocab_file, &vocab));
+  } else {
+    VocabOptions v;
+    v.min_count = options.min_count;
+    v.max_vocab = options.max_vocab;
+    v.threads = threads;
+    v.memory_bytes = options.memory_bytes;
+    v.temp_dir = dir;
+    v.progress = options.progress;
+    VocabStats vs;
+    const std::string path = dir + "/vocab.building";
+    SG_RETURN_IF_ERROR(BuildVocabulary(inputs, corpus, v, path, &vs));
+    Status s = ReadVocabFile(path, &vocab);
+    std::filesystem::remove(path);
+    SG_RETURN_IF_ERROR(s);
+    stats->vocabulary_built = true;
+  }
+  if (vocab.empty()) return Status::InvalidArgument("the vocabulary is empty (is --min-count too high?)");
+  stats->vocab_seconds = SecondsSince(start);
+  return store->Initialize(want, vocab);
+}
+
+struct MemoryPlan {
+  size_t chunk_bytes;
+  size_t chunks_in_flight;
+  size_t dense_bytes;
+  size_t buffer_records;  // per counting worker
+  size_t stitch_records;
+};
+
+Status PlanMemory(const IngestOptions& options, int threads, size_t vocab_bytes, MemoryPlan* plan) {
+  const size_t m = options.memory_bytes;
+  const size_t store_bytes = std::clamp(m / 16, size_t{4} << 20, size_t{128} << 20) + (size_t{16} << 20);
+  plan->chunk_bytes = std::clamp(m / 128, config::kMinChunkBytes, size_t{4} << 20);
+  plan->chunks_in_flight = config::kChunksInFlightPerThread * threads + 2;
+  const size_t fixed = config::kProcessBaselineBytes + store_bytes + vocab_bytes +
+                       (plan->chunks_in_flight + 1) * plan->chunk_bytes + config::kMergeReserveBytes;
+  if (m < fixed + (size_t{16} << 20)) {
+    return Status::InvalidArgument(fmt::format("--memory {} is too small for this vocabulary: give at least {}",
+                                               FormatBytes(m), FormatBytes(fixed + (size_t{16} << 20))));
+  }
+  const size_t rest = m - fixed;
+  plan->dense_bytes = rest / 2;
+  const size_t buffers = rest - plan->dense_bytes;
+  plan->stitch_records = std::max<size_t>(4096, buffers / 16 / PairBuffer::kBytesPerRecord);
+  plan->buffer_records = std::max<size_t>(4096, (buffers - buffers / 16) / threads / PairBuffer::kBytesPerRecord);
+  return Status::OK();
+}
+
+// One chunk's journey through the pipeline.
+struct ChunkWork {
+  Chunk chunk;
+  ChunkEdges edges;
+};
+
+struct CountingWorker {
+  CountingWorker(const CorpusOptions& corpus, const std::vector<InputFile>* inputs, const VocabIndex* vocab,
+                 const WindowConfig& window, DenseRegion* dense, size_t records, BatchRuns* runs)
+      : tokenizer(corpus, inputs), pairs(dense, records, vocab->size(), runs), counter(vocab, window, &pairs) {}
+  ChunkTokenizer tokenizer;
+  PairAccumulator pairs;
+  WindowCounter counter;
+};
+
+}  // namespace
+
+Status ValidateIngestOptions(const IngestOptions& options) {
+  if (options.window < 1 || options.window > kMaxWindow) {
+    return Status::InvalidArgument(fmt::format("--window must be between 1 and {}", kMaxWindow));
+  }
+  if (options.min_count < 1) return Status::InvalidArgument("--min-count must be at least 1");
+  if (options.threads < 0 || options.threads > 1024) return Status::InvalidArgument("--threads must be between 0 and 1024");
+  if (options.memory_bytes < kMinMemoryBytes) {
+    return Status::InvalidArgument(fmt::format("--memory must be at least {}", FormatBytes(static_cast<double>(kMinMemoryBytes))));
+  }
+  if (options.batch_bytes < (uint64_t{1} << 16)) return Status::InvalidArgument("--batch-size must be at least 64K");
+  return Status::OK();
+}
+
+Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs, const CorpusOptions& corpus_options,
+              const IngestOptions& options, IngestStats* stats) {
+  *stats = IngestStats();
+  const int threads = options.threads > 0 ? options.threads
+                                          : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  stats->threads = threads;
+  for (const InputFile& in : inputs) {
+    if (in.path == "-") return Status::InvalidArgument("ingest reads files it can re-read to resume: save stdin to a file first");
+  }
+
+  std::unique_ptr<Store> store;
+  SG_RETURN_IF_ERROR(Store::Open(store_dir, options.memory_bytes, /*create=*/true, &store));
+
+  // Which inputs to read, in which order: a partly ingested one first.
+  std::vector<std::string> fingerprints(inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) SG_RETURN_IF_ERROR(FingerprintFile(inputs[i].path, &fingerprints[i]));
+  IngestProgress progress;
+  bool resuming = false;
+  if (store->initialized()) SG_RETURN_IF_ERROR(store->GetProgress(&progress, &resuming));
+  std::vector<InputFile> todo;
+  std::vector<std::string> todo_fingerprints;
+  std::unordered_set<std::string> taken;
+  if (resuming) {
+    const auto it = std::find(fingerprints.begin(), fingerprints.end(), progress.fingerprint);
+    if (it == fingerprints.end()) {
+      return Status::InvalidArgument(fmt::format(
+          "{}: the store holds a partly ingested input ({}); run ingest again with it to finish it", store_dir,
+          progress.path));
+    }
+    const size_t i = it - fingerprints.begin();
+    todo.push_back(inputs[i]);
+    todo_fingerprints.push_back(fingerprints[i]);
+    taken.insert(fingerprints[i]);
+    stats->resumed = true;
+    stats->messages.push_back(fmt::format("resuming {} at byte {}", inputs[i].path, progress.offset));
+  }
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (!taken.insert(fingerprints[i]).second) {
+      if (!(resuming && fingerprints[i] == progress.fingerprint)) {
+        stats->messages.push_back(fmt::format("skipping {}: same content as another input of this run", inputs[i].path));
+      }
+      continue;
+    }
+    if (store->initialized() && !options.force) {
+      InputRecord record;
+      bool found = false;
+      SG_RETURN_IF_ERROR(store->FindInput(fingerprints[i], &record, &found));
+      if (found) {
+        ++stats->inputs_skipped;
+        stats->messages.push_back(fmt::format("skipping {}: already ingested (as {}; --force to count it again)",
+                                              inputs[i].path, record.path));
+        continue;
+      }
+    }
+    todo.push_back(inputs[i]);
+    todo_fingerprints.push_back(fingerprints[i]);
+  }
+  SG_RETURN_IF_ERROR(PrepareStore(store_dir, todo.empty() ? inputs : todo, corpus_options, options, threads,
+                                  store.get(), stats));
+  stats->vocab_size = store->vocab().size();
+  if (todo.empty()) return Status::OK();
+
+  const StoreConfig& config = store->config();
+  const WindowConfig window{config.window, config.symmetric, config.scale, config.distance_weighting};
+  const VocabIndex vocab(store->vocab());
+  MemoryPlan plan;
+  SG_RETURN_IF_ERROR(PlanMemory(options, threads, vocab.memory_bytes() * 2, &plan));
+  DenseRegion dense(vocab.size(), DenseRegion::MaxProductForBytes(vocab.size(), plan.dense_bytes));
+  stats->dense_cells = dense.cells();
+
+  const std::string runs_dir = store_dir + "/runs";
+  std::error_code ec;
+  std::filesystem::remove_all(runs_dir, ec);
+  if (!std::filesystem::create_directories(runs_dir, ec) && ec) {
+    return Status::IOError(fmt::format("{}: {}", runs_dir, ec.message()));
+  }
+  BatchRuns runs(runs_dir);
+
+  CorpusOptions corpus = corpus_options;
+  corpus.chunk_bytes = plan.chunk_bytes;
+  ChunkReader reader(todo, corpus);
+  if (resuming) reader.StartAt({progress.offset, progress.continues_line, progress.starts_in_token});
+
+  std::vector<std::unique_ptr<CountingWorker>> workers;
+  tbb::concurrent_queue<CountingWorker*> idle_workers;
+  for (int i = 0; i < threads; ++i) {
+    workers.push_back(std::make_unique<CountingWorker>(corpus, &reader.inputs(), &vocab, window, &dense,
+                                                       plan.buffer_records, &runs));
+    idle_workers.push(workers.back().get());
+  }
+  PairAccumulator stitch_pairs(&dense, plan.stitch_records, vocab.size(), &runs);
+  ChunkStitcher stitcher(window, &stitch_pairs);
+  std::vector<uint64_t> input_tokens(todo.size(), 0);  // touched by the serial stitch stage only
+  if (resuming) {
+    stitcher.set_context(progress.context);
+    input_tokens[0] = progress.tokens;
+  }
+  std::vector<std::unique_ptr<ChunkWork>> works;
+  tbb::concurrent_queue<ChunkWork*> idle_works;
+  for (size_t i = 0; i < plan.chunks_in_flight; ++i) {
+    works.push_back(std::make_unique<ChunkWork>());
+    idle_works.push(works.back().get());
+  }
+
+  std::mutex error_mu;
+  Status first_error;  // GUARDED_BY(error_mu)
+  std::atomic<bool> failed{false};
+  auto fail = [&](Status s) {
+    std::lock_guard<std::mutex> lock(error_mu);
+    if (first_error.ok()) first_error = std::move(s);
+    failed = true;
+  };
+  std::atomic<uint64_t> tokens{0}, increments{0};
+  ProgressMeter meter("ingest", options.progress);
+  tbb::task_arena arena(threads);
+
+  bool corpus_done = false;
+  while (!corpus_done) {
+    const auto batch_start = Clock::now();
+    uint64_t batch_bytes = 0;
+    bool any = false, last_ends_input = false;
+    uint32_t last_input = 0;
+    std::vector<InputRecord> finished;
+    arena.execute([&] {
+      tbb::parallel_pipeline(
+          plan.chunks_in_flight,
+          tbb::make_filter<void, ChunkWork*>(
+              tbb::filter_mode::serial_in_order,
+              [&](tbb::flow_control& fc) -> ChunkWork* {
+                ChunkWork* work = nullptr;
+                if (failed || batch_bytes >= options.batch_bytes || !idle_works.try_pop(work)) {
+                  fc.stop();
+                  return nullptr;
+                }
+                bool done = false;
+                if (Status s = reader.Next(&work->chunk, &done); !s.ok() || done) {
+                  if (!s.ok()) fail(std::move(s));
+                  corpus_done = done;
+                  idle_works.push(work);
+                  fc.stop();
+                  return nullptr;
+                }
+                batch_bytes += work->chunk.size();
+                meter.Update(reader.bytes_consumed(), reader.bytes_total(), tokens.load(), increments.load());
+                return work;
+              }) &
+              tbb::make_filter<ChunkWork*, ChunkWork*>(tbb::filter_mode::parallel,
+                                                       [&](ChunkWork* work) {
+                                                         CountingWorker* w = nullptr;
+                                                         idle_workers.try_pop(w);  // at most `threads` at once
+                                                         if (!failed) {
+                                                           w->counter.BeginChunk(&work->edges);
+                                                           Status s = w->tokenizer.Tokenize(work->chunk, &w->counter);
+                                                           w->counter.EndChunk();
+                                                           if (!s.ok()) fail(std::move(s));
+                                                         }
+                                                         idle_workers.push(w);
+                                                         return work;
+                                                       }) &
+              tbb::make_filter<ChunkWork*, void>(tbb::filter_mode::serial_in_order, [&](ChunkWork* work) {
+                if (!failed) {
+                  const Chunk& c = work->chunk;
+                  stitcher.Stitch(work->edges);
+                  input_tokens[c.input] += work->edges.tokens;
+                  tokens += work->edges.tokens;
+                  increments += work->edges.increments;
+                  any = true;
+                  last_input = c.input;
+                  last_ends_input = c.ends_input;
+                  if (c.ends_input) {
+                    finished.push_back(InputRecord{todo_fingerprints[c.input], todo[c.input].path, c.offset + c.size(),
+                                                   input_tokens[c.input]});
+                  }
+                }
+                idle_works.push(work);
+              }));
+    });
+    if (failed) return first_error;
+    for (const auto& w : workers) SG_RETURN_IF_ERROR(w->pairs.status());
+    SG_RETURN_IF_ERROR(stitch_pairs.status());
+    stats->count_seconds += SecondsSince(batch_start);
+    if (!any) break;
+
+    // Commit: merge the dense region, every buffer and every spilled run.
+    const auto commit_start = Clock::now();
+    std::vector<std::unique_ptr<PairStream>> streams;
+    streams.push_back(dense.NewDrainStream());
+    for (const auto& w : workers) streams.push_back(w->pairs.FinishBatch());
+    streams.push_back(stitch_pairs.FinishBatch());
+    const std::vector<std::string> run_paths = runs.Take();
+    for (const std::string& p : run_paths) streams.push_back(NewPairRunReader(p));
+    std::unique_ptr<Store::Batch> batch;
+    SG_RETURN_IF_ERROR(store->NewBatch(&batch));
+    SG_RETURN_IF_ERROR(MergePairStreams(std::move(streams), [&](const PairRecord& r) {
+      return batch->Add(PairRow(r.key), PairCol(r.key), r.value);
+    }));
+    IngestProgress next;
+    if (!last_ends_input) {
+      const ChunkReader::Position pos = reader.next_position();
+      next = IngestProgress{todo_fingerprints[last_input], todo[last_input].path, pos.offset, pos.continues_line,
+                            pos.starts_in_token, stitcher.context(), input_tokens[last_input]};
+    }
+    SG_RETURN_IF_ERROR(store->CommitBatch(std::move(batch), last_ends_input ? nullptr : &next, finished));
+    for (const std::string& p : run_paths) std::filesystem::remove(p, ec);
+    for (const auto& w : workers) w->pairs.Clear();
+    stitch_pairs.Clear();
+    stats->inputs_ingested += finished.size();
+    ++stats->batches;
+    stats->commit_seconds += SecondsSince(commit_start);
+  }
+  meter.Finish();
+  for (const auto& w : workers) stats->spilled_runs += w->pairs.spilled_runs();
+  stats->tokens = tokens;
+  stats->increments = increments;
+  stats->bytes_read = reader.bytes_consumed();
+  std::filesystem::remove_all(runs_dir, ec);
+  return Status::OK();
+}
+
+}  // namespace streamglove

@@ -1,0 +1,32 @@
+#include "cooccur/pair_accumulator.h"
+
+#include <fmt/format.h>
+
+namespace streamglove {
+
+std::string BatchRuns::NewPath() {
+  std::lock_guard<std::mutex> lock(mu_);
+  paths_.push_back(fmt::format("{}/pairs-{:06d}", dir_, next_++));
+  return paths_.back();
+}
+
+std::vector<std::string> BatchRuns::Take() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return std::exchange(paths_, {});
+}
+
+void PairAccumulator::MakeRoom() {
+  buffer_.SortAndCombine();
+  // Combining freed at least a quarter: keep appending to the combined records.
+  if (buffer_.size() * 4 <= buffer_.capacity() * 3) return;
+  ++spilled_runs_;
+  if (status_.ok()) status_ = WritePairRun(runs_->NewPath(), buffer_.records());
+  buffer_.Clear();
+}
+
+std::unique_ptr<PairStream> PairAccumulator::FinishBatch() {
+  buffer_.SortAndCombine();
+  return NewPairSpanStream(buffer_.records());
+}
+
+}  // namespace streamglove

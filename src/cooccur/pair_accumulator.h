@@ -1,0 +1,79 @@
+// PairAccumulator: where one thread's co-occurrence increments go.
+//
+// Pairs inside the shared dense region are added there (atomically); the rest
+// are appended to this thread's PairBuffer, which is sorted and combined when
+// full and spilled as a run file of the current batch when combining no longer
+// frees enough room. Everything is exact integer arithmetic.
+//
+// Thread-safety: one per thread; the dense region is shared.
+#ifndef STREAMGLOVE_COOCCUR_PAIR_ACCUMULATOR_H_
+#define STREAMGLOVE_COOCCUR_PAIR_ACCUMULATOR_H_
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "cooccur/dense_region.h"
+#include "cooccur/pair_buffer.h"
+#include "cooccur/pair_run.h"
+#include "streamglove/status.h"
+
+namespace streamglove {
+
+// The run files of the batch being counted, written by any thread.
+class BatchRuns {
+ public:
+  explicit BatchRuns(std::string dir) : dir_(std::move(dir)) {}
+  // A new file name for a run.
+  std::string NewPath();
+  // The runs written so far, and forgets them.
+  std::vector<std::string> Take();
+
+ private:
+  const std::string dir_;
+  std::mutex mu_;
+  uint64_t next_ = 0;               // GUARDED_BY(mu_)
+  std::vector<std::string> paths_;  // GUARDED_BY(mu_)
+};
+
+class PairAccumulator {
+ public:
+  PairAccumulator(DenseRegion* dense, size_t buffer_records, uint32_t vocab_size, BatchRuns* runs)
+      : dense_(dense), buffer_(buffer_records, vocab_size), runs_(runs) {}
+
+  void Add(uint32_t row, uint32_t col, uint64_t value) {
+    if (dense_->Contains(row, col)) {
+      dense_->Add(row, col, value);
+      return;
+    }
+    if (buffer_.full()) MakeRoom();
+    buffer_.Add(row, col, value);
+  }
+
+  // The first error met while spilling (counting goes on regardless; the
+  // batch will not commit).
+  const Status& status() const { return status_; }
+
+  // At the end of a batch: combines the buffer and returns a stream over it;
+  // valid until Clear().
+  std::unique_ptr<PairStream> FinishBatch();
+  // Empties the buffer for the next batch.
+  void Clear() { buffer_.Clear(); }
+
+  uint64_t spilled_runs() const { return spilled_runs_; }
+
+ private:
+  void MakeRoom();
+
+  DenseRegion* dense_;
+  PairBuffer buffer_;
+  BatchRuns* runs_;
+  Status status_;
+  uint64_t spilled_runs_ = 0;
+};
+
+}  // namespace streamglove
+
+#endif  // STREAMGLOVE_COOCCUR_PAIR_ACCUMULATOR_H_

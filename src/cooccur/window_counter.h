@@ -1,0 +1,92 @@
+// WindowCounter and ChunkStitcher: Stanford GloVe's co-occurrence windows
+// over a token stream that arrives in chunks processed in parallel.
+//
+// Semantics (glove/src/cooccur.c): out-of-vocabulary tokens are dropped
+// before windowing, so distances count in-vocabulary tokens; a document end
+// empties the window; the word at position j pairs with each of the up to W
+// in-vocabulary words before it, at distance d = j - k, adding scale / d
+// (or 1 without distance weighting) to cell (left, right) and, when
+// symmetric, to (right, left).
+//
+// A WindowCounter counts the pairs whose both words lie in its chunk. A pair
+// whose left word lies in an earlier chunk has its right word among the first
+// W in-vocabulary tokens of the chunk's first document segment (its head);
+// ChunkStitcher, run on chunks in order, counts those from the last W ids of
+// the open document (its context). Every pair is counted exactly once.
+//
+// Thread-safety: each object is used by one thread at a time.
+#ifndef STREAMGLOVE_COOCCUR_WINDOW_COUNTER_H_
+#define STREAMGLOVE_COOCCUR_WINDOW_COUNTER_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "cooccur/pair_accumulator.h"
+#include "streamglove/tokenizer.h"
+#include "vocab/vocab_index.h"
+
+namespace streamglove {
+
+struct WindowConfig {
+  uint32_t window = 10;
+  bool symmetric = true;
+  uint64_t scale = 2520;  // CountScale(window, distance_weighting)
+  bool distance_weighting = true;
+};
+
+// A chunk's edges, for stitching.
+struct ChunkEdges {
+  std::vector<uint32_t> head;  // first <= W ids before the first document end
+  bool has_document_end = false;
+  std::vector<uint32_t> tail;  // last <= W ids after the last document end
+  uint64_t tokens = 0;         // all tokens, in and out of vocabulary
+  uint64_t increments = 0;     // pair increments counted
+};
+
+class WindowCounter final : public TokenSink {
+ public:
+  // `vocab` and `out` must outlive this object.
+  WindowCounter(const VocabIndex* vocab, const WindowConfig& config, PairAccumulator* out);
+
+  // Starts a chunk; its edges are filled in as it is tokenized.
+  void BeginChunk(ChunkEdges* edges);
+  // Completes the chunk's tail.
+  void EndChunk();
+
+  void OnToken(std::string_view token) override;
+  void OnDocumentEnd() override;
+
+ private:
+  const VocabIndex* vocab_;
+  const uint32_t window_;
+  const bool symmetric_;
+  std::vector<uint64_t> weight_;  // weight_[d] for 1 <= d <= window
+  PairAccumulator* out_;
+  ChunkEdges* edges_ = nullptr;
+  std::vector<uint32_t> ring_;  // the last `window_` ids of the current segment
+  uint64_t position_ = 0;       // in-vocabulary ids seen in the current segment
+};
+
+class ChunkStitcher {
+ public:
+  ChunkStitcher(const WindowConfig& config, PairAccumulator* out);
+
+  // Counts the pairs between the open document's context and the chunk's
+  // head, then advances the context. Call on chunks in corpus order.
+  void Stitch(const ChunkEdges& edges);
+
+  // The last <= W ids of the open document (saved with resumable progress).
+  const std::vector<uint32_t>& context() const { return context_; }
+  void set_context(std::vector<uint32_t> context) { context_ = std::move(context); }
+
+ private:
+  const uint32_t window_;
+  const bool symmetric_;
+  std::vector<uint64_t> weight_;
+  PairAccumulator* out_;
+  std::vector<uint32_t> context_;
+};
+
+}  // namespace streamglove
+
+#endif  // STREAMGLOVE_COOCCUR_WINDOW_COUNTER_H_

@@ -1,0 +1,72 @@
+#include "streamglove/store_info.h"
+
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "store/store.h"
+#include "util/file.h"
+
+namespace streamglove {
+
+Status ComputeStoreStats(const std::string& dir, size_t memory_bytes, StoreStats* stats) {
+  *stats = StoreStats();
+  std::unique_ptr<Store> store;
+  SG_RETURN_IF_ERROR(Store::Open(dir, memory_bytes, /*create=*/false, &store));
+  if (!store->initialized()) return Status::InvalidArgument(fmt::format("{}: the store holds no vocabulary yet", dir));
+  const StoreConfig& c = store->config();
+  stats->format_version = c.format_version;
+  stats->window = c.window;
+  stats->symmetric = c.symmetric;
+  stats->distance_weighting = c.distance_weighting;
+  stats->scale = c.scale;
+  stats->vocab_size = store->vocab().size();
+  std::vector<InputRecord> inputs;
+  SG_RETURN_IF_ERROR(store->ListInputs(&inputs));
+  stats->inputs = inputs.size();
+  for (const InputRecord& r : inputs) {
+    stats->tokens += r.tokens;
+    stats->input_paths.push_back(r.path);
+  }
+  IngestProgress progress;
+  SG_RETURN_IF_ERROR(store->GetProgress(&progress, &stats->partly_ingested));
+  if (stats->partly_ingested) stats->tokens += progress.tokens;
+  __uint128_t sum = 0;  // exact: 2^64 units overflow at web scale
+  SG_RETURN_IF_ERROR(store->ForEachPair([&](uint32_t, uint32_t, uint64_t value) {
+    ++stats->nonzero_pairs;
+    sum += value;
+    return Status::OK();
+  }));
+  stats->sum_of_counts = static_cast<double>(sum) / static_cast<double>(c.scale);
+  stats->size_on_disk = store->SizeOnDisk();
+  return Status::OK();
+}
+
+Status DumpStore(const std::string& dir, size_t memory_bytes, DumpFormat format, const std::string& out_path) {
+  std::unique_ptr<Store> store;
+  SG_RETURN_IF_ERROR(Store::Open(dir, memory_bytes, /*create=*/false, &store));
+  if (!store->initialized()) return Status::InvalidArgument(fmt::format("{}: the store holds no vocabulary yet", dir));
+  const double scale = static_cast<double>(store->config().scale);
+  const auto& vocab = store->vocab();
+  AtomicFileWriter out;
+  SG_RETURN_IF_ERROR(out.Open(out_path));
+  std::string line;
+  SG_RETURN_IF_ERROR(store->ForEachPair([&](uint32_t row, uint32_t col, uint64_t value) {
+    const double count = static_cast<double>(value) / scale;
+    line.clear();
+    if (format == DumpFormat::kText) {
+      fmt::format_to(std::back_inserter(line), "{} {} {}\n", vocab[row].word, vocab[col].word, count);
+    } else {
+      const int32_t w1 = static_cast<int32_t>(row) + 1, w2 = static_cast<int32_t>(col) + 1;
+      char rec[16];
+      std::memcpy(rec, &w1, 4);
+      std::memcpy(rec + 4, &w2, 4);
+      std::memcpy(rec + 8, &count, 8);
+      line.assign(rec, sizeof(rec));
+    }
+    return out.Append(line);
+  }));
+  return out.Commit();
+}
+
+}  // namespace streamglove
