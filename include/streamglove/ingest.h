@@ -50,6 +50,11 @@ struct IngestOptions {
   // Advanced: decompressed bytes per committed batch, the unit of work a
   // crash can lose. Larger batches commit less often. Default: 1 GiB.
   uint64_t batch_bytes = uint64_t{1} << 30;
+  // Advanced (tests, tuning): caps on each worker's dense region and pair
+  // buffer, below what the memory budget gives them; 0 leaves the budget's
+  // (and the built-in cache-friendly caps') values. Default: 0.
+  size_t max_dense_bytes = 0;
+  size_t max_buffer_bytes = 0;
 };
 
 struct IngestStats {

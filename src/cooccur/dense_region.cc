@@ -35,7 +35,7 @@ DenseRegion::DenseRegion(uint32_t vocab_size, uint64_t max_product)
   for (uint64_t r = 0; r < vocab_size; ++r) {
     offsets_[r + 1] = offsets_[r] + std::min<uint64_t>(vocab_size, max_product / (r + 1));
   }
-  cells_.assign(offsets_[vocab_size], 0);
+  cells_ = LargeArray<uint64_t>(offsets_[vocab_size]);
 }
 
 class DenseDrainStream final : public PairStream {
@@ -43,7 +43,7 @@ class DenseDrainStream final : public PairStream {
   explicit DenseDrainStream(DenseRegion* region) : region_(region) {}
   Status Next(PairRecord* record, bool* done) override {
     const auto& offsets = region_->offsets_;
-    auto& cells = region_->cells_;
+    LargeArray<uint64_t>& cells = region_->cells_;
     while (cell_ < cells.size()) {
       while (cell_ >= offsets[row_ + 1]) ++row_;
       uint64_t& value = cells[cell_];

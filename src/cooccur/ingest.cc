@@ -111,10 +111,11 @@ struct MemoryPlan {
   size_t stitch_records;
 };
 
-Status PlanMemory(const IngestOptions& options, int threads, size_t vocab_bytes, MemoryPlan* plan) {
+Status PlanMemory(const IngestOptions& options, const CorpusOptions& corpus, int threads, size_t vocab_bytes,
+                  MemoryPlan* plan) {
   const size_t m = options.memory_bytes;
   const size_t store_bytes = std::clamp(m / 16, size_t{4} << 20, size_t{128} << 20) + (size_t{16} << 20);
-  plan->chunk_bytes = std::clamp(m / 128, config::kMinChunkBytes, size_t{4} << 20);
+  plan->chunk_bytes = std::min(std::clamp(m / 128, config::kMinChunkBytes, size_t{4} << 20), corpus.chunk_bytes);
   plan->chunks_in_flight = config::kChunksInFlightPerThread * threads + 2;
   const size_t fixed = config::kProcessBaselineBytes + store_bytes + vocab_bytes +
                        (plan->chunks_in_flight + 1) * plan->chunk_bytes + config::kMergeReserveBytes;
@@ -123,10 +124,17 @@ Status PlanMemory(const IngestOptions& options, int threads, size_t vocab_bytes,
                                                FormatBytes(m), FormatBytes(fixed + (size_t{16} << 20))));
   }
   const size_t rest = m - fixed;
-  plan->dense_bytes = rest / 2;
-  const size_t buffers = rest - plan->dense_bytes;
+  // Each worker's dense region takes half its share, up to a cap: larger
+  // regions catch more pairs but miss the caches on nearly every add.
+  plan->dense_bytes = std::min(rest / 2 / threads, config::kMaxDenseRegionBytes);
+  if (options.max_dense_bytes != 0) plan->dense_bytes = std::min(plan->dense_bytes, options.max_dense_bytes);
+  const size_t buffers = rest - plan->dense_bytes * threads;
   plan->stitch_records = std::max<size_t>(4096, buffers / 16 / PairBuffer::kBytesPerRecord);
   plan->buffer_records = std::max<size_t>(4096, (buffers - buffers / 16) / threads / PairBuffer::kBytesPerRecord);
+  if (options.max_buffer_bytes != 0) {
+    plan->buffer_records = std::max<size_t>(64, std::min(plan->buffer_records, options.max_buffer_bytes / PairBuffer::kBytesPerRecord));
+    plan->stitch_records = std::min(plan->stitch_records, plan->buffer_records);
+  }
   return Status::OK();
 }
 
@@ -138,8 +146,10 @@ struct ChunkWork {
 
 struct CountingWorker {
   CountingWorker(const CorpusOptions& corpus, const std::vector<InputFile>* inputs, const VocabIndex* vocab,
-                 const WindowConfig& window, DenseRegion* dense, size_t records, BatchRuns* runs)
-      : tokenizer(corpus, inputs), pairs(dense, records, vocab->size(), runs), counter(vocab, window, &pairs) {}
+                 const WindowConfig& window, const MemoryPlan& plan, BatchRuns* runs)
+      : tokenizer(corpus, inputs),
+        pairs(vocab->size(), plan.dense_bytes, plan.buffer_records, runs),
+        counter(vocab, window, &pairs) {}
   ChunkTokenizer tokenizer;
   PairAccumulator pairs;
   WindowCounter counter;
@@ -226,9 +236,7 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
   const WindowConfig window{config.window, config.symmetric, config.scale, config.distance_weighting};
   const VocabIndex vocab(store->vocab());
   MemoryPlan plan;
-  SG_RETURN_IF_ERROR(PlanMemory(options, threads, vocab.memory_bytes() * 2, &plan));
-  DenseRegion dense(vocab.size(), DenseRegion::MaxProductForBytes(vocab.size(), plan.dense_bytes));
-  stats->dense_cells = dense.cells();
+  SG_RETURN_IF_ERROR(PlanMemory(options, corpus_options, threads, vocab.memory_bytes() * 2, &plan));
 
   const std::string runs_dir = store_dir + "/runs";
   std::error_code ec;
@@ -246,11 +254,12 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
   std::vector<std::unique_ptr<CountingWorker>> workers;
   tbb::concurrent_queue<CountingWorker*> idle_workers;
   for (int i = 0; i < threads; ++i) {
-    workers.push_back(std::make_unique<CountingWorker>(corpus, &reader.inputs(), &vocab, window, &dense,
-                                                       plan.buffer_records, &runs));
+    workers.push_back(std::make_unique<CountingWorker>(corpus, &reader.inputs(), &vocab, window, plan, &runs));
     idle_workers.push(workers.back().get());
   }
-  PairAccumulator stitch_pairs(&dense, plan.stitch_records, vocab.size(), &runs);
+  stats->dense_cells = workers[0]->pairs.dense_cells();
+  // Stitching adds at most W^2 pairs a chunk: a buffer alone serves it.
+  PairAccumulator stitch_pairs(vocab.size(), /*dense_bytes=*/0, plan.stitch_records, &runs);
   ChunkStitcher stitcher(window, &stitch_pairs);
   std::vector<uint64_t> input_tokens(todo.size(), 0);  // touched by the serial stitch stage only
   if (resuming) {
@@ -346,9 +355,8 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
     // Commit: merge the dense region, every buffer and every spilled run.
     const auto commit_start = Clock::now();
     std::vector<std::unique_ptr<PairStream>> streams;
-    streams.push_back(dense.NewDrainStream());
-    for (const auto& w : workers) streams.push_back(w->pairs.FinishBatch());
-    streams.push_back(stitch_pairs.FinishBatch());
+    for (const auto& w : workers) w->pairs.FinishBatch(&streams);
+    stitch_pairs.FinishBatch(&streams);
     const std::vector<std::string> run_paths = runs.Take();
     for (const std::string& p : run_paths) streams.push_back(NewPairRunReader(p));
     std::unique_ptr<Store::Batch> batch;

@@ -24,9 +24,10 @@ void PairAccumulator::MakeRoom() {
   buffer_.Clear();
 }
 
-std::unique_ptr<PairStream> PairAccumulator::FinishBatch() {
+void PairAccumulator::FinishBatch(std::vector<std::unique_ptr<PairStream>>* streams) {
+  streams->push_back(dense_.NewDrainStream());
   buffer_.SortAndCombine();
-  return NewPairSpanStream(buffer_.records());
+  streams->push_back(NewPairSpanStream(buffer_.records()));
 }
 
 }  // namespace streamglove

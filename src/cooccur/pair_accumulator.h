@@ -1,11 +1,11 @@
 // PairAccumulator: where one thread's co-occurrence increments go.
 //
-// Pairs inside the shared dense region are added there (atomically); the rest
-// are appended to this thread's PairBuffer, which is sorted and combined when
+// Pairs inside the thread's dense region are added there; the rest are
+// appended to this thread's PairBuffer, which is sorted and combined when
 // full and spilled as a run file of the current batch when combining no longer
 // frees enough room. Everything is exact integer arithmetic.
 //
-// Thread-safety: one per thread; the dense region is shared.
+// Thread-safety: one per thread, with its own dense region.
 #ifndef STREAMGLOVE_COOCCUR_PAIR_ACCUMULATOR_H_
 #define STREAMGLOVE_COOCCUR_PAIR_ACCUMULATOR_H_
 
@@ -40,12 +40,15 @@ class BatchRuns {
 
 class PairAccumulator {
  public:
-  PairAccumulator(DenseRegion* dense, size_t buffer_records, uint32_t vocab_size, BatchRuns* runs)
-      : dense_(dense), buffer_(buffer_records, vocab_size), runs_(runs) {}
+  // A dense region of `dense_bytes` (0: none) and a buffer of `buffer_records`.
+  PairAccumulator(uint32_t vocab_size, size_t dense_bytes, size_t buffer_records, BatchRuns* runs)
+      : dense_(vocab_size, DenseRegion::MaxProductForBytes(vocab_size, dense_bytes)),
+        buffer_(buffer_records, vocab_size),
+        runs_(runs) {}
 
   void Add(uint32_t row, uint32_t col, uint64_t value) {
-    if (dense_->Contains(row, col)) {
-      dense_->Add(row, col, value);
+    if (dense_.Contains(row, col)) {
+      dense_.Add(row, col, value);
       return;
     }
     if (buffer_.full()) MakeRoom();
@@ -56,18 +59,19 @@ class PairAccumulator {
   // batch will not commit).
   const Status& status() const { return status_; }
 
-  // At the end of a batch: combines the buffer and returns a stream over it;
-  // valid until Clear().
-  std::unique_ptr<PairStream> FinishBatch();
+  // At the end of a batch: the dense region's cells and the combined buffer
+  // as sorted streams (the runs are in BatchRuns); valid until Clear().
+  void FinishBatch(std::vector<std::unique_ptr<PairStream>>* streams);
   // Empties the buffer for the next batch.
   void Clear() { buffer_.Clear(); }
 
   uint64_t spilled_runs() const { return spilled_runs_; }
+  size_t dense_cells() const { return dense_.cells(); }
 
  private:
   void MakeRoom();
 
-  DenseRegion* dense_;
+  DenseRegion dense_;
   PairBuffer buffer_;
   BatchRuns* runs_;
   Status status_;

@@ -15,6 +15,8 @@
 #include <span>
 #include <vector>
 
+#include "util/large_array.h"
+
 namespace streamglove {
 
 struct PairRecord {
@@ -49,8 +51,8 @@ class PairBuffer {
   void Clear() { size_ = 0; }
 
  private:
-  std::vector<PairRecord> records_;
-  std::vector<PairRecord> scratch_;
+  LargeArray<PairRecord> records_;
+  LargeArray<PairRecord> scratch_;
   size_t size_ = 0;
   int id_bits_;  // bits needed for an id
 };

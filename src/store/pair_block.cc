@@ -1,0 +1,77 @@
+#include "store/pair_block.h"
+
+#include <cassert>
+
+#include "util/coding.h"
+
+namespace streamglove {
+
+namespace {
+
+constexpr size_t kPairKeySize = 9;
+
+void PutFixed32BigEndian(std::string* dst, uint32_t v) {
+  const char buf[4] = {static_cast<char>(v >> 24), static_cast<char>(v >> 16),
+                       static_cast<char>(v >> 8), static_cast<char>(v)};
+  dst->append(buf, sizeof(buf));
+}
+
+uint32_t GetFixed32BigEndian(const char* p) {
+  const auto* u = reinterpret_cast<const unsigned char*>(p);
+  return (uint32_t{u[0]} << 24) | (uint32_t{u[1]} << 16) | (uint32_t{u[2]} << 8) | uint32_t{u[3]};
+}
+
+}  // namespace
+
+std::string EncodePairBlockKey(uint32_t row, uint32_t block) {
+  std::string key;
+  key.reserve(kPairKeySize);
+  key.push_back(kPairKeyPrefix);
+  PutFixed32BigEndian(&key, row);
+  PutFixed32BigEndian(&key, block);
+  return key;
+}
+
+bool DecodePairBlockKey(std::string_view key, uint32_t* row, uint32_t* block) {
+  if (key.size() != kPairKeySize || key[0] != kPairKeyPrefix) return false;
+  *row = GetFixed32BigEndian(key.data() + 1);
+  *block = GetFixed32BigEndian(key.data() + 5);
+  return true;
+}
+
+void EncodeFragment(uint32_t block, const std::vector<ColumnValue>& entries, std::string* out) {
+  PutVarint64(out, entries.size());
+  uint64_t prev = uint64_t{block} * kBlockColumns;
+  for (const ColumnValue& e : entries) {
+    assert(e.col >= prev && e.col - prev < kBlockColumns && e.value > 0);
+    PutVarint64(out, e.col - prev);
+    PutVarint64(out, e.value);
+    prev = e.col;
+  }
+}
+
+bool DecodeFragment(uint32_t block, std::string_view fragment, std::vector<ColumnValue>* entries) {
+  entries->clear();
+  const char* p = fragment.data();
+  const char* limit = p + fragment.size();
+  uint64_t n = 0;
+  // A block holds at most kBlockColumns distinct columns; checking this first
+  // also keeps a corrupt count from driving a huge reserve().
+  if (!GetVarint64(&p, limit, &n) || n > kBlockColumns) return false;
+  const uint64_t first = uint64_t{block} * kBlockColumns;
+  const uint64_t end = first + kBlockColumns;  // exclusive
+  entries->reserve(n);
+  uint64_t col = first;
+  for (uint64_t i = 0; i < n; ++i) {
+    uint64_t delta = 0, value = 0;
+    if (!GetVarint64(&p, limit, &delta) || !GetVarint64(&p, limit, &value)) return false;
+    // Columns strictly ascend: only the first delta (from the block start) may be 0.
+    if ((i > 0 && delta == 0) || delta >= kBlockColumns || value == 0) return false;
+    col += delta;
+    if (col >= end || col > UINT32_MAX) return false;
+    entries->push_back(ColumnValue{static_cast<uint32_t>(col), value});
+  }
+  return p == limit;
+}
+
+}  // namespace streamglove

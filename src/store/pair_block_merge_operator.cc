@@ -1,0 +1,121 @@
+#include "store/pair_block_merge_operator.h"
+
+#include <rocksdb/env.h>
+#include <rocksdb/merge_operator.h>
+
+#include <algorithm>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <queue>
+#include <utility>
+
+#include "store/pair_block.h"
+
+namespace streamglove {
+
+namespace {
+
+bool AddChecked(uint64_t* sum, uint64_t v) { return !__builtin_add_overflow(*sum, v, sum); }
+
+// Sums sorted, duplicate-free lists into *out (sorted, duplicate-free).
+bool MergeSorted(const std::vector<std::vector<ColumnValue>>& lists, std::vector<ColumnValue>* out) {
+  out->clear();
+  if (lists.size() == 1) {
+    *out = lists[0];
+    return true;
+  }
+  // Min-heap of (column, list index) over the head of every non-empty list.
+  using Head = std::pair<uint32_t, size_t>;
+  std::priority_queue<Head, std::vector<Head>, std::greater<>> heap;
+  std::vector<size_t> pos(lists.size(), 0);
+  for (size_t i = 0; i < lists.size(); ++i) {
+    if (!lists[i].empty()) heap.emplace(lists[i][0].col, i);
+  }
+  while (!heap.empty()) {
+    const auto [col, i] = heap.top();
+    heap.pop();
+    const uint64_t value = lists[i][pos[i]].value;
+    if (!out->empty() && out->back().col == col) {
+      if (!AddChecked(&out->back().value, value)) return false;
+    } else {
+      out->push_back(ColumnValue{col, value});
+    }
+    if (++pos[i] < lists[i].size()) heap.emplace(lists[i][pos[i]].col, i);
+  }
+  return true;
+}
+
+class PairBlockMergeOperator : public rocksdb::MergeOperator {
+ public:
+  const char* Name() const override { return kPairBlockMergeOperatorName; }
+
+  bool FullMergeV2(const MergeOperationInput& in, MergeOperationOutput* out) const override {
+    std::vector<std::string_view> fragments;
+    fragments.reserve(in.operand_list.size() + 1);
+    if (in.existing_value != nullptr) fragments.push_back(View(*in.existing_value));
+    for (const rocksdb::Slice& s : in.operand_list) fragments.push_back(View(s));
+    return Sum(in.key, fragments, &out->new_value, in.logger);
+  }
+
+  // A false return here only makes RocksDB keep the operands unmerged; the
+  // malformed one then fails the next FullMergeV2.
+  bool PartialMergeMulti(const rocksdb::Slice& key, const std::deque<rocksdb::Slice>& operands,
+                         std::string* new_value, rocksdb::Logger* logger) const override {
+    std::vector<std::string_view> fragments;
+    fragments.reserve(operands.size());
+    for (const rocksdb::Slice& s : operands) fragments.push_back(View(s));
+    return Sum(key, fragments, new_value, logger);
+  }
+
+ private:
+  static std::string_view View(const rocksdb::Slice& s) { return {s.data(), s.size()}; }
+
+  static bool Sum(const rocksdb::Slice& key, const std::vector<std::string_view>& fragments,
+                  std::string* out, rocksdb::Logger* logger) {
+    uint32_t row = 0, block = 0;
+    if (!DecodePairBlockKey(View(key), &row, &block)) {
+      rocksdb::Log(rocksdb::InfoLogLevel::ERROR_LEVEL, logger,
+                   "%s: merge on a key that is not a pair-block key", kPairBlockMergeOperatorName);
+      return false;
+    }
+    bool ok = false;
+    try {
+      ok = SumPairBlockFragments(block, fragments, out);
+    } catch (const std::exception& e) {  // bad_alloc: nothing may escape into RocksDB
+      rocksdb::Log(rocksdb::InfoLogLevel::ERROR_LEVEL, logger, "%s: row %u block %u: %s",
+                   kPairBlockMergeOperatorName, row, block, e.what());
+      return false;
+    }
+    if (!ok) {
+      rocksdb::Log(rocksdb::InfoLogLevel::ERROR_LEVEL, logger,
+                   "%s: row %u block %u: malformed fragment or count overflow",
+                   kPairBlockMergeOperatorName, row, block);
+    }
+    return ok;
+  }
+};
+
+}  // namespace
+
+std::shared_ptr<rocksdb::MergeOperator> NewPairBlockMergeOperator() {
+  return std::make_shared<PairBlockMergeOperator>();
+}
+
+bool SumPairBlockFragments(uint32_t block, const std::vector<std::string_view>& fragments,
+                           std::string* out) {
+  std::vector<std::vector<ColumnValue>> lists(fragments.size());
+  size_t total = 0;
+  for (size_t i = 0; i < fragments.size(); ++i) {
+    if (!DecodeFragment(block, fragments[i], &lists[i])) return false;
+    total += lists[i].size();
+  }
+  std::vector<ColumnValue> sum;
+  sum.reserve(std::min<size_t>(total, kBlockColumns));
+  if (!fragments.empty() && !MergeSorted(lists, &sum)) return false;
+  out->clear();
+  EncodeFragment(block, sum, out);
+  return true;
+}
+
+}  // namespace streamglove

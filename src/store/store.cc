@@ -1,0 +1,180 @@
+// StoreImpl: metadata reads and writes, pair scans, size on disk.
+#include <unistd.h>
+
+#include <rocksdb/write_batch.h>
+
+#include <filesystem>
+#include <system_error>
+
+#include <fmt/format.h>
+
+#include "store/pair_block.h"
+#include "store/store_impl.h"
+#include "store/store_records.h"
+
+namespace streamglove {
+
+namespace {
+
+std::string_view View(const rocksdb::Slice& s) { return {s.data(), s.size()}; }
+
+}  // namespace
+
+StoreImpl::StoreImpl(std::string dir, int lock_fd) : dir_(std::move(dir)), lock_fd_(lock_fd) {}
+
+StoreImpl::~StoreImpl() {
+  if (db_ != nullptr) {
+    db_->Close().PermitUncheckedError();
+    db_.reset();
+  }
+  // Only now, with RocksDB closed, may another process open the store.
+  ::close(lock_fd_);
+}
+
+Status StoreImpl::FromRocks(const rocksdb::Status& s, std::string_view what) const {
+  std::string msg = fmt::format("{}: {}: {}", dir_, what, s.ToString());
+  if (s.IsNotFound()) return Status::NotFound(std::move(msg));
+  if (s.IsCorruption()) return Status::Corruption(std::move(msg));
+  if (s.IsInvalidArgument() || s.IsNotSupported()) return Status::InvalidArgument(std::move(msg));
+  if (s.IsBusy() || s.IsTryAgain()) return Status::Busy(std::move(msg));
+  return Status::IOError(std::move(msg));  // IOError (incl. NoSpace), Aborted, Incomplete, ...
+}
+
+Status StoreImpl::RequireInitialized() const {
+  if (initialized_) return Status::OK();
+  return Status::InvalidArgument(fmt::format("{}: store is not initialized", dir_));
+}
+
+Status StoreImpl::Initialize(const StoreConfig& config, const std::vector<VocabEntry>& vocab) {
+  if (initialized_) {
+    return Status::InvalidArgument(fmt::format("{}: store is already initialized", dir_));
+  }
+  if (vocab.size() > UINT32_MAX) {
+    return Status::InvalidArgument(fmt::format("{}: {} vocabulary words exceed 2^32", dir_,
+                                               vocab.size()));
+  }
+  rocksdb::WriteBatch batch;
+  std::string value;
+  EncodeConfig(config, &value);
+  rocksdb::Status s = batch.Put(kConfigKey, value);
+  for (size_t i = 0; s.ok() && i < vocab.size(); ++i) {
+    if (vocab[i].word.empty()) {
+      return Status::InvalidArgument(fmt::format("{}: vocabulary word {} is empty", dir_, i));
+    }
+    value.clear();
+    EncodeVocabValue(vocab[i], &value);
+    s = batch.Put(VocabKey(static_cast<uint32_t>(i)), value);
+  }
+  if (s.ok()) {
+    rocksdb::WriteOptions wo;
+    wo.sync = true;
+    s = db_->Write(wo, &batch);
+  }
+  if (!s.ok()) return FromRocks(s, "writing config and vocabulary");
+  config_ = config;
+  vocab_ = vocab;
+  initialized_ = true;
+  return Status::OK();
+}
+
+Status StoreImpl::ListInputs(std::vector<InputRecord>* inputs) {
+  inputs->clear();
+  const std::string first(kInputKeyPrefix);
+  std::string end = first;
+  end.back() += 1;  // "M/input0": just past every "M/input/..." key
+  const rocksdb::Slice upper(end);
+  rocksdb::ReadOptions ro;
+  ro.iterate_upper_bound = &upper;
+  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro));
+  for (it->Seek(first); it->Valid(); it->Next()) {
+    const std::string_view fingerprint = View(it->key()).substr(first.size());
+    InputRecord record;
+    if (!DecodeInputRecord(fingerprint, View(it->value()), &record)) {
+      return Status::Corruption(
+          fmt::format("{}: {}{}: malformed input record", dir_, kInputKeyPrefix, fingerprint));
+    }
+    inputs->push_back(std::move(record));
+  }
+  if (!it->status().ok()) return FromRocks(it->status(), "listing inputs");
+  return Status::OK();
+}
+
+Status StoreImpl::FindInput(const std::string& fingerprint, InputRecord* record, bool* found) {
+  *found = false;
+  std::string value;
+  const rocksdb::Status s = db_->Get(rocksdb::ReadOptions(), InputKey(fingerprint), &value);
+  if (s.IsNotFound()) return Status::OK();
+  if (!s.ok()) return FromRocks(s, fmt::format("reading {}{}", kInputKeyPrefix, fingerprint));
+  if (!DecodeInputRecord(fingerprint, value, record)) {
+    return Status::Corruption(
+        fmt::format("{}: {}{}: malformed input record", dir_, kInputKeyPrefix, fingerprint));
+  }
+  *found = true;
+  return Status::OK();
+}
+
+Status StoreImpl::GetProgress(IngestProgress* progress, bool* found) {
+  *found = false;
+  std::string value;
+  const rocksdb::Status s = db_->Get(rocksdb::ReadOptions(), kProgressKey, &value);
+  if (s.IsNotFound()) return Status::OK();
+  if (!s.ok()) return FromRocks(s, fmt::format("reading {}", kProgressKey));
+  if (!DecodeProgress(value, progress)) {
+    return Status::Corruption(fmt::format("{}: {}: malformed progress record", dir_, kProgressKey));
+  }
+  *found = true;
+  return Status::OK();
+}
+
+Status StoreImpl::ForEachPair(
+    const std::function<Status(uint32_t row, uint32_t col, uint64_t value)>& f) {
+  const std::string first(1, kPairKeyPrefix), end(1, kPairKeyPrefix + 1);
+  const rocksdb::Slice upper(end);
+  rocksdb::ReadOptions ro;
+  ro.iterate_upper_bound = &upper;
+  ro.fill_cache = false;  // one pass over everything: keep the cache for metadata and indexes
+  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro));
+  std::vector<ColumnValue> entries;
+  uint32_t row = 0, block = 0;
+  bool any = false;
+  for (it->Seek(first); it->Valid(); it->Next()) {
+    if (!DecodePairBlockKey(View(it->key()), &row, &block)) {
+      return Status::Corruption(fmt::format("{}: malformed pair-block key of {} bytes", dir_,
+                                            it->key().size()));
+    }
+    any = true;
+    if (!DecodeFragment(block, View(it->value()), &entries)) {
+      return Status::Corruption(
+          fmt::format("{}: pair block row {} block {}: malformed fragment", dir_, row, block));
+    }
+    if (row >= vocab_.size() || (!entries.empty() && entries.back().col >= vocab_.size())) {
+      return Status::Corruption(fmt::format(
+          "{}: pair block row {} block {}: pair outside the vocabulary of {} words", dir_, row,
+          block, vocab_.size()));
+    }
+    for (const ColumnValue& e : entries) SG_RETURN_IF_ERROR(f(row, e.col, e.value));
+  }
+  if (!it->status().ok()) {
+    // A failed merge (a malformed operand) ends the scan here.
+    return FromRocks(it->status(), any ? fmt::format("pair blocks after row {} block {}", row, block)
+                                       : std::string("pair blocks"));
+  }
+  return Status::OK();
+}
+
+uint64_t StoreImpl::SizeOnDisk() {
+  // Files may vanish under us (compactions); they are simply not counted.
+  namespace fs = std::filesystem;
+  uint64_t total = 0;
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(dir_, ec), end; !ec && it != end; it.increment(ec)) {
+    std::error_code file_ec;
+    if (it->is_regular_file(file_ec)) {
+      const uintmax_t size = it->file_size(file_ec);
+      if (!file_ec) total += size;
+    }
+  }
+  return total;
+}
+
+}  // namespace streamglove

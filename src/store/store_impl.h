@@ -1,0 +1,111 @@
+// StoreImpl: the RocksDB-backed Store (store.h). Internal to src/store/; the
+// implementation is split by concern: store_open.cc (directory, lock,
+// options, loading metadata), store.cc (metadata reads, pair scans, size),
+// store_batch.cc (batches and their atomic commit).
+//
+// Invariants: db_ is open for the object's lifetime and lock_fd_ holds the
+// exclusive flock on DIR/LOCK.streamglove; once initialized_, config_ and
+// vocab_ equal what the store holds.
+//
+// Thread-safety: none (see Store).
+#ifndef STREAMGLOVE_STORE_STORE_IMPL_H_
+#define STREAMGLOVE_STORE_STORE_IMPL_H_
+
+#include <rocksdb/db.h>
+#include <rocksdb/options.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "store/store.h"
+
+namespace streamglove {
+
+namespace config {
+
+// RocksDB's block cache is memory_bytes / kStoreCacheDivisor, clamped to
+// [kStoreMinCacheBytes, kStoreMaxCacheBytes]; index blocks are charged to it.
+// Memtables add kStoreWriteBufferBytes × kStoreMaxWriteBuffers.
+inline constexpr size_t kStoreCacheDivisor = 16;
+inline constexpr size_t kStoreMinCacheBytes = size_t{4} << 20;
+inline constexpr size_t kStoreMaxCacheBytes = size_t{128} << 20;
+inline constexpr size_t kStoreWriteBufferBytes = size_t{4} << 20;
+inline constexpr int kStoreMaxWriteBuffers = 2;
+// SST data block size: larger blocks mean smaller indexes (less memory per
+// open file) and better compression; scans read whole blocks anyway.
+inline constexpr size_t kStoreBlockBytes = size_t{16} << 10;
+inline constexpr int kStoreMaxOpenFiles = 256;
+inline constexpr int kStoreBackgroundJobs = 2;
+inline constexpr size_t kStoreInfoLogFiles = 2;
+// RocksDB never stalls IngestExternalFile for too many L0 files (it stalls
+// only regular writes), and every batch overlaps the last, so lands in L0.
+// CommitBatch waits for compactions while L0 holds this many files or more,
+// which bounds the pinned L0 index blocks and the merge fan-in of reads.
+inline constexpr int kStoreMaxL0FilesAtIngest = 12;
+inline constexpr int kStoreL0PollMillis = 50;
+inline constexpr int kStoreMaxL0WaitSeconds = 300;  // then ingest anyway
+
+}  // namespace config
+
+inline constexpr char kStoreLockFile[] = "LOCK.streamglove";
+inline constexpr char kStoreTmpDir[] = "tmp";
+
+class StoreImpl final : public Store {
+ public:
+  // Takes ownership of `lock_fd` (the locked DIR/LOCK.streamglove).
+  StoreImpl(std::string dir, int lock_fd);
+  ~StoreImpl() override;
+  StoreImpl(const StoreImpl&) = delete;
+  StoreImpl& operator=(const StoreImpl&) = delete;
+
+  // Steps of Store::Open(), in this order.
+  Status OpenDb(size_t memory_bytes, bool create);
+  Status LoadMetadata();
+
+  bool initialized() const override { return initialized_; }
+  Status Initialize(const StoreConfig& config, const std::vector<VocabEntry>& vocab) override;
+  const StoreConfig& config() const override { return config_; }
+  const std::vector<VocabEntry>& vocab() const override { return vocab_; }
+
+  Status ListInputs(std::vector<InputRecord>* inputs) override;
+  Status FindInput(const std::string& fingerprint, InputRecord* record, bool* found) override;
+  Status GetProgress(IngestProgress* progress, bool* found) override;
+
+  Status NewBatch(std::unique_ptr<Batch>* batch) override;
+  Status CommitBatch(std::unique_ptr<Batch> batch, const IngestProgress* progress,
+                     const std::vector<InputRecord>& finished) override;
+
+  Status ForEachPair(
+      const std::function<Status(uint32_t row, uint32_t col, uint64_t value)>& f) override;
+
+  uint64_t SizeOnDisk() override;
+
+  const std::string& dir() const { return dir_; }
+  // "DIR: what: <RocksDB's message>", with RocksDB's code mapped to ours
+  // (a full disk is an IOError).
+  Status FromRocks(const rocksdb::Status& s, std::string_view what) const;
+
+ private:
+  Status RequireInitialized() const;
+  // Returns once L0 holds fewer than kStoreMaxL0FilesAtIngest files, or no
+  // compaction is running or pending that could make it so, or after
+  // kStoreMaxL0WaitSeconds.
+  void WaitForL0Compactions();
+
+  const std::string dir_;
+  const int lock_fd_;
+  rocksdb::Options options_;  // the DB's; batches write their SST files with a copy
+  std::unique_ptr<rocksdb::DB> db_;
+  uint64_t next_batch_ = 0;  // numbers DIR/tmp/batch-<n>.sst
+
+  bool initialized_ = false;
+  StoreConfig config_;
+  std::vector<VocabEntry> vocab_;
+};
+
+}  // namespace streamglove
+
+#endif  // STREAMGLOVE_STORE_STORE_IMPL_H_

@@ -1,0 +1,228 @@
+// Store::Open: directory checks, the process lock, RocksDB options, and
+// loading config and vocabulary into memory.
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <rocksdb/cache.h>
+#include <rocksdb/convenience.h>
+#include <rocksdb/table.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <filesystem>
+#include <system_error>
+
+#include <fmt/format.h>
+
+#include "store/pair_block_merge_operator.h"
+#include "store/store_impl.h"
+#include "store/store_records.h"
+#include "util/file.h"
+
+namespace streamglove {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+Status NoStore(const std::string& dir) {
+  return Status::NotFound(fmt::format("{}: no streamglove store here", dir));
+}
+
+Status FsError(const std::string& path, const std::error_code& ec) {
+  return ErrnoStatus(path, ec.value());
+}
+
+// Creates a missing directory (with `create`), and refuses a directory that
+// holds something other than a store before anything is written into it.
+Status CheckDirectory(const std::string& dir, bool create) {
+  std::error_code ec;
+  const fs::file_status st = fs::status(dir, ec);
+  if (ec && ec != std::errc::no_such_file_or_directory) return FsError(dir, ec);
+  if (!fs::exists(st)) {
+    if (!create) return NoStore(dir);
+    fs::create_directories(dir, ec);
+    return ec ? FsError(dir, ec) : Status::OK();
+  }
+  if (!fs::is_directory(st)) {
+    return Status::Corruption(fmt::format("{}: not a streamglove store (not a directory)", dir));
+  }
+  const bool empty = fs::is_empty(dir, ec);
+  if (ec) return FsError(dir, ec);
+  if (empty) return create ? Status::OK() : NoStore(dir);
+  const bool has_current = fs::exists(fs::path(dir) / "CURRENT", ec);
+  if (ec) return FsError(dir, ec);
+  const bool has_lock = fs::exists(fs::path(dir) / kStoreLockFile, ec);
+  if (ec) return FsError(dir, ec);
+  if (!has_current && !has_lock) {
+    return Status::Corruption(fmt::format("{}: not a streamglove store", dir));
+  }
+  return Status::OK();
+}
+
+// Takes the exclusive flock on DIR/LOCK.streamglove and writes our pid into
+// it. flock belongs to the open file description, so a second Open() in the
+// same process is refused too.
+Status LockDirectory(const std::string& dir, int* lock_fd) {
+  const std::string path = dir + "/" + kStoreLockFile;
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) return ErrnoStatus(path, errno);
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    const int err = errno;
+    Status s = ErrnoStatus(path, err);
+    if (err == EWOULDBLOCK) {
+      char buf[32];
+      const ssize_t n = ::pread(fd, buf, sizeof(buf), 0);
+      long pid = 0;
+      const bool have_pid =
+          n > 0 && std::from_chars(buf, buf + n, pid).ec == std::errc() && pid > 0;
+      s = Status::Busy(fmt::format("{}: store is in use by another process (pid {})", dir,
+                                   have_pid ? std::to_string(pid) : "unknown"));
+    }
+    ::close(fd);
+    return s;
+  }
+  const std::string pid = fmt::format("{}\n", ::getpid());
+  if (::ftruncate(fd, 0) != 0 ||
+      ::pwrite(fd, pid.data(), pid.size(), 0) != static_cast<ssize_t>(pid.size())) {
+    const Status s = ErrnoStatus(path, errno);
+    ::close(fd);
+    return s;
+  }
+  *lock_fd = fd;
+  return Status::OK();
+}
+
+// Empties DIR/tmp: batch files of a process that was killed before commit.
+Status ResetTmpDir(const std::string& dir) {
+  const fs::path tmp = fs::path(dir) / kStoreTmpDir;
+  std::error_code ec;
+  fs::remove_all(tmp, ec);
+  if (ec) return FsError(tmp.string(), ec);
+  fs::create_directory(tmp, ec);
+  return ec ? FsError(tmp.string(), ec) : Status::OK();
+}
+
+rocksdb::Options StoreOptions(size_t memory_bytes, bool create) {
+  rocksdb::Options options;
+  options.create_if_missing = create;
+  options.merge_operator = NewPairBlockMergeOperator();
+
+  rocksdb::BlockBasedTableOptions table;
+  table.block_cache = rocksdb::NewLRUCache(std::clamp(memory_bytes / config::kStoreCacheDivisor,
+                                                      config::kStoreMinCacheBytes,
+                                                      config::kStoreMaxCacheBytes));
+  table.cache_index_and_filter_blocks = true;
+  table.pin_l0_filter_and_index_blocks_in_cache = true;
+  table.block_size = config::kStoreBlockBytes;
+  // No bloom filter: pair blocks are only scanned, metadata keys are few.
+  options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+
+  options.write_buffer_size = config::kStoreWriteBufferBytes;
+  options.max_write_buffer_number = config::kStoreMaxWriteBuffers;
+  options.max_open_files = config::kStoreMaxOpenFiles;
+  options.max_background_jobs = config::kStoreBackgroundJobs;
+  options.level_compaction_dynamic_level_bytes = true;
+  options.info_log_level = rocksdb::WARN_LEVEL;
+  options.keep_log_file_num = config::kStoreInfoLogFiles;
+
+  const std::vector<rocksdb::CompressionType> supported = rocksdb::GetSupportedCompressions();
+  const auto has = [&](rocksdb::CompressionType t) {
+    return std::find(supported.begin(), supported.end(), t) != supported.end();
+  };
+  options.compression = has(rocksdb::kLZ4Compression)      ? rocksdb::kLZ4Compression
+                        : has(rocksdb::kSnappyCompression) ? rocksdb::kSnappyCompression
+                                                           : rocksdb::kNoCompression;
+  options.bottommost_compression = has(rocksdb::kZSTD) ? rocksdb::kZSTD : options.compression;
+  return options;
+}
+
+}  // namespace
+
+Status Store::Open(const std::string& dir, size_t memory_bytes, bool create,
+                   std::unique_ptr<Store>* store) {
+  store->reset();
+  SG_RETURN_IF_ERROR(CheckDirectory(dir, create));
+  int lock_fd = -1;
+  SG_RETURN_IF_ERROR(LockDirectory(dir, &lock_fd));
+  auto impl = std::make_unique<StoreImpl>(dir, lock_fd);
+  SG_RETURN_IF_ERROR(ResetTmpDir(dir));
+  SG_RETURN_IF_ERROR(impl->OpenDb(memory_bytes, create));
+  SG_RETURN_IF_ERROR(impl->LoadMetadata());
+  *store = std::move(impl);
+  return Status::OK();
+}
+
+Status StoreImpl::OpenDb(size_t memory_bytes, bool create) {
+  // Checked under the lock: the directory may hold only LOCK.streamglove,
+  // left by a process killed before RocksDB created the database.
+  std::error_code ec;
+  if (!create && !fs::exists(fs::path(dir_) / "CURRENT", ec)) {
+    return ec ? FsError(dir_, ec) : NoStore(dir_);
+  }
+  options_ = StoreOptions(memory_bytes, create);
+  rocksdb::DB* db = nullptr;
+  const rocksdb::Status s = rocksdb::DB::Open(options_, dir_, &db);
+  if (!s.ok()) return FromRocks(s, "opening RocksDB");
+  db_.reset(db);
+  return Status::OK();
+}
+
+Status StoreImpl::LoadMetadata() {
+  std::string value;
+  rocksdb::Status s = db_->Get(rocksdb::ReadOptions(), kConfigKey, &value);
+  if (s.IsNotFound()) {
+    // A store that was never initialized holds nothing at all.
+    std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions()));
+    it->SeekToFirst();
+    if (!it->status().ok()) return FromRocks(it->status(), "reading");
+    if (it->Valid()) {
+      return Status::Corruption(
+          fmt::format("{}: not a streamglove store (RocksDB data without {})", dir_, kConfigKey));
+    }
+    return Status::OK();
+  }
+  if (!s.ok()) return FromRocks(s, fmt::format("reading {}", kConfigKey));
+
+  uint32_t version = 0;
+  if (!DecodeConfigVersion(value, &version)) {
+    return Status::Corruption(fmt::format("{}: {}: malformed record", dir_, kConfigKey));
+  }
+  if (version > kStoreFormatVersion) {
+    return Status::InvalidArgument(
+        fmt::format("{}: store format version {} is newer than this build supports ({})", dir_,
+                    version, kStoreFormatVersion));
+  }
+  if (version != kStoreFormatVersion) {
+    return Status::Corruption(
+        fmt::format("{}: {}: unknown store format version {}", dir_, kConfigKey, version));
+  }
+  if (!DecodeConfig(value, &config_)) {
+    return Status::Corruption(fmt::format("{}: {}: malformed record", dir_, kConfigKey));
+  }
+
+  vocab_.clear();
+  const std::string first(1, kVocabKeyPrefix), end(1, kVocabKeyPrefix + 1);
+  const rocksdb::Slice upper(end);
+  rocksdb::ReadOptions ro;
+  ro.iterate_upper_bound = &upper;
+  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro));
+  for (it->Seek(first); it->Valid(); it->Next()) {
+    uint32_t id = 0;
+    VocabEntry entry;
+    if (!DecodeVocabKey(std::string_view(it->key().data(), it->key().size()), &id) ||
+        id != vocab_.size() ||
+        !DecodeVocabValue(std::string_view(it->value().data(), it->value().size()), &entry)) {
+      return Status::Corruption(
+          fmt::format("{}: vocabulary entry {}: malformed or out of sequence", dir_, vocab_.size()));
+    }
+    vocab_.push_back(std::move(entry));
+  }
+  if (!it->status().ok()) return FromRocks(it->status(), "reading the vocabulary");
+  initialized_ = true;
+  return Status::OK();
+}
+
+}  // namespace streamglove

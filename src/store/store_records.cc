@@ -1,0 +1,189 @@
+#include "store/store_records.h"
+
+#include <charconv>
+
+#include "util/coding.h"
+
+namespace streamglove {
+
+namespace {
+
+// Config flag bits (on disk: never change).
+constexpr uint64_t kConfigSymmetric = 1;
+constexpr uint64_t kConfigDistanceWeighting = 2;
+constexpr uint64_t kConfigLowercase = 4;
+constexpr uint64_t kConfigFlags = kConfigSymmetric | kConfigDistanceWeighting | kConfigLowercase;
+
+// Progress flag bits (on disk: never change).
+constexpr uint64_t kProgressContinuesLine = 1;
+constexpr uint64_t kProgressStartsInToken = 2;
+constexpr uint64_t kProgressFlags = kProgressContinuesLine | kProgressStartsInToken;
+
+constexpr size_t kMagicSize = sizeof(kConfigMagic) - 1;
+
+// A cursor over one record; every Get fails once anything has failed.
+class Reader {
+ public:
+  explicit Reader(std::string_view data) : p_(data.data()), limit_(data.data() + data.size()) {}
+
+  bool Varint(uint64_t* v) { return GetVarint64(&p_, limit_, v); }
+  bool Varint32(uint32_t* v) {
+    uint64_t w = 0;
+    if (!Varint(&w) || w > UINT32_MAX) return false;
+    *v = static_cast<uint32_t>(w);
+    return true;
+  }
+  bool LengthPrefixed(std::string* s) {
+    uint64_t n = 0;
+    if (!Varint(&n) || n > Remaining()) return false;
+    s->assign(p_, n);
+    p_ += n;
+    return true;
+  }
+  bool Skip(size_t n) {
+    if (n > Remaining()) return false;
+    p_ += n;
+    return true;
+  }
+  size_t Remaining() const { return static_cast<size_t>(limit_ - p_); }
+  bool AtEnd() const { return p_ == limit_; }
+
+ private:
+  const char* p_;
+  const char* limit_;
+};
+
+void PutLengthPrefixed(std::string* out, std::string_view s) {
+  PutVarint64(out, s.size());
+  out->append(s);
+}
+
+void PutFixed32BigEndian(std::string* dst, uint32_t v) {
+  const char buf[4] = {static_cast<char>(v >> 24), static_cast<char>(v >> 16),
+                       static_cast<char>(v >> 8), static_cast<char>(v)};
+  dst->append(buf, sizeof(buf));
+}
+
+}  // namespace
+
+std::string InputKey(std::string_view fingerprint) {
+  std::string key(kInputKeyPrefix);
+  key.append(fingerprint);
+  return key;
+}
+
+std::string VocabKey(uint32_t id) {
+  std::string key(1, kVocabKeyPrefix);
+  PutFixed32BigEndian(&key, id);
+  return key;
+}
+
+bool DecodeVocabKey(std::string_view key, uint32_t* id) {
+  if (key.size() != 5 || key[0] != kVocabKeyPrefix) return false;
+  const auto* u = reinterpret_cast<const unsigned char*>(key.data() + 1);
+  *id = (uint32_t{u[0]} << 24) | (uint32_t{u[1]} << 16) | (uint32_t{u[2]} << 8) | uint32_t{u[3]};
+  return true;
+}
+
+void EncodeConfig(const StoreConfig& config, std::string* out) {
+  out->append(kConfigMagic, kMagicSize);
+  PutVarint64(out, config.format_version);
+  PutVarint64(out, config.window);
+  PutVarint64(out, (config.symmetric ? kConfigSymmetric : 0) |
+                       (config.distance_weighting ? kConfigDistanceWeighting : 0) |
+                       (config.lowercase ? kConfigLowercase : 0));
+  PutVarint64(out, config.scale);
+  PutLengthPrefixed(out, config.tokenizer);
+  PutLengthPrefixed(out, config.json_field);
+}
+
+bool DecodeConfigVersion(std::string_view value, uint32_t* format_version) {
+  if (value.substr(0, kMagicSize) != std::string_view(kConfigMagic, kMagicSize)) return false;
+  Reader r(value.substr(kMagicSize));
+  return r.Varint32(format_version);
+}
+
+bool DecodeConfig(std::string_view value, StoreConfig* config) {
+  Reader r(value);
+  StoreConfig c;
+  uint64_t flags = 0;
+  if (!r.Skip(kMagicSize) || !r.Varint32(&c.format_version) || !r.Varint32(&c.window) ||
+      !r.Varint(&flags) || (flags & ~kConfigFlags) != 0 || !r.Varint(&c.scale) ||
+      !r.LengthPrefixed(&c.tokenizer) || !r.LengthPrefixed(&c.json_field) || !r.AtEnd()) {
+    return false;
+  }
+  c.symmetric = (flags & kConfigSymmetric) != 0;
+  c.distance_weighting = (flags & kConfigDistanceWeighting) != 0;
+  c.lowercase = (flags & kConfigLowercase) != 0;
+  *config = std::move(c);
+  return true;
+}
+
+void EncodeInputRecord(const InputRecord& record, std::string* out) {
+  PutLengthPrefixed(out, record.path);
+  PutVarint64(out, record.bytes);
+  PutVarint64(out, record.tokens);
+}
+
+bool DecodeInputRecord(std::string_view fingerprint, std::string_view value, InputRecord* record) {
+  Reader r(value);
+  InputRecord rec;
+  rec.fingerprint = fingerprint;
+  if (!r.LengthPrefixed(&rec.path) || !r.Varint(&rec.bytes) || !r.Varint(&rec.tokens) ||
+      !r.AtEnd()) {
+    return false;
+  }
+  *record = std::move(rec);
+  return true;
+}
+
+void EncodeProgress(const IngestProgress& progress, std::string* out) {
+  PutLengthPrefixed(out, progress.fingerprint);
+  PutLengthPrefixed(out, progress.path);
+  PutVarint64(out, progress.offset);
+  PutVarint64(out, (progress.continues_line ? kProgressContinuesLine : 0) |
+                       (progress.starts_in_token ? kProgressStartsInToken : 0));
+  PutVarint64(out, progress.context.size());
+  for (uint32_t id : progress.context) PutVarint64(out, id);
+  PutVarint64(out, progress.tokens);
+}
+
+bool DecodeProgress(std::string_view value, IngestProgress* progress) {
+  Reader r(value);
+  IngestProgress p;
+  uint64_t flags = 0, n = 0;
+  if (!r.LengthPrefixed(&p.fingerprint) || !r.LengthPrefixed(&p.path) || !r.Varint(&p.offset) ||
+      !r.Varint(&flags) || (flags & ~kProgressFlags) != 0 || !r.Varint(&n) ||
+      n > r.Remaining()) {  // every id takes at least one byte
+    return false;
+  }
+  p.continues_line = (flags & kProgressContinuesLine) != 0;
+  p.starts_in_token = (flags & kProgressStartsInToken) != 0;
+  p.context.resize(n);
+  for (uint32_t& id : p.context) {
+    if (!r.Varint32(&id)) return false;
+  }
+  if (!r.Varint(&p.tokens) || !r.AtEnd()) return false;
+  *progress = std::move(p);
+  return true;
+}
+
+void EncodeVocabValue(const VocabEntry& entry, std::string* out) {
+  out->append(entry.word);
+  out->push_back('\t');
+  out->append(std::to_string(entry.count));
+}
+
+bool DecodeVocabValue(std::string_view value, VocabEntry* entry) {
+  const size_t tab = value.rfind('\t');
+  if (tab == std::string_view::npos || tab == 0) return false;
+  const std::string_view number = value.substr(tab + 1);
+  uint64_t count = 0;
+  const auto [p, ec] = std::from_chars(number.data(), number.data() + number.size(), count);
+  if (ec != std::errc() || p != number.data() + number.size() || number.empty()) return false;
+  entry->word.assign(value.data(), tab);
+  entry->count = count;
+  return true;
+}
+
+}  // namespace streamglove

@@ -1,0 +1,53 @@
+// Encodings of the store's metadata records (keys and values; see store.h
+// for the key layout and docs/formats.md for the specification). All are on
+// disk: never change them without a new kStoreFormatVersion.
+//
+// Decoders return false on a malformed value, never a partly filled result
+// that looks valid; the caller adds the store directory and key as context.
+#ifndef STREAMGLOVE_STORE_STORE_RECORDS_H_
+#define STREAMGLOVE_STORE_STORE_RECORDS_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "store/store.h"
+#include "streamglove/vocabulary.h"
+
+namespace streamglove {
+
+inline constexpr char kConfigKey[] = "M/config";
+inline constexpr char kInputKeyPrefix[] = "M/input/";
+inline constexpr char kProgressKey[] = "M/progress";
+inline constexpr char kVocabKeyPrefix = 'V';
+
+// The first bytes of every config value.
+inline constexpr char kConfigMagic[] = "SGST";
+
+std::string InputKey(std::string_view fingerprint);
+std::string VocabKey(uint32_t id);
+// False when `key` is not a vocabulary key.
+bool DecodeVocabKey(std::string_view key, uint32_t* id);
+
+// "SGST" | varint(format_version) | rest. Only the magic and the version are
+// read by DecodeConfigVersion(), so a newer store is recognised as such
+// whatever the rest of its record holds.
+void EncodeConfig(const StoreConfig& config, std::string* out);
+bool DecodeConfigVersion(std::string_view value, uint32_t* format_version);
+// REQUIRES: DecodeConfigVersion() gave kStoreFormatVersion.
+bool DecodeConfig(std::string_view value, StoreConfig* config);
+
+// The key carries the fingerprint; the value the rest.
+void EncodeInputRecord(const InputRecord& record, std::string* out);
+bool DecodeInputRecord(std::string_view fingerprint, std::string_view value, InputRecord* record);
+
+void EncodeProgress(const IngestProgress& progress, std::string* out);
+bool DecodeProgress(std::string_view value, IngestProgress* progress);
+
+// "word\tcount", the count in decimal.
+void EncodeVocabValue(const VocabEntry& entry, std::string* out);
+bool DecodeVocabValue(std::string_view value, VocabEntry* entry);
+
+}  // namespace streamglove
+
+#endif  // STREAMGLOVE_STORE_STORE_RECORDS_H_

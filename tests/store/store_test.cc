@@ -1,0 +1,342 @@
+#include "store/store.h"
+
+#include <rocksdb/db.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <map>
+#include <random>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "store/pair_block.h"
+#include "store/pair_block_merge_operator.h"
+#include "test_util.h"
+#include "util/file.h"
+
+using namespace streamglove;
+using namespace streamglove::test;
+
+namespace {
+
+constexpr size_t kMemory = size_t{64} << 20;
+
+using Pairs = std::map<std::pair<uint32_t, uint32_t>, uint64_t>;
+
+std::vector<VocabEntry> TestVocab() {
+  return {{"the", 40}, {"of", 30}, {"naïve", 2}, {"x\ty", 1}};
+}
+
+std::unique_ptr<Store> OpenOrDie(const std::string& dir, bool create) {
+  std::unique_ptr<Store> store;
+  const Status s = Store::Open(dir, kMemory, create, &store);
+  INFO(s.ToString());
+  REQUIRE(s.ok());
+  return store;
+}
+
+// Words "w0", "w1", ...
+std::vector<VocabEntry> NumberedVocab(size_t n) {
+  std::vector<VocabEntry> vocab;
+  for (size_t i = 0; i < n; ++i) vocab.push_back({fmt::format("w{}", i), n - i});
+  return vocab;
+}
+
+std::unique_ptr<Store> NewInitializedStore(const std::string& dir,
+                                           const std::vector<VocabEntry>& vocab = TestVocab()) {
+  std::unique_ptr<Store> store = OpenOrDie(dir, /*create=*/true);
+  REQUIRE_FALSE(store->initialized());
+  REQUIRE(store->Initialize(StoreConfig(), vocab).ok());
+  REQUIRE(store->initialized());
+  return store;
+}
+
+Status CommitPairs(Store* store, const Pairs& pairs, const IngestProgress* progress = nullptr,
+                   const std::vector<InputRecord>& finished = {}) {
+  std::unique_ptr<Store::Batch> batch;
+  SG_RETURN_IF_ERROR(store->NewBatch(&batch));
+  for (const auto& [rc, value] : pairs) SG_RETURN_IF_ERROR(batch->Add(rc.first, rc.second, value));
+  return store->CommitBatch(std::move(batch), progress, finished);
+}
+
+Pairs ReadPairs(Store* store) {
+  Pairs pairs;
+  std::pair<uint32_t, uint32_t> last;
+  const Status s = store->ForEachPair([&](uint32_t row, uint32_t col, uint64_t value) {
+    if (!pairs.empty() && std::make_pair(row, col) <= last) {
+      return Status::Corruption(fmt::format("({}, {}) out of order", row, col));
+    }
+    last = {row, col};
+    pairs[{row, col}] = value;
+    return Status::OK();
+  });
+  INFO(s.ToString());
+  REQUIRE(s.ok());
+  return pairs;
+}
+
+std::string Render(const IngestProgress& p) {
+  return fmt::format("{} {} {} {} {} [{}] {}", p.fingerprint, p.path, p.offset, p.continues_line,
+                     p.starts_in_token, fmt::join(p.context, ","), p.tokens);
+}
+
+std::string Render(const std::vector<InputRecord>& inputs) {
+  std::string out;
+  for (const InputRecord& r : inputs) {
+    out += fmt::format("{} {} {} {}\n", r.fingerprint, r.path, r.bytes, r.tokens);
+  }
+  return out;
+}
+
+size_t FilesIn(const std::string& dir) {
+  size_t n = 0;
+  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("Store sums overlapping batches like a std::map", "[store]") {
+  TempDir tmp;
+  REQUIRE(tmp.Create("", "sg-store-").ok());
+  const std::string dir = tmp.path() + "/store";
+  std::mt19937_64 rng(11);
+  Pairs expected;
+  {
+    const uint32_t words = 4 * kBlockColumns + 7;
+    std::unique_ptr<Store> store = NewInitializedStore(dir, NumberedVocab(words));
+    // Enough batches that L0 compactions (and so merges during compaction) run.
+    for (int b = 0; b < 12; ++b) {
+      Pairs batch;
+      const size_t n = 1 + rng() % 3000;
+      for (size_t i = 0; i < n; ++i) {
+        // Rows and columns cluster so batches overlap; columns span 4 blocks.
+        const uint32_t row = static_cast<uint32_t>(rng() % 40);
+        const uint32_t col = static_cast<uint32_t>(rng() % words);
+        batch[{row, col}] += 1 + rng() % 5000;
+      }
+      if (b == 5) batch[{words - 1, words - 1}] = 1;
+      REQUIRE(CommitPairs(store.get(), batch).ok());
+      for (const auto& [rc, value] : batch) expected[rc] += value;
+      if (b == 3) CHECK(ReadPairs(store.get()) == expected);
+    }
+    CHECK(ReadPairs(store.get()) == expected);
+    CHECK(store->SizeOnDisk() > 0);
+  }
+  std::unique_ptr<Store> store = OpenOrDie(dir, /*create=*/false);
+  REQUIRE(store->initialized());
+  CHECK(ReadPairs(store.get()) == expected);
+  // tmp/ is empty: committed batch files were moved into the store.
+  CHECK(FilesIn(dir + "/tmp") == 0);
+
+  // ForEachPair stops at the first error of f, and returns it.
+  int calls = 0;
+  const Status s = store->ForEachPair([&](uint32_t, uint32_t, uint64_t) {
+    return ++calls == 3 ? Status::NotFound("stop") : Status::OK();
+  });
+  CHECK(s.code() == Status::Code::kNotFound);
+  CHECK(s.message() == "stop");
+  CHECK(calls == 3);
+}
+
+TEST_CASE("Store keeps config, vocabulary, inputs and progress across reopen", "[store]") {
+  TempDir tmp;
+  REQUIRE(tmp.Create("", "sg-store-").ok());
+  const std::string dir = tmp.path();  // an existing, empty directory
+  StoreConfig config;
+  config.window = 15;
+  config.symmetric = false;
+  config.distance_weighting = false;
+  config.scale = 1;
+  config.tokenizer = "unicode";
+  config.lowercase = true;
+  config.json_field = "body";
+  IngestProgress progress;
+  progress.fingerprint = "00ff";
+  progress.path = "/data/shard-1.jsonl.zst";
+  progress.offset = uint64_t{1} << 40;
+  progress.continues_line = true;
+  progress.starts_in_token = true;
+  progress.context = {0, 3, UINT32_MAX, 128};
+  progress.tokens = 123456789;
+  const InputRecord a{"aaaa", "/data/a.txt", 1000, 200};
+  const InputRecord b{"bbbb", "/data/b.txt", uint64_t{5} << 33, 0};
+  const InputRecord c{"cccc", "c.txt", 0, 0};
+  {
+    std::unique_ptr<Store> store = OpenOrDie(dir, /*create=*/true);
+    REQUIRE(store->Initialize(config, TestVocab()).ok());
+    CHECK(store->Initialize(config, TestVocab()).code() == Status::Code::kInvalidArgument);
+    REQUIRE(CommitPairs(store.get(), {{{1, 2}, 3}}, &progress, {b, a}).ok());
+  }
+  std::unique_ptr<Store> store = OpenOrDie(dir, /*create=*/false);
+  REQUIRE(store->initialized());
+  CHECK(store->config().window == 15);
+  CHECK_FALSE(store->config().symmetric);
+  CHECK_FALSE(store->config().distance_weighting);
+  CHECK(store->config().scale == 1);
+  CHECK(store->config().tokenizer == "unicode");
+  CHECK(store->config().lowercase);
+  CHECK(store->config().json_field == "body");
+  CHECK(store->config().format_version == kStoreFormatVersion);
+  REQUIRE(store->vocab().size() == TestVocab().size());
+  for (size_t i = 0; i < TestVocab().size(); ++i) {
+    CHECK(store->vocab()[i].word == TestVocab()[i].word);
+    CHECK(store->vocab()[i].count == TestVocab()[i].count);
+  }
+
+  IngestProgress got;
+  bool found = false;
+  REQUIRE(store->GetProgress(&got, &found).ok());
+  REQUIRE(found);
+  CHECK(Render(got) == Render(progress));
+  std::vector<InputRecord> inputs;
+  REQUIRE(store->ListInputs(&inputs).ok());
+  CHECK(Render(inputs) == Render({a, b}));
+  InputRecord record;
+  REQUIRE(store->FindInput("bbbb", &record, &found).ok());
+  REQUIRE(found);
+  CHECK(Render({record}) == Render({b}));
+  REQUIRE(store->FindInput("bbb", &record, &found).ok());
+  CHECK_FALSE(found);
+
+  SECTION("a batch without progress deletes it") {
+    REQUIRE(CommitPairs(store.get(), {{{1, 2}, 4}, {{2, 0}, 1}}, nullptr, {c}).ok());
+    REQUIRE(store->GetProgress(&got, &found).ok());
+    CHECK_FALSE(found);
+    REQUIRE(store->ListInputs(&inputs).ok());
+    CHECK(Render(inputs) == Render({a, b, c}));
+    CHECK(ReadPairs(store.get()) == Pairs{{{1, 2}, 7}, {{2, 0}, 1}});
+  }
+  SECTION("a batch without pairs commits its metadata") {
+    progress.offset += 10;
+    progress.context.clear();
+    REQUIRE(CommitPairs(store.get(), {}, &progress, {c}).ok());
+    REQUIRE(store->GetProgress(&got, &found).ok());
+    REQUIRE(found);
+    CHECK(Render(got) == Render(progress));
+    REQUIRE(CommitPairs(store.get(), {}, nullptr, {}).ok());
+    store.reset();
+    store = OpenOrDie(dir, /*create=*/false);
+    REQUIRE(store->GetProgress(&got, &found).ok());
+    CHECK_FALSE(found);
+    REQUIRE(store->ListInputs(&inputs).ok());
+    CHECK(Render(inputs) == Render({a, b, c}));
+    CHECK(ReadPairs(store.get()) == Pairs{{{1, 2}, 3}});
+  }
+  SECTION("an input finished twice in one batch is refused, and nothing is written") {
+    const Status s = CommitPairs(store.get(), {{{1, 2}, 4}}, nullptr, {c, c});
+    CHECK(s.code() == Status::Code::kInvalidArgument);
+    CHECK(ReadPairs(store.get()) == Pairs{{{1, 2}, 3}});
+    REQUIRE(store->GetProgress(&got, &found).ok());
+    CHECK(found);
+  }
+}
+
+TEST_CASE("Batch::Add enforces its preconditions; abandoned batches leave no file", "[store]") {
+  TempDir tmp;
+  REQUIRE(tmp.Create("", "sg-store-").ok());
+  std::unique_ptr<Store> store = NewInitializedStore(tmp.path(), NumberedVocab(10));
+  {
+    std::unique_ptr<Store::Batch> batch;
+    REQUIRE(store->NewBatch(&batch).ok());
+    CHECK(batch->Add(10, 0, 1).code() == Status::Code::kInvalidArgument);
+    CHECK(batch->Add(0, 10, 1).code() == Status::Code::kInvalidArgument);
+    REQUIRE(batch->Add(1, 5, 1).ok());
+    CHECK(batch->Add(1, 5, 1).code() == Status::Code::kInvalidArgument);
+    CHECK(batch->Add(0, 9, 1).code() == Status::Code::kInvalidArgument);
+    CHECK(batch->Add(1, 6, 0).code() == Status::Code::kInvalidArgument);
+    REQUIRE(batch->Add(1, 6, 2).ok());
+    CHECK(FilesIn(tmp.path() + "/tmp") == 1);
+  }
+  CHECK(FilesIn(tmp.path() + "/tmp") == 0);
+  CHECK(ReadPairs(store.get()).empty());
+}
+
+TEST_CASE("Store::Open refuses what is not a usable store", "[store]") {
+  TempDir tmp;
+  REQUIRE(tmp.Create("", "sg-store-").ok());
+  std::unique_ptr<Store> store;
+
+  SECTION("missing or empty directory without create") {
+    Status s = Store::Open(tmp.path() + "/missing", kMemory, false, &store);
+    CHECK(s.code() == Status::Code::kNotFound);
+    CHECK_FALSE(std::filesystem::exists(tmp.path() + "/missing"));
+    s = Store::Open(tmp.path(), kMemory, false, &store);
+    CHECK(s.code() == Status::Code::kNotFound);
+    CHECK(FilesIn(tmp.path()) == 0);
+  }
+  SECTION("a directory holding something else") {
+    WriteFile(tmp.path() + "/notes.txt", "hello");
+    const Status s = Store::Open(tmp.path(), kMemory, true, &store);
+    CHECK(s.code() == Status::Code::kCorruption);
+    CHECK(s.message() == tmp.path() + ": not a streamglove store");
+    CHECK(FilesIn(tmp.path()) == 1);
+  }
+  SECTION("a store open elsewhere") {
+    std::unique_ptr<Store> first = NewInitializedStore(tmp.path());
+    const Status s = Store::Open(tmp.path(), kMemory, false, &store);
+    CHECK(s.code() == Status::Code::kBusy);
+    CHECK(s.message() == fmt::format("{}: store is in use by another process (pid {})",
+                                     tmp.path(), ::getpid()));
+    first.reset();
+    REQUIRE(Store::Open(tmp.path(), kMemory, false, &store).ok());
+  }
+  SECTION("a newer format version") {
+    StoreConfig config;
+    config.format_version = kStoreFormatVersion + 1;
+    REQUIRE(OpenOrDie(tmp.path(), true)->Initialize(config, TestVocab()).ok());
+    const Status s = Store::Open(tmp.path(), kMemory, false, &store);
+    CHECK(s.code() == Status::Code::kInvalidArgument);
+    CHECK(s.message() ==
+          fmt::format("{}: store format version {} is newer than this build supports ({})",
+                      tmp.path(), kStoreFormatVersion + 1, kStoreFormatVersion));
+  }
+  SECTION("an uninitialized store is not written to") {
+    store = OpenOrDie(tmp.path(), true);
+    std::unique_ptr<Store::Batch> batch;
+    CHECK(store->NewBatch(&batch).code() == Status::Code::kInvalidArgument);
+    store.reset();
+    store = OpenOrDie(tmp.path(), false);
+    CHECK_FALSE(store->initialized());
+  }
+}
+
+TEST_CASE("Store::Open removes batch files left by a killed process", "[store]") {
+  TempDir tmp;
+  REQUIRE(tmp.Create("", "sg-store-").ok());
+  NewInitializedStore(tmp.path()).reset();
+  WriteFile(tmp.path() + "/tmp/batch-7.sst", "half a file");
+  std::unique_ptr<Store> store = OpenOrDie(tmp.path(), false);
+  CHECK(FilesIn(tmp.path() + "/tmp") == 0);
+}
+
+TEST_CASE("A malformed merge operand is a corruption, never zero", "[store]") {
+  TempDir tmp;
+  REQUIRE(tmp.Create("", "sg-store-").ok());
+  {
+    std::unique_ptr<Store> store = NewInitializedStore(tmp.path(), NumberedVocab(10));
+    REQUIRE(CommitPairs(store.get(), {{{4, 1}, 10}, {{5, 1}, 10}}).ok());
+  }
+  {
+    // Behind the store's back: a raw RocksDB merge of a truncated fragment.
+    rocksdb::Options options;
+    options.merge_operator = NewPairBlockMergeOperator();
+    rocksdb::DB* raw = nullptr;
+    REQUIRE(rocksdb::DB::Open(options, tmp.path(), &raw).ok());
+    std::unique_ptr<rocksdb::DB> db(raw);
+    REQUIRE(db->Merge(rocksdb::WriteOptions(), EncodePairBlockKey(5, 0), "\x02\x01\x01").ok());
+    REQUIRE(db->Close().ok());
+  }
+  std::unique_ptr<Store> store = OpenOrDie(tmp.path(), false);
+  std::vector<uint32_t> rows;
+  const Status s = store->ForEachPair([&](uint32_t row, uint32_t, uint64_t) {
+    rows.push_back(row);
+    return Status::OK();
+  });
+  CHECK(s.code() == Status::Code::kCorruption);
+  CHECK(s.message().find(tmp.path() + ": pair blocks after row 4 block 0: ") == 0);
+  CHECK(rows == std::vector<uint32_t>{4});
+}
