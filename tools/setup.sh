@@ -10,7 +10,7 @@ packages=(
   librocksdb-dev libzstd-dev libtbb-dev libfmt-dev libcli11-dev zlib1g-dev
   libsimdjson-dev libutf8proc-dev
   # tests
-  catch2 zstd gzip python3
+  catch2 zstd gzip python3 bc
   # benchmarks (peak RSS via /usr/bin/time -v)
   time
 )

@@ -19,7 +19,8 @@ namespace {
 bool AddChecked(uint64_t* sum, uint64_t v) { return !__builtin_add_overflow(*sum, v, sum); }
 
 // Sums sorted, duplicate-free lists into *out (sorted, duplicate-free).
-bool MergeSorted(const std::vector<std::vector<ColumnValue>>& lists, std::vector<ColumnValue>* out) {
+bool MergeSorted(const std::vector<std::vector<ColumnValue>>& lists,
+                 std::vector<ColumnValue>* out) {
   out->clear();
   if (lists.size() == 1) {
     *out = lists[0];

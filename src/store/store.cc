@@ -1,12 +1,10 @@
 // StoreImpl: metadata reads and writes, pair scans, size on disk.
-#include <unistd.h>
-
+#include <fmt/format.h>
 #include <rocksdb/write_batch.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <system_error>
-
-#include <fmt/format.h>
 
 #include "store/pair_block.h"
 #include "store/store_impl.h"
@@ -50,8 +48,8 @@ Status StoreImpl::Initialize(const StoreConfig& config, const std::vector<VocabE
     return Status::InvalidArgument(fmt::format("{}: store is already initialized", dir_));
   }
   if (vocab.size() > UINT32_MAX) {
-    return Status::InvalidArgument(fmt::format("{}: {} vocabulary words exceed 2^32", dir_,
-                                               vocab.size()));
+    return Status::InvalidArgument(
+        fmt::format("{}: {} vocabulary words exceed 2^32", dir_, vocab.size()));
   }
   rocksdb::WriteBatch batch;
   std::string value;
@@ -139,8 +137,8 @@ Status StoreImpl::ForEachPair(
   bool any = false;
   for (it->Seek(first); it->Valid(); it->Next()) {
     if (!DecodePairBlockKey(View(it->key()), &row, &block)) {
-      return Status::Corruption(fmt::format("{}: malformed pair-block key of {} bytes", dir_,
-                                            it->key().size()));
+      return Status::Corruption(
+          fmt::format("{}: malformed pair-block key of {} bytes", dir_, it->key().size()));
     }
     any = true;
     if (!DecodeFragment(block, View(it->value()), &entries)) {
@@ -148,16 +146,17 @@ Status StoreImpl::ForEachPair(
           fmt::format("{}: pair block row {} block {}: malformed fragment", dir_, row, block));
     }
     if (row >= vocab_.size() || (!entries.empty() && entries.back().col >= vocab_.size())) {
-      return Status::Corruption(fmt::format(
-          "{}: pair block row {} block {}: pair outside the vocabulary of {} words", dir_, row,
-          block, vocab_.size()));
+      return Status::Corruption(
+          fmt::format("{}: pair block row {} block {}: pair outside the vocabulary of {} words",
+                      dir_, row, block, vocab_.size()));
     }
     for (const ColumnValue& e : entries) SG_RETURN_IF_ERROR(f(row, e.col, e.value));
   }
   if (!it->status().ok()) {
     // A failed merge (a malformed operand) ends the scan here.
-    return FromRocks(it->status(), any ? fmt::format("pair blocks after row {} block {}", row, block)
-                                       : std::string("pair blocks"));
+    return FromRocks(it->status(),
+                     any ? fmt::format("pair blocks after row {} block {}", row, block)
+                         : std::string("pair blocks"));
   }
   return Status::OK();
 }

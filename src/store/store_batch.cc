@@ -1,16 +1,14 @@
 // Batches: pairs written to a temporary SST file, committed with their
 // metadata changes by one IngestExternalFile.
-#include <unistd.h>
-
+#include <fmt/format.h>
 #include <rocksdb/sst_file_writer.h>
 #include <rocksdb/write_batch.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <thread>
-
-#include <fmt/format.h>
 
 #include "store/pair_block.h"
 #include "store/store_impl.h"
@@ -46,8 +44,8 @@ class BatchImpl final : public Store::Batch {
                                                  path_, row, col, row_, col_));
     }
     if (row >= vocab_size_ || col >= vocab_size_) {
-      return Status::InvalidArgument(fmt::format("{}: pair ({}, {}) outside the vocabulary of {} words",
-                                                 path_, row, col, vocab_size_));
+      return Status::InvalidArgument(fmt::format(
+          "{}: pair ({}, {}) outside the vocabulary of {} words", path_, row, col, vocab_size_));
     }
     if (value == 0) {
       return Status::InvalidArgument(fmt::format("{}: pair ({}, {}): value 0", path_, row, col));
@@ -92,7 +90,8 @@ class BatchImpl final : public Store::Batch {
 
  private:
   Status Check(const rocksdb::Status& s) {
-    if (!s.ok() && error_.ok()) error_ = Status::IOError(fmt::format("{}: {}", path_, s.ToString()));
+    if (!s.ok() && error_.ok())
+      error_ = Status::IOError(fmt::format("{}: {}", path_, s.ToString()));
     return error_;
   }
 
@@ -112,7 +111,8 @@ class BatchImpl final : public Store::Batch {
 }  // namespace
 
 void StoreImpl::WaitForL0Compactions() {
-  const std::string l0_property = rocksdb::DB::Properties::kNumFilesAtLevelPrefix + std::string("0");
+  const std::string l0_property =
+      rocksdb::DB::Properties::kNumFilesAtLevelPrefix + std::string("0");
   const auto deadline =
       std::chrono::steady_clock::now() + std::chrono::seconds(config::kStoreMaxL0WaitSeconds);
   while (std::chrono::steady_clock::now() < deadline) {
@@ -180,7 +180,8 @@ Status StoreImpl::CommitBatch(std::unique_ptr<Batch> batch, const IngestProgress
     for (const auto& [key, value] : inputs) {
       if (s.ok()) s = wb.Put(key, value);
     }
-    if (s.ok()) s = progress != nullptr ? wb.Put(kProgressKey, progress_value) : wb.Delete(kProgressKey);
+    if (s.ok())
+      s = progress != nullptr ? wb.Put(kProgressKey, progress_value) : wb.Delete(kProgressKey);
     if (s.ok()) {
       rocksdb::WriteOptions wo;
       wo.sync = true;

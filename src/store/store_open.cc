@@ -1,20 +1,18 @@
 // Store::Open: directory checks, the process lock, RocksDB options, and
 // loading config and vocabulary into memory.
 #include <fcntl.h>
-#include <sys/file.h>
-#include <unistd.h>
-
+#include <fmt/format.h>
 #include <rocksdb/cache.h>
 #include <rocksdb/convenience.h>
 #include <rocksdb/table.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <filesystem>
 #include <system_error>
-
-#include <fmt/format.h>
 
 #include "store/pair_block_merge_operator.h"
 #include "store/store_impl.h"
@@ -111,9 +109,9 @@ rocksdb::Options StoreOptions(size_t memory_bytes, bool create) {
   options.merge_operator = NewPairBlockMergeOperator();
 
   rocksdb::BlockBasedTableOptions table;
-  table.block_cache = rocksdb::NewLRUCache(std::clamp(memory_bytes / config::kStoreCacheDivisor,
-                                                      config::kStoreMinCacheBytes,
-                                                      config::kStoreMaxCacheBytes));
+  table.block_cache =
+      rocksdb::NewLRUCache(std::clamp(memory_bytes / config::kStoreCacheDivisor,
+                                      config::kStoreMinCacheBytes, config::kStoreMaxCacheBytes));
   table.cache_index_and_filter_blocks = true;
   table.pin_l0_filter_and_index_blocks_in_cache = true;
   table.block_size = config::kStoreBlockBytes;
@@ -215,8 +213,8 @@ Status StoreImpl::LoadMetadata() {
     if (!DecodeVocabKey(std::string_view(it->key().data(), it->key().size()), &id) ||
         id != vocab_.size() ||
         !DecodeVocabValue(std::string_view(it->value().data(), it->value().size()), &entry)) {
-      return Status::Corruption(
-          fmt::format("{}: vocabulary entry {}: malformed or out of sequence", dir_, vocab_.size()));
+      return Status::Corruption(fmt::format("{}: vocabulary entry {}: malformed or out of sequence",
+                                            dir_, vocab_.size()));
     }
     vocab_.push_back(std::move(entry));
   }

@@ -3,7 +3,6 @@
 #include <rocksdb/merge_operator.h>
 
 #include <catch2/catch.hpp>
-
 #include <map>
 #include <random>
 #include <set>
@@ -64,8 +63,10 @@ TEST_CASE("Pair-block keys round trip and sort by (row, block)", "[store]") {
   std::mt19937_64 rng(7);
   std::vector<std::pair<std::tuple<uint32_t, uint32_t>, std::string>> keys;
   for (int i = 0; i < 2000; ++i) {
-    const uint32_t row = i % 3 == 0 ? static_cast<uint32_t>(rng()) : static_cast<uint32_t>(rng() % 300);
-    const uint32_t block = i % 5 == 0 ? static_cast<uint32_t>(rng()) : static_cast<uint32_t>(rng() % 300);
+    const uint32_t row =
+        i % 3 == 0 ? static_cast<uint32_t>(rng()) : static_cast<uint32_t>(rng() % 300);
+    const uint32_t block =
+        i % 5 == 0 ? static_cast<uint32_t>(rng()) : static_cast<uint32_t>(rng() % 300);
     const std::string key = EncodePairBlockKey(row, block);
     REQUIRE(key.size() == 9);
     REQUIRE(key[0] == kPairKeyPrefix);
@@ -117,13 +118,13 @@ TEST_CASE("Malformed fragments are rejected", "[store]") {
     INFO("truncated to " << len);
     CHECK_FALSE(DecodeFragment(3, good.substr(0, len), &out));
   }
-  CHECK_FALSE(DecodeFragment(3, good + '\0', &out));                  // trailing bytes
-  CHECK_FALSE(DecodeFragment(3, RawFragment(1, {{0, 0}}), &out));      // zero value
-  CHECK_FALSE(DecodeFragment(3, RawFragment(2, {{4, 1}, {0, 1}}), &out));  // repeated column
+  CHECK_FALSE(DecodeFragment(3, good + '\0', &out));                           // trailing bytes
+  CHECK_FALSE(DecodeFragment(3, RawFragment(1, {{0, 0}}), &out));              // zero value
+  CHECK_FALSE(DecodeFragment(3, RawFragment(2, {{4, 1}, {0, 1}}), &out));      // repeated column
   CHECK_FALSE(DecodeFragment(3, RawFragment(1, {{kBlockColumns, 1}}), &out));  // past the block
   CHECK_FALSE(DecodeFragment(3, RawFragment(2, {{4000, 1}, {96, 1}}), &out));  // ends at 4096
-  CHECK(DecodeFragment(3, RawFragment(2, {{4000, 1}, {95, 1}}), &out));         // ends at 4095
-  CHECK_FALSE(DecodeFragment(3, RawFragment(kBlockColumns + 1, {}), &out));  // too many entries
+  CHECK(DecodeFragment(3, RawFragment(2, {{4000, 1}, {95, 1}}), &out));        // ends at 4095
+  CHECK_FALSE(DecodeFragment(3, RawFragment(kBlockColumns + 1, {}), &out));    // too many entries
   CHECK_FALSE(DecodeFragment(3, RawFragment(UINT64_MAX, {}), &out));
   // Over-long varint (11 bytes).
   CHECK_FALSE(DecodeFragment(3, std::string(10, '\x80') + '\x01', &out));
@@ -195,23 +196,26 @@ TEST_CASE("PairBlockMergeOperator merges through RocksDB's interface", "[store]"
   const rocksdb::Slice key_slice(key), block3(key3), beyond(key_beyond), meta("M/config");
 
   REQUIRE(op->FullMergeV2(Input(key_slice, &base_slice, operands, nullptr), &out));
-  CHECK(result == Fragment(2, {{2 * kBlockColumns, 4}, {2 * kBlockColumns + 1, 15},
-                               {2 * kBlockColumns + 8, 1}}));
+  CHECK(result ==
+        Fragment(
+            2, {{2 * kBlockColumns, 4}, {2 * kBlockColumns + 1, 15}, {2 * kBlockColumns + 8, 1}}));
   REQUIRE(op->FullMergeV2(Input(key_slice, nullptr, operands, nullptr), &out));
-  CHECK(result == Fragment(2, {{2 * kBlockColumns, 4}, {2 * kBlockColumns + 1, 5},
-                               {2 * kBlockColumns + 8, 1}}));
+  CHECK(result ==
+        Fragment(2,
+                 {{2 * kBlockColumns, 4}, {2 * kBlockColumns + 1, 5}, {2 * kBlockColumns + 8, 1}}));
 
   std::string partial;
   REQUIRE(op->PartialMergeMulti(key_slice, std::deque<rocksdb::Slice>{a, b}, &partial, nullptr));
   CHECK(partial == result);
 
   REQUIRE(op->FullMergeV2(Input(block3, nullptr, operands, nullptr), &out));
-  CHECK(result == Fragment(3, {{3 * kBlockColumns, 4}, {3 * kBlockColumns + 1, 5},
-                               {3 * kBlockColumns + 8, 1}}));
+  CHECK(result ==
+        Fragment(3,
+                 {{3 * kBlockColumns, 4}, {3 * kBlockColumns + 1, 5}, {3 * kBlockColumns + 8, 1}}));
   CHECK_FALSE(op->FullMergeV2(Input(beyond, nullptr, operands, nullptr), &out));
   CHECK_FALSE(op->FullMergeV2(Input(meta, nullptr, operands, nullptr), &out));
   const std::vector<rocksdb::Slice> bad = {a, rocksdb::Slice("\x02\x01", 2)};
   CHECK_FALSE(op->FullMergeV2(Input(key_slice, &base_slice, bad, nullptr), &out));
-  CHECK_FALSE(op->PartialMergeMulti(key_slice, std::deque<rocksdb::Slice>{a, rocksdb::Slice("\x05")},
-                                    &partial, nullptr));
+  CHECK_FALSE(op->PartialMergeMulti(
+      key_slice, std::deque<rocksdb::Slice>{a, rocksdb::Slice("\x05")}, &partial, nullptr));
 }

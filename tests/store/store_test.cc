@@ -1,16 +1,14 @@
 #include "store/store.h"
 
+#include <fmt/format.h>
 #include <rocksdb/db.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
-
 #include <filesystem>
 #include <map>
 #include <random>
 #include <tuple>
-
-#include <fmt/format.h>
 
 #include "store/pair_block.h"
 #include "store/pair_block_merge_operator.h"
@@ -26,9 +24,7 @@ constexpr size_t kMemory = size_t{64} << 20;
 
 using Pairs = std::map<std::pair<uint32_t, uint32_t>, uint64_t>;
 
-std::vector<VocabEntry> TestVocab() {
-  return {{"the", 40}, {"of", 30}, {"naïve", 2}, {"x\ty", 1}};
-}
+std::vector<VocabEntry> TestVocab() { return {{"the", 40}, {"of", 30}, {"naïve", 2}, {"x\ty", 1}}; }
 
 std::unique_ptr<Store> OpenOrDie(const std::string& dir, bool create) {
   std::unique_ptr<Store> store;
@@ -235,7 +231,7 @@ TEST_CASE("Store keeps config, vocabulary, inputs and progress across reopen", "
   }
 }
 
-TEST_CASE("Batch::Add enforces its preconditions; abandoned batches leave no file", "[store]") {
+TEST_CASE("Batch::Add enforces its preconditions and abandoned batches leave no file", "[store]") {
   TempDir tmp;
   REQUIRE(tmp.Create("", "sg-store-").ok());
   std::unique_ptr<Store> store = NewInitializedStore(tmp.path(), NumberedVocab(10));
@@ -279,8 +275,8 @@ TEST_CASE("Store::Open refuses what is not a usable store", "[store]") {
     std::unique_ptr<Store> first = NewInitializedStore(tmp.path());
     const Status s = Store::Open(tmp.path(), kMemory, false, &store);
     CHECK(s.code() == Status::Code::kBusy);
-    CHECK(s.message() == fmt::format("{}: store is in use by another process (pid {})",
-                                     tmp.path(), ::getpid()));
+    CHECK(s.message() ==
+          fmt::format("{}: store is in use by another process (pid {})", tmp.path(), ::getpid()));
     first.reset();
     REQUIRE(Store::Open(tmp.path(), kMemory, false, &store).ok());
   }
@@ -313,7 +309,7 @@ TEST_CASE("Store::Open removes batch files left by a killed process", "[store]")
   CHECK(FilesIn(tmp.path() + "/tmp") == 0);
 }
 
-TEST_CASE("A malformed merge operand is a corruption, never zero", "[store]") {
+TEST_CASE("A malformed merge operand is a corruption and never read as zero", "[store]") {
   TempDir tmp;
   REQUIRE(tmp.Create("", "sg-store-").ok());
   {
