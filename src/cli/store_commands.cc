@@ -1,5 +1,7 @@
 #include "cli/store_commands.h"
 
+#include <tuple>
+
 #include <fmt/format.h>
 
 #include "streamglove/store_info.h"
@@ -29,7 +31,14 @@ IngestCommand::IngestCommand(CLI::App* parent) {
   app_->add_option("--threads", options_.threads, "Worker threads (0: one per core)")->capture_default_str();
   app_->add_option("--batch-size", batch_size_,
                    "Decompressed bytes per committed batch: the most an interruption can lose")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->group("Advanced");
+  app_->add_option("--max-dense", max_dense_, "Cap on each worker's dense region (0: from --memory)")
+      ->capture_default_str()
+      ->group("Advanced");
+  app_->add_option("--max-buffer", max_buffer_, "Cap on each worker's pair buffer (0: from --memory)")
+      ->capture_default_str()
+      ->group("Advanced");
   app_->add_flag("--force", options_.force, "Ingest inputs the store already holds again");
   app_->add_flag("-q,--quiet", quiet_, "No progress line or summary");
 }
@@ -40,6 +49,11 @@ Status IngestCommand::Validate() {
   Status s = ParseByteSize(batch_size_, &batch);
   if (!s.ok()) return Status::InvalidArgument("--batch-size: " + s.message());
   options_.batch_bytes = batch;
+  for (auto [flag, text, out] : {std::tuple{"--max-dense", &max_dense_, &options_.max_dense_bytes},
+                                 std::tuple{"--max-buffer", &max_buffer_, &options_.max_buffer_bytes}}) {
+    s = ParseByteSize(*text, out);
+    if (!s.ok()) return Status::InvalidArgument(std::string(flag) + ": " + s.message());
+  }
   options_.symmetric = !asymmetric_;
   options_.distance_weighting = !no_distance_weighting_;
   options_.progress = !quiet_;

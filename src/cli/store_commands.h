@@ -22,6 +22,8 @@ class IngestCommand final : public Command {
   std::string store_;
   std::string memory_ = "1G";
   std::string batch_size_ = "1G";
+  std::string max_dense_ = "0";
+  std::string max_buffer_ = "0";
   bool asymmetric_ = false;
   bool no_distance_weighting_ = false;
   bool quiet_ = false;

@@ -16,9 +16,9 @@
 // Exclusivity: Open() takes an exclusive flock on DIR/LOCK.streamglove for
 // the object's lifetime; a second process gets Status::Busy.
 //
-// Memory: RocksDB's block cache, memtables and table readers are bounded by
-// the memory_bytes given to Open() (at most about 1/8 of it, at least 8 MiB,
-// at most 256 MiB).
+// Memory: RocksDB's block cache (memory_bytes / 16, clamped to 4..128 MiB,
+// holding index and filter blocks too) plus two 4 MiB memtables; ingest
+// budgets that plus 16 MiB for table readers and the rest.
 //
 // Thread-safety: a Store is used from one thread at a time.
 #ifndef STREAMGLOVE_STORE_STORE_H_

@@ -30,7 +30,7 @@ std::string Sample(size_t n) {
 
 }  // namespace
 
-TEST_CASE("Plain, multi-frame zstd and multi-member gzip read back exactly", "[corpus]") {
+TEST_CASE("Plain and multi-frame zstd and multi-member gzip read back exactly", "[corpus]") {
   TempDir dir;
   REQUIRE(dir.Create("", "sg-test-").ok());
   const std::string a = Sample(300000), b = Sample(5000), c = "tail without newline";
@@ -85,7 +85,7 @@ TEST_CASE("Truncated and corrupt compressed input is an error naming file and of
   CHECK(ReadAll(dir.path() + "/corrupt.gz", &got).code() == Status::Code::kCorruption);
 }
 
-TEST_CASE("A name that promises compression must hold it; a missing path is NotFound", "[corpus]") {
+TEST_CASE("A name that promises compression must hold it and a missing path is NotFound", "[corpus]") {
   TempDir dir;
   REQUIRE(dir.Create("", "sg-test-").ok());
   WriteFile(dir.path() + "/liar.zst", "plain text\n");

@@ -37,7 +37,7 @@ std::vector<Chunk> ReadChunks(const std::vector<InputFile>& inputs, const Corpus
 
 }  // namespace
 
-TEST_CASE("Chunks tile the input, cut at newlines or safe bytes, and tokenize like the whole",
+TEST_CASE("Chunks tile the input and cut at newlines or safe bytes and tokenize like the whole",
           "[corpus]") {
   TempDir dir;
   REQUIRE(dir.Create("", "sg-test-").ok());
@@ -77,7 +77,7 @@ TEST_CASE("Chunks tile the input, cut at newlines or safe bytes, and tokenize li
   }
 }
 
-TEST_CASE("Directories expand recursively in sorted order; formats resolve by name", "[corpus]") {
+TEST_CASE("Directories expand recursively in sorted order and formats resolve by name", "[corpus]") {
   TempDir dir;
   REQUIRE(dir.Create("", "sg-test-").ok());
   ::mkdir((dir.path() + "/sub").c_str(), 0700);
@@ -119,7 +119,7 @@ TEST_CASE("Empty inputs and oversized JSONL records are errors with file and off
   }
 }
 
-TEST_CASE("JSONL chunks give one document per record; bad records name their offset", "[corpus]") {
+TEST_CASE("JSONL chunks give one document per record and bad records name their offset", "[corpus]") {
   TempDir dir;
   REQUIRE(dir.Create("", "sg-test-").ok());
   const std::string good =

@@ -39,7 +39,7 @@ TEST_CASE("Whitespace tokenizer equals Stanford GloVe's get_word on random text"
   }
 }
 
-TEST_CASE("Whitespace tokenizer drops \\r and cuts long tokens like GloVe", "[corpus]") {
+TEST_CASE("Whitespace tokenizer drops carriage returns and cuts long tokens like GloVe", "[corpus]") {
   CHECK(Tokens("a\rb c\r\nd \r e") == V{"ab", "c", kDocEnd, "d", "e"});
   const std::string longword = std::string(998, 'x') + "é" + "tail";  // é straddles byte 999
   const auto t = Tokens(longword);
@@ -56,7 +56,7 @@ TEST_CASE("Lowercasing is Unicode-aware", "[corpus]") {
   CHECK(Tokens("AB\xFF", TokenizerKind::kWhitespace, true) == V{"ab\xFF"});
 }
 
-TEST_CASE("Words tokenizer splits punctuation from words, keeping inner connectors", "[corpus]") {
+TEST_CASE("Words tokenizer splits punctuation from words but keeps inner connectors", "[corpus]") {
   CHECK(Tokens("Hello, world! Don't re-read 3.14 or 1,000 «quotes»", TokenizerKind::kWords) ==
         V{"Hello", ",", "world", "!", "Don't", "re-read", "3.14", "or", "1,000", "«", "quotes", "»"});
   CHECK(Tokens("end. 'quoted' -dash a.b x,y\nnext", TokenizerKind::kWords) ==
@@ -65,7 +65,7 @@ TEST_CASE("Words tokenizer splits punctuation from words, keeping inner connecto
   CHECK(Tokens("Café\u00A0Noël", TokenizerKind::kWords, true) == V{"café", "noël"});
 }
 
-TEST_CASE("Invalid UTF-8 is counted and located, never fatal", "[corpus]") {
+TEST_CASE("Invalid UTF-8 is counted and located and never fatal", "[corpus]") {
   CorpusOptions options;
   Tokenizer tokenizer(options);
   Collect sink;

@@ -59,7 +59,7 @@ bool SameEntries(const std::vector<ColumnValue>& a, const std::vector<ColumnValu
 
 }  // namespace
 
-TEST_CASE("Pair-block keys round trip and sort by (row, block)", "[store]") {
+TEST_CASE("Pair-block keys round trip and sort by row then block", "[store]") {
   std::mt19937_64 rng(7);
   std::vector<std::pair<std::tuple<uint32_t, uint32_t>, std::string>> keys;
   for (int i = 0; i < 2000; ++i) {

@@ -138,7 +138,7 @@ TEST_CASE("Store sums overlapping batches like a std::map", "[store]") {
   CHECK(calls == 3);
 }
 
-TEST_CASE("Store keeps config, vocabulary, inputs and progress across reopen", "[store]") {
+TEST_CASE("Store keeps config and vocabulary and inputs and progress across reopen", "[store]") {
   TempDir tmp;
   REQUIRE(tmp.Create("", "sg-store-").ok());
   const std::string dir = tmp.path();  // an existing, empty directory

@@ -47,7 +47,7 @@ std::string RandomWords(std::mt19937_64* rng, size_t words, size_t distinct) {
 
 }  // namespace
 
-TEST_CASE("BuildVocabulary equals a brute-force count for any threads, formats and spilling",
+TEST_CASE("BuildVocabulary equals a brute-force count for any threads and formats and spilling",
           "[vocab]") {
   TempDir dir;
   REQUIRE(dir.Create("", "sg-test-").ok());

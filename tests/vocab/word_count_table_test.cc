@@ -38,7 +38,7 @@ TEST_CASE("WordCountTable counts like std::map and drains in order", "[vocab]") 
   CHECK(by_count == want);
 }
 
-TEST_CASE("WordCountTable refuses new words past its budget, never known ones", "[vocab]") {
+TEST_CASE("WordCountTable refuses new words past its budget but never known ones", "[vocab]") {
   const size_t budget = size_t{1} << 20;
   WordCountTable table(budget);
   size_t added = 0;
