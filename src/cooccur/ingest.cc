@@ -155,6 +155,45 @@ struct CountingWorker {
   WindowCounter counter;
 };
 
+// Merges the streams on this thread while a second thread encodes pair blocks
+// and writes the SST: the two halves cost about the same, so the commit takes
+// about half as long as doing both in turn.
+Status WriteMerged(std::vector<std::unique_ptr<PairStream>> streams, Store::Batch* batch) {
+  constexpr size_t kSliceRecords = size_t{1} << 16;
+  tbb::concurrent_bounded_queue<std::vector<PairRecord>> slices;
+  slices.set_capacity(4);
+  std::atomic<bool> writer_failed{false};
+  Status writer_status;
+  std::thread writer([&] {
+    for (;;) {
+      std::vector<PairRecord> slice;
+      slices.pop(slice);
+      if (slice.empty()) return;  // the end marker
+      for (size_t i = 0; i < slice.size() && writer_status.ok(); ++i) {
+        writer_status = batch->Add(PairRow(slice[i].key), PairCol(slice[i].key), slice[i].value);
+      }
+      if (!writer_status.ok()) writer_failed = true;
+    }
+  });
+  std::vector<PairRecord> slice;
+  slice.reserve(kSliceRecords);
+  Status s = MergePairStreams(std::move(streams), [&](const PairRecord& r) {
+    slice.push_back(r);
+    if (slice.size() == kSliceRecords) {
+      if (writer_failed) return Status::IOError("writer stopped");  // its status is returned below
+      slices.push(std::move(slice));
+      slice = {};
+      slice.reserve(kSliceRecords);
+    }
+    return Status::OK();
+  });
+  if (s.ok() && !slice.empty()) slices.push(std::move(slice));
+  slices.push({});
+  writer.join();
+  SG_RETURN_IF_ERROR(writer_status);
+  return s;
+}
+
 }  // namespace
 
 Status ValidateIngestOptions(const IngestOptions& options) {
@@ -361,9 +400,7 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
     for (const std::string& p : run_paths) streams.push_back(NewPairRunReader(p));
     std::unique_ptr<Store::Batch> batch;
     SG_RETURN_IF_ERROR(store->NewBatch(&batch));
-    SG_RETURN_IF_ERROR(MergePairStreams(std::move(streams), [&](const PairRecord& r) {
-      return batch->Add(PairRow(r.key), PairCol(r.key), r.value);
-    }));
+    SG_RETURN_IF_ERROR(WriteMerged(std::move(streams), batch.get()));
     IngestProgress next;
     if (!last_ends_input) {
       const ChunkReader::Position pos = reader.next_position();
