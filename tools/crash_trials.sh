@@ -23,7 +23,7 @@ flags=("$@")
 work=$(mktemp -d "${TMPDIR:-/tmp}/sg-crash.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-checksum() { "$bin" dump --store "$1" | md5sum | cut -d' ' -f1; }
+checksum() { "$bin" dump --store "$1" --format glove | md5sum | cut -d' ' -f1; }
 
 start=$(date +%s.%N)
 "$bin" ingest --store "$work/reference" "${inputs[@]}" "${flags[@]}" -q

@@ -12,10 +12,7 @@
 #include <thread>
 
 #include <fmt/format.h>
-#include <tbb/concurrent_queue.h>
-#include <tbb/parallel_pipeline.h>
-#include <tbb/task_arena.h>
-
+#include "corpus/chunk_pipeline.h"
 #include "corpus/chunk_tokenizer.h"
 #include "streamglove/vocabulary.h"
 #include "util/config.h"
@@ -199,67 +196,25 @@ Status BuildVocabulary(const std::vector<InputFile>& inputs, const CorpusOptions
 
   ChunkReader reader(inputs, corpus);
   std::vector<std::unique_ptr<VocabWorker>> workers;
-  tbb::concurrent_queue<VocabWorker*> idle_workers;
+  std::vector<VocabWorker*> worker_ptrs;
   for (int i = 0; i < threads; ++i) {
     workers.push_back(std::make_unique<VocabWorker>(plan.table_bytes, corpus, &reader.inputs(), &runs));
-    idle_workers.push(workers.back().get());
+    worker_ptrs.push_back(workers.back().get());
   }
-  std::vector<std::unique_ptr<Chunk>> chunks;
-  tbb::concurrent_queue<Chunk*> idle_chunks;
-  for (size_t i = 0; i < plan.chunks_in_flight; ++i) {
-    chunks.push_back(std::make_unique<Chunk>());
-    idle_chunks.push(chunks.back().get());
-  }
-
-  std::mutex error_mu;
-  Status first_error;  // GUARDED_BY(error_mu)
-  std::atomic<bool> failed{false};
-  auto fail = [&](Status s) {
-    std::lock_guard<std::mutex> lock(error_mu);
-    if (first_error.ok()) first_error = std::move(s);
-    failed = true;
-  };
   std::atomic<uint64_t> tokens{0};
   ProgressMeter progress("vocab", options.progress);
-
-  tbb::task_arena arena(threads);
-  arena.execute([&] {
-    tbb::parallel_pipeline(
-        plan.chunks_in_flight,
-        tbb::make_filter<void, Chunk*>(
-            tbb::filter_mode::serial_in_order,
-            [&](tbb::flow_control& fc) -> Chunk* {
-              Chunk* chunk = nullptr;
-              bool done = false;
-              if (failed || !idle_chunks.try_pop(chunk)) {
-                fc.stop();
-                return nullptr;
-              }
-              if (Status s = reader.Next(chunk, &done); !s.ok() || done) {
-                if (!s.ok()) fail(std::move(s));
-                idle_chunks.push(chunk);
-                fc.stop();
-                return nullptr;
-              }
-              progress.Update(reader.bytes_consumed(), reader.bytes_total(), tokens.load());
-              return chunk;
-            }) &
-            tbb::make_filter<Chunk*, void>(tbb::filter_mode::parallel, [&](Chunk* chunk) {
-              VocabWorker* worker = nullptr;
-              idle_workers.try_pop(worker);  // never empty: at most `threads` run at once
-              const uint64_t before = worker->tokenizer().stats().tokens;
-              if (!failed) {
-                if (Status s = worker->Count(*chunk); !s.ok()) fail(std::move(s));
-              }
-              tokens += worker->tokenizer().stats().tokens - before;
-              idle_workers.push(worker);
-              idle_chunks.push(chunk);
-            }));
-  });
+  const Status counted = ForEachChunk<VocabWorker>(
+      &reader, worker_ptrs, plan.chunks_in_flight,
+      [&] { progress.Update(reader.bytes_consumed(), reader.bytes_total(), tokens.load()); },
+      [&](VocabWorker* worker, const Chunk& chunk) {
+        const uint64_t before = worker->tokenizer().stats().tokens;
+        const Status s = worker->Count(chunk);
+        tokens += worker->tokenizer().stats().tokens - before;
+        return s;
+      });
   progress.Finish();
-  if (!first_error.ok()) return first_error;
+  SG_RETURN_IF_ERROR(counted);
   stats->bytes_read = reader.bytes_consumed();
-  chunks.clear();
 
   CorpusLocation first_invalid;
   size_t table_bytes = 0;
