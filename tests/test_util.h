@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "streamglove/tokenizer.h"
+
 namespace streamglove::test {
 
 // Writes `data` to `path`, replacing it.
@@ -22,6 +24,13 @@ std::string GzipMembers(const std::vector<std::string>& parts);
 
 // Marks a document end in ReferenceTokens() output.
 inline const std::string kDocEnd = "\n<doc-end>\n";
+
+// Collects tokens, with kDocEnd for each document end.
+struct TokenCollector final : TokenSink {
+  std::vector<std::string> out;
+  void OnToken(std::string_view t) override { out.emplace_back(t); }
+  void OnDocumentEnd() override { out.push_back(kDocEnd); }
+};
 
 // Stanford GloVe's get_word() loop (glove/src/common.c), transliterated over
 // a string: the independent oracle for the whitespace tokenizer.

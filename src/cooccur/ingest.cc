@@ -26,6 +26,7 @@
 #include "store/store.h"
 #include "streamglove/vocabulary.h"
 #include "util/config.h"
+#include "util/first_error.h"
 #include "util/progress.h"
 #include "util/size.h"
 #include "vocab/vocab_index.h"
@@ -312,14 +313,7 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
     idle_works.push(works.back().get());
   }
 
-  std::mutex error_mu;
-  Status first_error;  // GUARDED_BY(error_mu)
-  std::atomic<bool> failed{false};
-  auto fail = [&](Status s) {
-    std::lock_guard<std::mutex> lock(error_mu);
-    if (first_error.ok()) first_error = std::move(s);
-    failed = true;
-  };
+  FirstError error;
   std::atomic<uint64_t> tokens{0}, increments{0};
   ProgressMeter meter("ingest", options.progress);
   tbb::task_arena arena(threads);
@@ -338,13 +332,13 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
               tbb::filter_mode::serial_in_order,
               [&](tbb::flow_control& fc) -> ChunkWork* {
                 ChunkWork* work = nullptr;
-                if (failed || batch_bytes >= options.batch_bytes || !idle_works.try_pop(work)) {
+                if (error.failed() || batch_bytes >= options.batch_bytes || !idle_works.try_pop(work)) {
                   fc.stop();
                   return nullptr;
                 }
                 bool done = false;
                 if (Status s = reader.Next(&work->chunk, &done); !s.ok() || done) {
-                  if (!s.ok()) fail(std::move(s));
+                  error.Set(std::move(s));
                   corpus_done = done;
                   idle_works.push(work);
                   fc.stop();
@@ -358,17 +352,16 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
                                                        [&](ChunkWork* work) {
                                                          CountingWorker* w = nullptr;
                                                          idle_workers.try_pop(w);  // at most `threads` at once
-                                                         if (!failed) {
+                                                         if (!error.failed()) {
                                                            w->counter.BeginChunk(&work->edges);
-                                                           Status s = w->tokenizer.Tokenize(work->chunk, &w->counter);
+                                                           error.Set(w->tokenizer.Tokenize(work->chunk, &w->counter));
                                                            w->counter.EndChunk();
-                                                           if (!s.ok()) fail(std::move(s));
                                                          }
                                                          idle_workers.push(w);
                                                          return work;
                                                        }) &
               tbb::make_filter<ChunkWork*, void>(tbb::filter_mode::serial_in_order, [&](ChunkWork* work) {
-                if (!failed) {
+                if (!error.failed()) {
                   const Chunk& c = work->chunk;
                   stitcher.Stitch(work->edges);
                   input_tokens[c.input] += work->edges.tokens;
@@ -385,7 +378,7 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
                 idle_works.push(work);
               }));
     });
-    if (failed) return first_error;
+    SG_RETURN_IF_ERROR(error.status());
     for (const auto& w : workers) SG_RETURN_IF_ERROR(w->pairs.status());
     SG_RETURN_IF_ERROR(stitch_pairs.status());
     stats->count_seconds += SecondsSince(batch_start);

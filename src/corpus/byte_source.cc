@@ -68,6 +68,24 @@ class FileInput {
   size_t head_pos_ = 0;
 };
 
+// The compressed side of a decompressor: the file and a read buffer.
+struct CompressedInput {
+  explicit CompressedInput(std::unique_ptr<FileInput> in) : file(std::move(in)), buffer(kCompressedBufferBytes, '\0') {}
+
+  // Reads the next block into `buffer`; *filled = 0 (and eof) at end of file.
+  Status Refill(size_t* filled) {
+    *filled = 0;
+    if (eof) return Status::OK();
+    SG_RETURN_IF_ERROR(file->Read(buffer.data(), buffer.size(), filled));
+    eof = *filled == 0;
+    return Status::OK();
+  }
+
+  std::unique_ptr<FileInput> file;
+  std::string buffer;
+  bool eof = false;
+};
+
 class PlainSource final : public ByteSource {
  public:
   explicit PlainSource(std::unique_ptr<FileInput> in) : in_(std::move(in)) {}
@@ -80,75 +98,63 @@ class PlainSource final : public ByteSource {
 
 class ZstdSource final : public ByteSource {
  public:
-  explicit ZstdSource(std::unique_ptr<FileInput> in)
-      : in_(std::move(in)), dctx_(ZSTD_createDCtx()), buffer_(kCompressedBufferBytes, '\0') {}
+  explicit ZstdSource(std::unique_ptr<FileInput> in) : in_(std::move(in)), dctx_(ZSTD_createDCtx()) {}
   ~ZstdSource() override { ZSTD_freeDCtx(dctx_); }
 
   Status Read(char* buf, size_t n, size_t* got) override {
     ZSTD_outBuffer out{buf, n, 0};
     while (out.pos < out.size) {
       if (input_.pos == input_.size) {
-        if (eof_) break;
         size_t filled = 0;
-        SG_RETURN_IF_ERROR(in_->Read(buffer_.data(), buffer_.size(), &filled));
-        if (filled == 0) {
-          eof_ = true;
-          break;
-        }
-        input_ = ZSTD_inBuffer{buffer_.data(), filled, 0};
+        SG_RETURN_IF_ERROR(in_.Refill(&filled));
+        if (filled == 0) break;
+        input_ = ZSTD_inBuffer{in_.buffer.data(), filled, 0};
       }
       const size_t ret = ZSTD_decompressStream(dctx_, &out, &input_);
       if (ZSTD_isError(ret)) {
-        return Status::Corruption(fmt::format("{}: byte {}: corrupt zstd data ({})", in_->path(),
+        return Status::Corruption(fmt::format("{}: byte {}: corrupt zstd data ({})", in_.file->path(),
                                               file_position(), ZSTD_getErrorName(ret)));
       }
       frame_open_ = ret != 0;
     }
-    if (eof_ && out.pos == 0 && frame_open_) {
+    if (in_.eof && out.pos == 0 && frame_open_) {
       return Status::Corruption(fmt::format("{}: byte {}: truncated zstd frame (file ends inside it)",
-                                            in_->path(), file_position()));
+                                            in_.file->path(), file_position()));
     }
     *got = out.pos;
     return Status::OK();
   }
 
   uint64_t file_position() const override {
-    return in_->position() - (input_.size - input_.pos);
+    return in_.file->position() - (input_.size - input_.pos);
   }
 
  private:
-  std::unique_ptr<FileInput> in_;
+  CompressedInput in_;
   ZSTD_DCtx* dctx_;
-  std::string buffer_;
   ZSTD_inBuffer input_{nullptr, 0, 0};
-  bool eof_ = false;
   bool frame_open_ = false;  // a frame has started and not yet ended
 };
 
 class GzipSource final : public ByteSource {
  public:
-  explicit GzipSource(std::unique_ptr<FileInput> in)
-      : in_(std::move(in)), buffer_(kCompressedBufferBytes, '\0') {
+  explicit GzipSource(std::unique_ptr<FileInput> in) : in_(std::move(in)) {
     std::memset(&zs_, 0, sizeof(zs_));
     init_status_ = inflateInit2(&zs_, 16 + MAX_WBITS);  // gzip wrapper only
   }
   ~GzipSource() override { inflateEnd(&zs_); }
 
   Status Read(char* buf, size_t n, size_t* got) override {
-    if (init_status_ != Z_OK) return Status::IOError(fmt::format("{}: zlib init failed", in_->path()));
+    if (init_status_ != Z_OK) return Status::IOError(fmt::format("{}: zlib init failed", in_.file->path()));
     n = std::min<size_t>(n, UINT32_MAX);
     zs_.next_out = reinterpret_cast<Bytef*>(buf);
     zs_.avail_out = static_cast<uInt>(n);
     while (zs_.avail_out > 0) {
       if (zs_.avail_in == 0) {
-        if (eof_) break;
         size_t filled = 0;
-        SG_RETURN_IF_ERROR(in_->Read(buffer_.data(), buffer_.size(), &filled));
-        if (filled == 0) {
-          eof_ = true;
-          break;
-        }
-        zs_.next_in = reinterpret_cast<Bytef*>(buffer_.data());
+        SG_RETURN_IF_ERROR(in_.Refill(&filled));
+        if (filled == 0) break;
+        zs_.next_in = reinterpret_cast<Bytef*>(in_.buffer.data());
         zs_.avail_in = static_cast<uInt>(filled);
       }
       if (!in_member_) {  // more bytes after a complete member: the next member
@@ -159,27 +165,25 @@ class GzipSource final : public ByteSource {
       if (ret == Z_STREAM_END) {
         in_member_ = false;
       } else if (ret != Z_OK && ret != Z_BUF_ERROR) {
-        return Status::Corruption(fmt::format("{}: byte {}: corrupt gzip data ({})", in_->path(),
+        return Status::Corruption(fmt::format("{}: byte {}: corrupt gzip data ({})", in_.file->path(),
                                               file_position(), zs_.msg ? zs_.msg : "inflate failed"));
       }
     }
     const size_t produced = n - zs_.avail_out;
-    if (eof_ && produced == 0 && in_member_) {
+    if (in_.eof && produced == 0 && in_member_) {
       return Status::Corruption(fmt::format("{}: byte {}: truncated gzip stream (file ends inside it)",
-                                            in_->path(), file_position()));
+                                            in_.file->path(), file_position()));
     }
     *got = produced;
     return Status::OK();
   }
 
-  uint64_t file_position() const override { return in_->position() - zs_.avail_in; }
+  uint64_t file_position() const override { return in_.file->position() - zs_.avail_in; }
 
  private:
-  std::unique_ptr<FileInput> in_;
-  std::string buffer_;
+  CompressedInput in_;
   z_stream zs_;
   int init_status_;
-  bool eof_ = false;
   bool in_member_ = true;
 };
 

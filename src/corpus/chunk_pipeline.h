@@ -9,10 +9,8 @@
 #ifndef STREAMGLOVE_CORPUS_CHUNK_PIPELINE_H_
 #define STREAMGLOVE_CORPUS_CHUNK_PIPELINE_H_
 
-#include <atomic>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <vector>
 
 #include <tbb/concurrent_queue.h>
@@ -20,6 +18,7 @@
 #include <tbb/task_arena.h>
 
 #include "streamglove/corpus_reader.h"
+#include "util/first_error.h"
 
 namespace streamglove {
 
@@ -38,14 +37,7 @@ Status ForEachChunk(ChunkReader* reader, const std::vector<Worker*>& workers, si
   tbb::concurrent_queue<Worker*> idle_workers;
   for (Worker* w : workers) idle_workers.push(w);
 
-  std::mutex error_mu;
-  Status first_error;  // GUARDED_BY(error_mu)
-  std::atomic<bool> failed{false};
-  auto fail = [&](Status s) {
-    std::lock_guard<std::mutex> lock(error_mu);
-    if (first_error.ok()) first_error = std::move(s);
-    failed = true;
-  };
+  FirstError error;
   tbb::task_arena arena(static_cast<int>(workers.size()));
   arena.execute([&] {
     tbb::parallel_pipeline(
@@ -54,12 +46,12 @@ Status ForEachChunk(ChunkReader* reader, const std::vector<Worker*>& workers, si
                                        [&](tbb::flow_control& fc) -> Chunk* {
                                          Chunk* chunk = nullptr;
                                          bool done = false;
-                                         if (failed || !idle_chunks.try_pop(chunk)) {
+                                         if (error.failed() || !idle_chunks.try_pop(chunk)) {
                                            fc.stop();
                                            return nullptr;
                                          }
                                          if (Status s = reader->Next(chunk, &done); !s.ok() || done) {
-                                           if (!s.ok()) fail(std::move(s));
+                                           error.Set(std::move(s));
                                            idle_chunks.push(chunk);
                                            fc.stop();
                                            return nullptr;
@@ -70,14 +62,12 @@ Status ForEachChunk(ChunkReader* reader, const std::vector<Worker*>& workers, si
             tbb::make_filter<Chunk*, void>(tbb::filter_mode::parallel, [&](Chunk* chunk) {
               Worker* worker = nullptr;
               idle_workers.try_pop(worker);  // never empty: at most workers.size() tasks run
-              if (!failed) {
-                if (Status s = process(worker, *chunk); !s.ok()) fail(std::move(s));
-              }
+              if (!error.failed()) error.Set(process(worker, *chunk));
               idle_workers.push(worker);
               idle_chunks.push(chunk);
             }));
   });
-  return first_error;
+  return error.status();
 }
 
 }  // namespace streamglove

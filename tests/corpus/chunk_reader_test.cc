@@ -15,12 +15,6 @@ using namespace streamglove::test;
 
 namespace {
 
-struct Collect final : TokenSink {
-  std::vector<std::string> out;
-  void OnToken(std::string_view t) override { out.emplace_back(t); }
-  void OnDocumentEnd() override { out.push_back(kDocEnd); }
-};
-
 // Reads every chunk; checks that they tile each input exactly.
 std::vector<Chunk> ReadChunks(const std::vector<InputFile>& inputs, const CorpusOptions& options,
                               Status* status) {
@@ -58,7 +52,7 @@ TEST_CASE("Chunks tile the input and cut at newlines or safe bytes and tokenize 
     REQUIRE(s.ok());
     std::string joined;
     ChunkTokenizer tokenizer(options, &inputs);
-    Collect sink;
+    TokenCollector sink;
     for (size_t i = 0; i < chunks.size(); ++i) {
       const Chunk& c = chunks[i];
       CHECK(c.offset == joined.size());
@@ -132,7 +126,7 @@ TEST_CASE("JSONL chunks give one document per record and bad records name their 
   auto chunks = ReadChunks(inputs, options, &s);
   REQUIRE(s.ok());
   ChunkTokenizer tokenizer(options, &inputs);
-  Collect sink;
+  TokenCollector sink;
   for (const Chunk& c : chunks) REQUIRE(tokenizer.Tokenize(c, &sink).ok());
   CHECK(sink.out == std::vector<std::string>{"café", "au", "lait", kDocEnd, "next", "line", kDocEnd,
                                              "b", "c", kDocEnd});

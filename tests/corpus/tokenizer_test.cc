@@ -9,19 +9,13 @@ using namespace streamglove::test;
 
 namespace {
 
-struct Collect final : TokenSink {
-  std::vector<std::string> out;
-  void OnToken(std::string_view t) override { out.emplace_back(t); }
-  void OnDocumentEnd() override { out.push_back(kDocEnd); }
-};
-
 std::vector<std::string> Tokens(std::string_view text, TokenizerKind kind = TokenizerKind::kWhitespace,
                                 bool lowercase = false) {
   CorpusOptions options;
   options.tokenizer = kind;
   options.lowercase = lowercase;
   Tokenizer tokenizer(options);
-  Collect sink;
+  TokenCollector sink;
   tokenizer.Tokenize(text, false, &sink);
   return sink.out;
 }
@@ -68,7 +62,7 @@ TEST_CASE("Words tokenizer splits punctuation from words but keeps inner connect
 TEST_CASE("Invalid UTF-8 is counted and located and never fatal", "[corpus]") {
   CorpusOptions options;
   Tokenizer tokenizer(options);
-  Collect sink;
+  TokenCollector sink;
   const std::string text = "good caf\xC3 \xFF\xFE ok \xED\xA0\x80 \xC0\xAF fine é";
   const size_t first = tokenizer.Tokenize(text, false, &sink);
   CHECK(first == 5);
@@ -79,7 +73,7 @@ TEST_CASE("Invalid UTF-8 is counted and located and never fatal", "[corpus]") {
 TEST_CASE("skip_partial_token drops the tail of a token cut between chunks", "[corpus]") {
   CorpusOptions options;
   Tokenizer tokenizer(options);
-  Collect sink;
+  TokenCollector sink;
   tokenizer.Tokenize("tail-of-token next\tword", true, &sink);
   CHECK(sink.out == V{"next", "word"});
 }
