@@ -83,10 +83,20 @@ class Tokenizer {
   TokenizerStats stats_;
 };
 
-// True when text may be cut right after byte `c` without changing the tokens
-// `kind` produces (ASCII bytes that always separate). Used by ChunkReader to
-// cut lines longer than a chunk, and by the tokenizer to skip a cut token.
-bool IsSafeCutByte(unsigned char c, TokenizerKind kind);
+// Where text may be cut without changing the tokens `kind` produces: after a
+// space or tab (whitespace), or between two code points the words tokenizer
+// never joins (anything but word|word, word|connector|word for ' ’ -, and
+// digit|. ,|digit). A stretch with no such place is therefore one token.
+// LastSafeCut: the position just after the last such place in `text` (0 when
+// none), used by ChunkReader to cut lines longer than a chunk. FirstSafeCut:
+// the first such position (text.size() when none), where the tail of a token
+// cut between chunks ends.
+size_t LastSafeCut(std::string_view text, TokenizerKind kind);
+size_t FirstSafeCut(std::string_view text, TokenizerKind kind);
+// Where to cut text that has no safe place, all of it inside one token: right
+// after its last word character (words tokenizer; a connector at the very end
+// would otherwise split off), or at its end (whitespace).
+size_t InTokenCut(std::string_view text, TokenizerKind kind);
 
 // GloVe's rule for a token cut at kMaxTokenBytes: drop a trailing partial
 // UTF-8 character. Returns the kept length. Exposed for tests.

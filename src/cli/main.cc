@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "cli/store_commands.h"
+#include "cli/train_command.h"
 #include "cli/vocab_command.h"
 
 int main(int argc, char** argv) {
@@ -21,6 +22,7 @@ int main(int argc, char** argv) {
   commands.push_back(std::make_unique<IngestCommand>(&app));
   commands.push_back(std::make_unique<StatsCommand>(&app));
   commands.push_back(std::make_unique<DumpCommand>(&app));
+  commands.push_back(std::make_unique<TrainCommand>(&app));
 
   try {
     app.parse(argc, argv);

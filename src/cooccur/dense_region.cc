@@ -18,6 +18,7 @@ uint64_t CellsFor(uint32_t vocab_size, uint64_t max_product) {
 
 uint64_t DenseRegion::MaxProductForBytes(uint32_t vocab_size, size_t bytes) {
   const uint64_t budget_cells = bytes / 8 > vocab_size + 1 ? bytes / 8 - (vocab_size + 1) : 0;
+  if (budget_cells == 0) return 0;
   uint64_t lo = 0, hi = uint64_t{vocab_size} * vocab_size;
   while (lo < hi) {  // the largest product whose cells fit
     const uint64_t mid = lo + (hi - lo + 1) / 2;
@@ -30,8 +31,9 @@ uint64_t DenseRegion::MaxProductForBytes(uint32_t vocab_size, size_t bytes) {
   return lo;
 }
 
-DenseRegion::DenseRegion(uint32_t vocab_size, uint64_t max_product)
-    : max_product_(max_product), offsets_(vocab_size + 1, 0) {
+DenseRegion::DenseRegion(uint32_t vocab_size, uint64_t max_product) : max_product_(max_product) {
+  if (max_product == 0) return;  // an empty region: no row table either
+  offsets_.assign(vocab_size + 1, 0);
   for (uint64_t r = 0; r < vocab_size; ++r) {
     offsets_[r + 1] = offsets_[r] + std::min<uint64_t>(vocab_size, max_product / (r + 1));
   }

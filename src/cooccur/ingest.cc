@@ -108,6 +108,7 @@ struct MemoryPlan {
   size_t chunk_bytes;
   size_t chunks_in_flight;
   size_t dense_bytes;
+  uint64_t dense_max_product;  // of each worker's region, from dense_bytes
   size_t buffer_records;  // per counting worker
   size_t stitch_records;
 };
@@ -149,7 +150,7 @@ struct CountingWorker {
   CountingWorker(const CorpusOptions& corpus, const std::vector<InputFile>* inputs, const VocabIndex* vocab,
                  const WindowConfig& window, const MemoryPlan& plan, BatchRuns* runs)
       : tokenizer(corpus, inputs),
-        pairs(vocab->size(), plan.dense_bytes, plan.buffer_records, runs),
+        pairs(vocab->size(), plan.dense_max_product, plan.buffer_records, runs),
         counter(vocab, window, &pairs) {}
   ChunkTokenizer tokenizer;
   PairAccumulator pairs;
@@ -206,7 +207,12 @@ Status ValidateIngestOptions(const IngestOptions& options) {
   if (options.memory_bytes < kMinMemoryBytes) {
     return Status::InvalidArgument(fmt::format("--memory must be at least {}", FormatBytes(static_cast<double>(kMinMemoryBytes))));
   }
-  if (options.batch_bytes < (uint64_t{1} << 16)) return Status::InvalidArgument("--batch-size must be at least 64K");
+  // A cell gains at most 2 * scale * H(W) units per token (W = 20, a text of
+  // one repeated word): 64-bit sums hold about 1.1e10 such tokens, so a
+  // batch of 16 GiB of text cannot overflow before its commit checks.
+  if (options.batch_bytes < (uint64_t{1} << 16) || options.batch_bytes > (uint64_t{16} << 30)) {
+    return Status::InvalidArgument("--batch-size must be between 64K and 16G");
+  }
   return Status::OK();
 }
 
@@ -238,6 +244,12 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
       return Status::InvalidArgument(fmt::format(
           "{}: the store holds a partly ingested input ({}); run ingest again with it to finish it", store_dir,
           progress.path));
+    }
+    if (options.force) {
+      return Status::InvalidArgument(fmt::format(
+          "{}: an interrupted ingest of {} is pending: rerun without --force to finish it (a forced rerun "
+          "would count the inputs it already finished again)",
+          store_dir, progress.path));
     }
     const size_t i = it - fingerprints.begin();
     todo.push_back(inputs[i]);
@@ -277,6 +289,7 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
   const VocabIndex vocab(store->vocab());
   MemoryPlan plan;
   SG_RETURN_IF_ERROR(PlanMemory(options, corpus_options, threads, vocab.memory_bytes() * 2, &plan));
+  plan.dense_max_product = DenseRegion::MaxProductForBytes(vocab.size(), plan.dense_bytes);
 
   const std::string runs_dir = store_dir + "/runs";
   std::error_code ec;
@@ -299,7 +312,7 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
   }
   stats->dense_cells = workers[0]->pairs.dense_cells();
   // Stitching adds at most W^2 pairs a chunk: a buffer alone serves it.
-  PairAccumulator stitch_pairs(vocab.size(), /*dense_bytes=*/0, plan.stitch_records, &runs);
+  PairAccumulator stitch_pairs(vocab.size(), /*max_product=*/0, plan.stitch_records, &runs);
   ChunkStitcher stitcher(window, &stitch_pairs);
   std::vector<uint64_t> input_tokens(todo.size(), 0);  // touched by the serial stitch stage only
   if (resuming) {
@@ -389,7 +402,8 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
     std::vector<std::unique_ptr<PairStream>> streams;
     for (const auto& w : workers) w->pairs.FinishBatch(&streams);
     stitch_pairs.FinishBatch(&streams);
-    const std::vector<std::string> run_paths = runs.Take();
+    std::vector<std::string> run_paths = runs.Take();
+    SG_RETURN_IF_ERROR(ReduceRuns(&run_paths, config::kMergeFanIn, &runs));
     for (const std::string& p : run_paths) streams.push_back(NewPairRunReader(p));
     std::unique_ptr<Store::Batch> batch;
     SG_RETURN_IF_ERROR(store->NewBatch(&batch));

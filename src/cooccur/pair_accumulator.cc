@@ -4,10 +4,11 @@
 
 namespace streamglove {
 
-std::string BatchRuns::NewPath() {
+std::string BatchRuns::NewPath(bool track) {
   std::lock_guard<std::mutex> lock(mu_);
-  paths_.push_back(fmt::format("{}/pairs-{:06d}", dir_, next_++));
-  return paths_.back();
+  std::string path = fmt::format("{}/pairs-{:06d}", dir_, next_++);
+  if (track) paths_.push_back(path);
+  return path;
 }
 
 std::vector<std::string> BatchRuns::Take() {

@@ -26,8 +26,8 @@ namespace streamglove {
 class BatchRuns {
  public:
   explicit BatchRuns(std::string dir) : dir_(std::move(dir)) {}
-  // A new file name for a run.
-  std::string NewPath();
+  // A new file name for a run; with `track`, Take() will return it.
+  std::string NewPath(bool track = true);
   // The runs written so far, and forgets them.
   std::vector<std::string> Take();
 
@@ -35,14 +35,15 @@ class BatchRuns {
   const std::string dir_;
   std::mutex mu_;
   uint64_t next_ = 0;               // GUARDED_BY(mu_)
-  std::vector<std::string> paths_;  // GUARDED_BY(mu_)
+  std::vector<std::string> paths_;  // GUARDED_BY(mu_): tracked paths
 };
 
 class PairAccumulator {
  public:
-  // A dense region of `dense_bytes` (0: none) and a buffer of `buffer_records`.
-  PairAccumulator(uint32_t vocab_size, size_t dense_bytes, size_t buffer_records, BatchRuns* runs)
-      : dense_(vocab_size, DenseRegion::MaxProductForBytes(vocab_size, dense_bytes)),
+  // A dense region of (row + 1)(col + 1) <= max_product (0: none) and a
+  // buffer of `buffer_records`.
+  PairAccumulator(uint32_t vocab_size, uint64_t max_product, size_t buffer_records, BatchRuns* runs)
+      : dense_(vocab_size, max_product),
         buffer_(buffer_records, vocab_size),
         runs_(runs) {}
 

@@ -1,17 +1,22 @@
 #include "cooccur/pair_run.h"
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstring>
 #include <queue>
 
 #include <fmt/format.h>
 
+#include "cooccur/pair_accumulator.h"
 #include "util/coding.h"
 
 namespace streamglove {
 
 namespace {
 
-constexpr size_t kReadBufferBytes = size_t{256} << 10;
+// Small, since up to config::kMergeFanIn runs are read at once.
+constexpr size_t kReadBufferBytes = size_t{64} << 10;
 constexpr size_t kMaxRecordBytes = 20;  // two varints
 
 class PairRunReader final : public PairStream {
@@ -80,22 +85,59 @@ class PairSpanStream final : public PairStream {
 
 }  // namespace
 
-Status WritePairRun(const std::string& path, std::span<const PairRecord> records) {
-  WritableFile file;
-  SG_RETURN_IF_ERROR(file.Open(path));
-  std::string block;
-  uint64_t previous = 0;
-  for (const PairRecord& r : records) {
-    PutVarint64(&block, r.key - previous);
-    PutVarint64(&block, r.value);
-    previous = r.key;
-    if (block.size() >= kReadBufferBytes) {
-      SG_RETURN_IF_ERROR(file.Append(block));
-      block.clear();
-    }
+namespace {
+
+// Writes sorted records as a run, one at a time.
+class PairRunWriter {
+ public:
+  Status Open(const std::string& path) { return file_.Open(path, kReadBufferBytes); }
+  Status Add(const PairRecord& r) {
+    record_.clear();
+    PutVarint64(&record_, r.key - previous_);
+    PutVarint64(&record_, r.value);
+    previous_ = r.key;
+    return file_.Append(record_);
   }
-  SG_RETURN_IF_ERROR(file.Append(block));
-  return file.Close(/*sync=*/false);
+  Status Finish() { return file_.Close(/*sync=*/false); }
+
+ private:
+  WritableFile file_;
+  std::string record_;
+  uint64_t previous_ = 0;
+};
+
+}  // namespace
+
+Status WritePairRun(const std::string& path, std::span<const PairRecord> records) {
+  PairRunWriter writer;
+  SG_RETURN_IF_ERROR(writer.Open(path));
+  for (const PairRecord& r : records) SG_RETURN_IF_ERROR(writer.Add(r));
+  return writer.Finish();
+}
+
+Status ReduceRuns(std::vector<std::string>* paths, size_t fan_in, BatchRuns* runs) {
+  fan_in = std::max<size_t>(fan_in, 2);
+  while (paths->size() > fan_in) {
+    std::vector<std::string> merged;
+    for (size_t start = 0; start < paths->size(); start += fan_in) {
+      const size_t end = std::min(paths->size(), start + fan_in);
+      if (end - start == 1) {
+        merged.push_back((*paths)[start]);
+        continue;
+      }
+      std::vector<std::unique_ptr<PairStream>> group;
+      for (size_t i = start; i < end; ++i) group.push_back(NewPairRunReader((*paths)[i]));
+      PairRunWriter writer;
+      const std::string out = runs->NewPath(/*track=*/false);  // returned in *paths
+      SG_RETURN_IF_ERROR(writer.Open(out));
+      SG_RETURN_IF_ERROR(MergePairStreams(std::move(group), [&](const PairRecord& r) { return writer.Add(r); }));
+      SG_RETURN_IF_ERROR(writer.Finish());
+      for (size_t i = start; i < end; ++i) ::unlink((*paths)[i].c_str());
+      merged.push_back(out);
+    }
+    paths->swap(merged);
+  }
+  return Status::OK();
 }
 
 std::unique_ptr<PairStream> NewPairRunReader(const std::string& path) {

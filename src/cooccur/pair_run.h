@@ -37,6 +37,13 @@ std::unique_ptr<PairStream> NewPairRunReader(const std::string& path);
 // Streams sorted in-memory records; `records` must outlive the stream.
 std::unique_ptr<PairStream> NewPairSpanStream(std::span<const PairRecord> records);
 
+class BatchRuns;
+
+// While there are more than `fan_in` runs, merges groups of `fan_in` of them
+// into new runs (named by `runs`), deleting the inputs; so a batch's final
+// merge never opens more than fan_in run files at once.
+Status ReduceRuns(std::vector<std::string>* paths, size_t fan_in, BatchRuns* runs);
+
 // Merges the streams, summing equal keys, and calls emit in key order.
 Status MergePairStreams(std::vector<std::unique_ptr<PairStream>> streams,
                         const std::function<Status(const PairRecord&)>& emit);

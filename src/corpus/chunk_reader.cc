@@ -13,6 +13,7 @@ namespace {
 // A token cut between chunks must already be past the token length limit, even
 // after lowercasing shrinks it (at most 3 bytes to 1): 4 KiB > 3 * 999.
 constexpr size_t kMinChunkBytes = 4096;
+constexpr size_t kEndProbeBytes = size_t{64} << 10;
 static_assert(kMinChunkBytes > 3 * kMaxTokenBytes);
 
 CorpusOptions WithChunkFloor(CorpusOptions options) {
@@ -91,13 +92,12 @@ size_t ChunkReader::FindCut(const Chunk& chunk, bool jsonl, bool* cut_in_line,
   }
   if (jsonl) return 0;  // a record must stay whole: read more
   *cut_in_line = true;
-  for (size_t i = size; i > 0; --i) {
-    if (IsSafeCutByte(static_cast<unsigned char>(data[i - 1]), options_.tokenizer)) return i;
-  }
+  if (const size_t cut = LastSafeCut(std::string_view(data, size), options_.tokenizer); cut > 0) return cut;
   // One token longer than a whole chunk: tokenizers cut tokens at 999 bytes,
   // so its tail is dropped by the next chunk's reader (starts_in_token).
   *cut_in_token = true;
-  return size;
+  const size_t cut = InTokenCut(std::string_view(data, size), options_.tokenizer);
+  return cut > 0 ? cut : size;
 }
 
 Status ChunkReader::FillChunk(Chunk* chunk) {
@@ -144,6 +144,15 @@ Status ChunkReader::FillChunk(Chunk* chunk) {
   chunk->size_ = cut;
   std::memset(chunk->buffer_.data() + cut, 0, kChunkPadding);
   offset_ += cut;
+  if (carry_.empty() && !source_eof_) {
+    // The input may end exactly here: read ahead, so this chunk knows whether
+    // it is the last one (its input's record and document end depend on it).
+    carry_.resize(std::min(kEndProbeBytes, options_.chunk_bytes));
+    size_t got = 0;
+    SG_RETURN_IF_ERROR(source_->Read(carry_.data(), carry_.size(), &got));
+    carry_.resize(got);
+    source_eof_ = got == 0;
+  }
   chunk->ends_input = source_eof_ && carry_.empty();
   return Status::OK();
 }

@@ -66,12 +66,71 @@ CodePoint DecodeAt(std::string_view text, size_t i) {
 
 }  // namespace
 
-bool IsSafeCutByte(unsigned char c, TokenizerKind kind) {
-  if (c == ' ' || c == '\t') return true;
-  if (kind != TokenizerKind::kWords || c >= 0x80) return false;
-  // Every ASCII symbol splits words, except the connectors a word may hold.
-  const bool alnum = (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
-  return !alnum && c != '\'' && c != '-' && c != '.' && c != ',' && c != '\n';
+namespace {
+
+bool IsWordConnector(int32_t cp) { return cp == '\'' || cp == 0x2019 || cp == '-'; }
+bool IsDigitConnector(int32_t cp) { return cp == '.' || cp == ','; }
+
+// False where the words tokenizer might put p and q in one token.
+bool SafeBetween(const CodePoint& p, const CodePoint& q) {
+  const bool pw = p.cls == CharClass::kWord, qw = q.cls == CharClass::kWord;
+  if (pw && qw) return false;
+  if ((pw && q.valid && IsWordConnector(q.cp)) || (qw && p.valid && IsWordConnector(p.cp))) return false;
+  const bool pd = p.valid && IsDigit(p.cp), qd = q.valid && IsDigit(q.cp);
+  return !((pd && q.valid && IsDigitConnector(q.cp)) || (qd && p.valid && IsDigitConnector(p.cp)));
+}
+
+bool IsContinuationByte(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+
+}  // namespace
+
+size_t LastSafeCut(std::string_view text, TokenizerKind kind) {
+  if (kind == TokenizerKind::kWhitespace) {
+    const size_t i = text.find_last_of(" \t");
+    return i == std::string_view::npos ? 0 : i + 1;
+  }
+  if (text.empty()) return 0;
+  // Walk code points backwards, q at `next` and p before it. The end of the
+  // text is no candidate: what follows it is not known yet.
+  size_t next = text.size() - 1;
+  while (next > 0 && IsContinuationByte(text[next])) --next;
+  CodePoint q = DecodeAt(text, next);
+  while (next > 0) {
+    size_t start = next - 1;
+    while (start > 0 && IsContinuationByte(text[start])) --start;
+    const CodePoint p = DecodeAt(text, start);
+    if (start + p.length == next && SafeBetween(p, q)) return next;
+    q = p;
+    next = start;
+  }
+  return 0;
+}
+
+size_t InTokenCut(std::string_view text, TokenizerKind kind) {
+  if (kind == TokenizerKind::kWhitespace) return text.size();
+  for (size_t end = text.size(); end > 0;) {
+    size_t start = end - 1;
+    while (start > 0 && IsContinuationByte(text[start])) --start;
+    const CodePoint c = DecodeAt(text, start);
+    if (start + c.length == end && c.cls == CharClass::kWord) return end;
+    end = start;
+  }
+  return text.size();
+}
+
+size_t FirstSafeCut(std::string_view text, TokenizerKind kind) {
+  if (kind == TokenizerKind::kWhitespace) {
+    const size_t i = text.find_first_of(" \t\n");
+    return i == std::string_view::npos ? text.size() : i;
+  }
+  if (text.empty()) return 0;
+  CodePoint p = DecodeAt(text, 0);
+  for (size_t i = p.length; i < text.size(); i += p.length) {
+    const CodePoint q = DecodeAt(text, i);
+    if (SafeBetween(p, q) || q.cls == CharClass::kNewline) return i;
+    p = q;
+  }
+  return text.size();
 }
 
 size_t TruncateTokenLength(std::string_view token) {
@@ -128,9 +187,7 @@ size_t Tokenizer::TokenizeWhitespace(std::string_view text, bool skip_partial_to
   const auto* end = begin + text.size();
   const auto* p = begin;
   size_t first_invalid = std::string_view::npos;
-  if (skip_partial_token) {
-    while (p < end && !(kWhitespaceClasses[*p] & (kSeparator | kNewline))) ++p;
-  }
+  if (skip_partial_token) p += FirstSafeCut(text, TokenizerKind::kWhitespace);
   while (p < end) {
     unsigned cls = kWhitespaceClasses[*p];
     if (cls & (kSeparator | kNewline)) {
@@ -155,12 +212,7 @@ size_t Tokenizer::TokenizeWhitespace(std::string_view text, bool skip_partial_to
 size_t Tokenizer::TokenizeWords(std::string_view text, bool skip_partial_token, TokenSink* sink) {
   size_t first_invalid = std::string_view::npos;
   size_t i = 0;
-  if (skip_partial_token) {
-    while (i < text.size() && !IsSafeCutByte(static_cast<unsigned char>(text[i]), kind_) &&
-           text[i] != '\n') {
-      ++i;
-    }
-  }
+  if (skip_partial_token) i = FirstSafeCut(text, TokenizerKind::kWords);
   size_t word_start = 0, word_end = 0;  // the open word, when word_end > word_start
   bool word_high = false, last_digit = false;
   auto flush = [&] {

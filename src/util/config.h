@@ -24,7 +24,8 @@ inline constexpr size_t kMinChunkBytes = size_t{256} << 10;
 // A vocabulary table never spills below this size.
 inline constexpr size_t kMinTableBytes = size_t{1} << 20;
 
-// Runs merged at once (each holds a 64 KiB read buffer).
+// Runs merged at once, in the vocabulary pass and in an ingest commit (each
+// holds a 64 KiB read buffer: 8 MiB at most, within kMergeReserveBytes).
 inline constexpr size_t kMergeFanIn = 128;
 
 // Memory kept for merging a batch's sorted runs and writing its SST file.

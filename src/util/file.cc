@@ -13,10 +13,6 @@
 
 namespace streamglove {
 
-namespace {
-constexpr size_t kWriteBufferBytes = size_t{1} << 20;
-}
-
 Status ErrnoStatus(const std::string& path, int err) {
   std::string msg = fmt::format("{}: {}", path, std::strerror(err));
   return err == ENOENT ? Status::NotFound(std::move(msg)) : Status::IOError(std::move(msg));
@@ -65,9 +61,10 @@ WritableFile::~WritableFile() {
   if (fd_ >= 0 && !is_stdout_) ::close(fd_);
 }
 
-Status WritableFile::Open(const std::string& path) {
+Status WritableFile::Open(const std::string& path, size_t buffer_bytes) {
   path_ = path;
-  buffer_.reserve(kWriteBufferBytes);
+  buffer_bytes_ = buffer_bytes;
+  buffer_.reserve(buffer_bytes_);
   if (path == "-") {
     is_stdout_ = true;
     path_ = "<stdout>";
@@ -81,7 +78,7 @@ Status WritableFile::Open(const std::string& path) {
 
 Status WritableFile::Append(std::string_view data) {
   buffer_.append(data);
-  if (buffer_.size() >= kWriteBufferBytes) return FlushBuffer();
+  if (buffer_.size() >= buffer_bytes_) return FlushBuffer();
   return Status::OK();
 }
 

@@ -54,8 +54,8 @@ class WritableFile {
   WritableFile(const WritableFile&) = delete;
   WritableFile& operator=(const WritableFile&) = delete;
 
-  // Creates or truncates `path`.
-  Status Open(const std::string& path);
+  // Creates or truncates `path`; writes go out in pieces of `buffer_bytes`.
+  Status Open(const std::string& path, size_t buffer_bytes = size_t{1} << 20);
   Status Append(std::string_view data);
   // Writes out buffered bytes; with `sync`, also fsyncs. Then closes.
   Status Close(bool sync);
@@ -67,6 +67,7 @@ class WritableFile {
   std::string path_;
   int fd_ = -1;
   bool is_stdout_ = false;
+  size_t buffer_bytes_ = size_t{1} << 20;
   std::string buffer_;
 };
 

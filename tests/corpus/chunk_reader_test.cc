@@ -151,3 +151,69 @@ TEST_CASE("JSONL chunks give one document per record and bad records name their 
     CHECK(ts.message().find(expected) != std::string::npos);
   }
 }
+
+TEST_CASE("An input ending exactly at a chunk boundary still ends its last chunk", "[corpus]") {
+  TempDir dir;
+  REQUIRE(dir.Create("", "sg-test-").ok());
+  // Two lines of exactly one chunk each: the file ends where the second
+  // chunk's read stops, so only reading ahead can tell it is the last.
+  const std::string text = std::string(2000, 'a') + " " + std::string(2094, 'b') + "\n" +
+                           std::string(4095, 'c') + "\n";
+  WriteFile(dir.path() + "/exact.txt", text);
+  WriteFile(dir.path() + "/next.txt", "more\n");
+  std::vector<InputFile> inputs;
+  REQUIRE(ExpandInputs({dir.path() + "/exact.txt", dir.path() + "/next.txt"}, InputFormat::kAuto, &inputs).ok());
+  CorpusOptions options;
+  options.chunk_bytes = 4096;
+  Status s;
+  const std::vector<Chunk> chunks = ReadChunks(inputs, options, &s);
+  REQUIRE(s.ok());
+  REQUIRE(chunks.size() == 3);
+  CHECK(chunks[0].input == 0);
+  CHECK_FALSE(chunks[0].ends_input);
+  CHECK(chunks[1].input == 0);
+  CHECK(chunks[1].ends_input);
+  CHECK(chunks[1].offset + chunks[1].size() == 8192);
+  CHECK(chunks[2].ends_input);
+}
+
+TEST_CASE("Words-tokenizer chunks cut only where tokens cannot join", "[corpus]") {
+  TempDir dir;
+  REQUIRE(dir.Create("", "sg-test-").ok());
+  // No spaces or tabs: cuts must come from the words tokenizer's own rules.
+  static const std::vector<std::string> kPieces = {"日本", "語", "。", "、", "ab", "-", "'", "1", ".", ",", "!",
+                                                   "«", "\xE2\x80\x99", "Ünï", "2", "x"};
+  std::mt19937_64 rng(5);
+  std::string text;
+  while (text.size() < 300000) text += kPieces[rng() % kPieces.size()];
+  for (int i = 0; i < 5000; ++i) text += "a-";  // one 10 KB token: no safe cut inside
+  text += "end。";
+  while (text.size() < 330000) text += kPieces[rng() % kPieces.size()];
+  WriteFile(dir.path() + "/cjk.txt", text);
+  std::vector<InputFile> inputs;
+  REQUIRE(ExpandInputs({dir.path() + "/cjk.txt"}, InputFormat::kAuto, &inputs).ok());
+
+  CorpusOptions options;
+  options.tokenizer = TokenizerKind::kWords;
+  Tokenizer whole(options);
+  TokenCollector expected;
+  whole.Tokenize(text, false, &expected);
+  expected.out.push_back(kDocEnd);  // the input's end
+  for (size_t chunk_bytes : {size_t{4096}, size_t{5000}, size_t{65536}}) {
+    INFO("chunk_bytes " << chunk_bytes);
+    options.chunk_bytes = chunk_bytes;
+    Status s;
+    const std::vector<Chunk> chunks = ReadChunks(inputs, options, &s);
+    REQUIRE(s.ok());
+    CHECK(chunks.size() > 4);
+    ChunkTokenizer tokenizer(options, &inputs);
+    TokenCollector sink;
+    for (const Chunk& c : chunks) REQUIRE(tokenizer.Tokenize(c, &sink).ok());
+    const auto [got, want] = std::mismatch(sink.out.begin(), sink.out.end(), expected.out.begin(), expected.out.end());
+    INFO("first difference at token " << (got - sink.out.begin()) << ": got '"
+                                      << (got != sink.out.end() ? *got : "<end>") << "', want '"
+                                      << (want != expected.out.end() ? *want : "<end>") << "'");
+    CHECK(got == sink.out.end());
+    CHECK(want == expected.out.end());
+  }
+}

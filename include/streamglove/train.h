@@ -1,0 +1,81 @@
+// Training GloVe vectors from a store, without holding the co-occurrence
+// matrix in memory.
+//
+// The store's non-zero pairs are laid out once as shuffled blocks on disk
+// (STORE/blocks/), rebuilt automatically when the store or the vocabulary cut
+// changes. Each epoch visits the blocks in a fresh random order, shuffles each
+// block in memory, and trains it with lock-free (Hogwild) AdaGrad updates
+// across threads, exactly the objective and update of Stanford GloVe's
+// glove.c. Parameters and AdaGrad state are checkpointed atomically after
+// every epoch, so `--resume` continues as if never stopped; with one thread
+// and a fixed seed, training is reproducible bit for bit.
+#ifndef STREAMGLOVE_TRAIN_H_
+#define STREAMGLOVE_TRAIN_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "streamglove/status.h"
+
+namespace streamglove {
+
+enum class VectorsKind {
+  kWord,            // w
+  kWordPlusContext, // w + w̃, as the GloVe paper reports
+  kBoth,            // w and w̃ concatenated
+};
+
+enum class VectorsFormat {
+  kGloveText,     // "word v1 ... vd" lines
+  kWord2VecText,  // "V d" header, then GloVe text lines
+  kWord2VecBinary,// "V d\n" header, then "word " + d little-endian float32 + "\n"
+};
+
+struct TrainOptions {
+  uint32_t dim = 50;         // vector size. Default: 50.
+  uint32_t epochs = 25;      // passes over the pairs. Default: 25.
+  double x_max = 100;        // weighting cutoff. Default: 100.
+  double alpha = 0.75;       // weighting exponent. Default: 0.75.
+  double eta = 0.05;         // initial AdaGrad learning rate. Default: 0.05.
+  double grad_clip = 100;    // per-component gradient clip, as glove.c. Default: 100.
+  int threads = 0;           // 0: one per core.
+  uint64_t seed = 1;         // initialisation and shuffling. Default: 1.
+  uint64_t min_count = 1;    // train only words with at least this count. Default: 1.
+  uint64_t max_vocab = 0;    // ...and at most this many (0: all). Default: 0.
+  size_t memory_bytes = size_t{1} << 30;  // beyond the parameters. Default: 1 GiB.
+  bool resume = false;       // continue from the checkpoint beside the output
+  bool progress = true;
+  VectorsKind vectors = VectorsKind::kWordPlusContext;
+  VectorsFormat format = VectorsFormat::kGloveText;
+};
+
+struct EpochStats {
+  uint32_t epoch = 0;
+  double loss = 0;       // mean of f(X)(w·w̃ + b + b̃ − log X)² / 2 over the epoch's pairs
+  double seconds = 0;
+  uint64_t pairs = 0;
+  uint64_t skipped = 0;  // updates skipped for NaN or Inf
+};
+
+struct TrainStats {
+  uint64_t vocab_size = 0;
+  uint64_t pairs = 0;           // per epoch
+  uint64_t blocks = 0;
+  bool blocks_built = false;
+  double block_build_seconds = 0;
+  uint32_t start_epoch = 0;     // > 0 when resumed
+  std::vector<EpochStats> epochs;
+  int threads = 0;
+};
+
+Status ValidateTrainOptions(const TrainOptions& options);
+
+// Trains on the store in `store_dir` and writes vectors to `output`, a loss
+// log to output + ".log.tsv" and the checkpoint to output + ".checkpoint".
+Status Train(const std::string& store_dir, const std::string& output, const TrainOptions& options,
+             TrainStats* stats);
+
+}  // namespace streamglove
+
+#endif  // STREAMGLOVE_TRAIN_H_

@@ -1,0 +1,64 @@
+#include "cli/train_command.h"
+
+#include <fmt/format.h>
+
+#include "cli/corpus_flags.h"
+
+namespace streamglove {
+
+TrainCommand::TrainCommand(CLI::App* parent) {
+  app_ = parent->add_subcommand(
+      "train",
+      "Train GloVe vectors on a store (shuffled blocks streamed from disk, AdaGrad, Hogwild threads). "
+      "Writes OUT, OUT.log.tsv (loss per epoch) and OUT.checkpoint (after every epoch; --resume continues).");
+  app_->add_option("--store", store_, "Store directory")->required();
+  app_->add_option("-o,--output", output_, "Vectors file to write")->required();
+  app_->add_option("--dim", options_.dim, "Vector size")->capture_default_str();
+  app_->add_option("--epochs", options_.epochs, "Passes over the co-occurrence pairs")->capture_default_str();
+  app_->add_option("--x-max", options_.x_max, "Weighting cutoff x_max")->capture_default_str();
+  app_->add_option("--alpha", options_.alpha, "Weighting exponent")->capture_default_str();
+  app_->add_option("--eta", options_.eta, "Initial learning rate")->capture_default_str();
+  app_->add_option("--threads", options_.threads, "Worker threads (0: one per core)")->capture_default_str();
+  app_->add_option("--seed", options_.seed, "Seed for initialisation and shuffling")->capture_default_str();
+  app_->add_option("--min-count", options_.min_count, "Train only words seen at least this often")->capture_default_str();
+  app_->add_option("--max-vocab", options_.max_vocab, "Train at most this many words (0: all)")->capture_default_str();
+  app_->add_option("--memory", memory_, "Memory for blocks, beyond the parameters")->capture_default_str();
+  app_->add_option("--vectors", vectors_, "word, word+context (the paper's) or both (concatenated)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"word", "word+context", "both"}));
+  app_->add_option("--format", format_, "glove (text), word2vec (binary) or word2vec-text")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"glove", "word2vec", "word2vec-text"}));
+  app_->add_flag("--resume", options_.resume, "Continue from OUT.checkpoint");
+  app_->add_flag("-q,--quiet", quiet_, "No per-epoch lines");
+}
+
+Status TrainCommand::Validate() {
+  SG_RETURN_IF_ERROR(ParseMemoryFlag(memory_, &options_.memory_bytes));
+  options_.vectors = vectors_ == "word" ? VectorsKind::kWord
+                     : vectors_ == "both" ? VectorsKind::kBoth
+                                          : VectorsKind::kWordPlusContext;
+  options_.format = format_ == "word2vec"        ? VectorsFormat::kWord2VecBinary
+                    : format_ == "word2vec-text" ? VectorsFormat::kWord2VecText
+                                                 : VectorsFormat::kGloveText;
+  options_.progress = !quiet_;
+  return ValidateTrainOptions(options_);
+}
+
+Status TrainCommand::Run() {
+  TrainStats stats;
+  SG_RETURN_IF_ERROR(Train(store_, output_, options_, &stats));
+  if (quiet_) return Status::OK();
+  double seconds = 0;
+  for (const EpochStats& e : stats.epochs) seconds += e.seconds;
+  fmt::print(stderr,
+             "train: {} words, {} pairs in {} blocks ({} in {:.1f} s); {} epochs{} in {:.1f} s "
+             "({:.2f} M pairs/s, {} threads); vectors in {}\n",
+             stats.vocab_size, stats.pairs, stats.blocks, stats.blocks_built ? "built" : "reused",
+             stats.block_build_seconds, stats.epochs.size(),
+             stats.start_epoch > 0 ? fmt::format(" (resumed after {})", stats.start_epoch) : "", seconds,
+             seconds > 0 ? stats.pairs * stats.epochs.size() / seconds / 1e6 : 0.0, stats.threads, output_);
+  return Status::OK();
+}
+
+}  // namespace streamglove

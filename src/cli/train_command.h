@@ -1,0 +1,30 @@
+// `streamglove train`: GloVe vectors from a store.
+#ifndef STREAMGLOVE_CLI_TRAIN_COMMAND_H_
+#define STREAMGLOVE_CLI_TRAIN_COMMAND_H_
+
+#include <string>
+
+#include "cli/command.h"
+#include "streamglove/train.h"
+
+namespace streamglove {
+
+class TrainCommand final : public Command {
+ public:
+  explicit TrainCommand(CLI::App* parent);
+  Status Validate() override;
+  Status Run() override;
+
+ private:
+  std::string store_;
+  std::string output_;
+  std::string memory_ = "1G";
+  std::string vectors_ = "word+context";
+  std::string format_ = "glove";
+  bool quiet_ = false;
+  TrainOptions options_;
+};
+
+}  // namespace streamglove
+
+#endif  // STREAMGLOVE_CLI_TRAIN_COMMAND_H_

@@ -1,0 +1,150 @@
+#include "train/block_stream.h"
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <random>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "util/file.h"
+#include "util/hash.h"
+
+namespace streamglove {
+
+namespace {
+
+constexpr uint32_t kMaxBlocks = 1024;
+constexpr size_t kBlockWriteBufferBytes = size_t{32} << 10;
+constexpr const char* kManifestMagic = "streamglove-blocks 1";
+
+std::string BlockPath(const std::string& dir, size_t i) { return fmt::format("{}/block-{:05d}", dir, i); }
+
+Status ReadManifest(const std::string& dir, std::string* stamp, BlockStreamInfo* info) {
+  const std::string path = dir + "/MANIFEST";
+  if (!std::filesystem::exists(path)) return Status::NotFound(path);
+  SequentialFile file;
+  SG_RETURN_IF_ERROR(file.Open(path));
+  std::string text(1 << 16, '\0'), all;
+  for (size_t got = 1; got > 0;) {
+    SG_RETURN_IF_ERROR(file.Read(text.data(), text.size(), &got));
+    all.append(text.data(), got);
+  }
+  std::istringstream in(all);
+  std::string magic, key;
+  uint64_t blocks = 0;
+  std::getline(in, magic);
+  if (magic != kManifestMagic) return Status::Corruption(fmt::format("{}: not a block stream manifest", path));
+  in >> key >> *stamp >> key >> info->vocab >> key >> info->pairs >> key >> blocks;
+  info->block_records.resize(blocks);
+  for (uint64_t& n : info->block_records) in >> n;
+  if (!in) return Status::Corruption(fmt::format("{}: truncated manifest", path));
+  return Status::OK();
+}
+
+}  // namespace
+
+std::string StoreStamp(Store* store) {
+  std::vector<InputRecord> inputs;
+  IngestProgress progress;
+  bool partial = false;
+  std::string key = fmt::format("v{} w{} ", store->vocab().size(), store->config().window);
+  if (store->ListInputs(&inputs).ok()) {
+    std::sort(inputs.begin(), inputs.end(), [](auto& a, auto& b) { return a.fingerprint < b.fingerprint; });
+    for (const InputRecord& r : inputs) key += r.fingerprint + " ";
+  }
+  if (store->GetProgress(&progress, &partial).ok() && partial) {
+    key += fmt::format("partial {} {}", progress.fingerprint, progress.offset);
+  }
+  return fmt::format("{:016x}", HashBytes(key));
+}
+
+Status OpenBlockStream(Store* store, const std::string& dir, uint32_t vocab, size_t block_bytes,
+                       BlockStreamInfo* info) {
+  *info = BlockStreamInfo();
+  info->dir = dir;
+  const std::string stamp = StoreStamp(store);
+  std::string have_stamp;
+  BlockStreamInfo existing;
+  if (ReadManifest(dir, &have_stamp, &existing).ok() && have_stamp == stamp && existing.vocab == vocab) {
+    existing.dir = dir;
+    *info = existing;
+    return Status::OK();
+  }
+
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
+  if (!std::filesystem::create_directories(dir, ec) && ec) return Status::IOError(fmt::format("{}: {}", dir, ec.message()));
+  // About 3 bytes of store per pair: this overestimates the pairs a little,
+  // so blocks come out no larger than asked.
+  const uint64_t estimated_pairs = std::max<uint64_t>(1, store->SizeOnDisk() / 3);
+  const auto blocks = static_cast<uint32_t>(
+      std::clamp<uint64_t>(estimated_pairs * sizeof(PairRecord32) / std::max<size_t>(block_bytes, 1), 1, kMaxBlocks));
+  std::vector<WritableFile> files(blocks);
+  for (uint32_t b = 0; b < blocks; ++b) SG_RETURN_IF_ERROR(files[b].Open(BlockPath(dir, b), kBlockWriteBufferBytes));
+  info->block_records.assign(blocks, 0);
+  // Deterministic for a given store, so a rebuilt stream is the same stream.
+  std::mt19937_64 rng(std::hash<std::string>()(stamp) ^ vocab);
+  const double scale = static_cast<double>(store->config().scale);
+  SG_RETURN_IF_ERROR(store->ForEachPair([&](uint32_t row, uint32_t col, uint64_t value) {
+    if (row >= vocab || col >= vocab) return Status::OK();
+    const PairRecord32 r{row, col, static_cast<float>(static_cast<double>(value) / scale)};
+    const uint32_t b = static_cast<uint32_t>(rng() % blocks);
+    ++info->block_records[b];
+    ++info->pairs;
+    return files[b].Append(std::string_view(reinterpret_cast<const char*>(&r), sizeof(r)));
+  }));
+  for (WritableFile& f : files) SG_RETURN_IF_ERROR(f.Close(/*sync=*/false));
+  std::string manifest = fmt::format("{}\nstamp {}\nvocab {}\npairs {}\nblocks {}\n", kManifestMagic, stamp, vocab,
+                                     info->pairs, blocks);
+  for (uint64_t n : info->block_records) manifest += fmt::format("{}\n", n);
+  AtomicFileWriter out;
+  SG_RETURN_IF_ERROR(out.Open(dir + "/MANIFEST"));
+  SG_RETURN_IF_ERROR(out.Append(manifest));
+  SG_RETURN_IF_ERROR(out.Commit());
+  info->vocab = vocab;
+  info->built = true;
+  return Status::OK();
+}
+
+BlockReader::BlockReader(const BlockStreamInfo* info, std::vector<uint32_t> order)
+    : info_(info), order_(std::move(order)) {
+  prefetch_ = std::thread([this] { Prefetch(); });
+}
+
+BlockReader::~BlockReader() {
+  if (prefetch_.joinable()) prefetch_.join();
+}
+
+void BlockReader::Prefetch() {
+  if (next_ >= order_.size()) return;
+  const uint32_t b = order_[next_];
+  ahead_.resize(info_->block_records[b]);
+  SequentialFile file;
+  ahead_status_ = file.Open(BlockPath(info_->dir, b));
+  char* p = reinterpret_cast<char*>(ahead_.data());
+  size_t left = ahead_.size() * sizeof(PairRecord32);
+  while (ahead_status_.ok() && left > 0) {
+    size_t got = 0;
+    ahead_status_ = file.Read(p, left, &got);
+    if (ahead_status_.ok() && got == 0) {
+      ahead_status_ = Status::Corruption(fmt::format("{}: block shorter than its manifest says", BlockPath(info_->dir, b)));
+    }
+    p += got;
+    left -= got;
+  }
+}
+
+Status BlockReader::Next(std::vector<PairRecord32>* records, bool* done) {
+  if (prefetch_.joinable()) prefetch_.join();
+  *done = next_ >= order_.size();
+  if (*done) return Status::OK();
+  SG_RETURN_IF_ERROR(ahead_status_);
+  records->swap(ahead_);
+  ++next_;
+  prefetch_ = std::thread([this] { Prefetch(); });
+  return Status::OK();
+}
+
+}  // namespace streamglove

@@ -1,0 +1,69 @@
+// The block stream: a store's non-zero pairs as shuffled blocks on disk.
+//
+// Built in one pass over the store: each pair (both ids below the vocabulary
+// cut) goes to a uniformly random block file, so every block is a random
+// sample of the matrix; a block is a sequence of 12-byte records
+// {uint32 row, uint32 col, float32 count}, little-endian. STORE/blocks/MANIFEST
+// records the store stamp and vocabulary cut it was built for; a stream whose
+// manifest does not match is rebuilt. See docs/formats.md.
+//
+// Thread-safety: BlockReader's read-ahead runs on its own thread; the other
+// calls are made from one thread.
+#ifndef STREAMGLOVE_TRAIN_BLOCK_STREAM_H_
+#define STREAMGLOVE_TRAIN_BLOCK_STREAM_H_
+
+#include <cstdint>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "store/store.h"
+#include "streamglove/status.h"
+
+namespace streamglove {
+
+struct PairRecord32 {
+  uint32_t row;
+  uint32_t col;
+  float count;
+};
+static_assert(sizeof(PairRecord32) == 12);
+
+struct BlockStreamInfo {
+  std::string dir;
+  uint32_t vocab = 0;      // ids below this are kept
+  uint64_t pairs = 0;
+  std::vector<uint64_t> block_records;
+  bool built = false;      // built by this call (else reused)
+};
+
+// A stamp of the store's contents: changes whenever a batch commits.
+std::string StoreStamp(Store* store);
+
+// Opens or (re)builds the block stream of `store` in `dir` for the ids below
+// `vocab`. Memory: one write buffer per block (blocks are sized so there are
+// at most kMaxBlocks of them).
+Status OpenBlockStream(Store* store, const std::string& dir, uint32_t vocab, size_t block_bytes,
+                       BlockStreamInfo* info);
+
+// Reads blocks in a given order, one ahead of the consumer.
+class BlockReader {
+ public:
+  BlockReader(const BlockStreamInfo* info, std::vector<uint32_t> order);
+  ~BlockReader();
+  // Fills *records with the next block; *done after the last.
+  Status Next(std::vector<PairRecord32>* records, bool* done);
+
+ private:
+  void Prefetch();
+  const BlockStreamInfo* info_;
+  const std::vector<uint32_t> order_;
+  size_t next_ = 0;
+  std::thread prefetch_;
+  std::vector<PairRecord32> ahead_;
+  Status ahead_status_;
+};
+
+}  // namespace streamglove
+
+#endif  // STREAMGLOVE_TRAIN_BLOCK_STREAM_H_

@@ -1,0 +1,64 @@
+// GloveModel: word and context vectors with biases, their AdaGrad state, and
+// the GloVe update.
+//
+// Layout: four V x stride float arrays (word, context, and their squared
+// gradient sums); row i holds dim components then the bias, padded to a
+// multiple of 16 floats (64 bytes) so rows are cache-line aligned and the
+// update loops vectorise. Floats, not glove.c's doubles: half the memory
+// traffic, and 8 lanes per AVX register.
+//
+// Thread-safety: Update() is called from many threads at once without locks
+// (Hogwild, as glove.c): two threads updating one row may lose an update.
+// With millions of rows and shuffled pairs such collisions are rare and, as
+// Recht et al. show for sparse SGD, do not change convergence; they only make
+// multi-threaded runs not bit-reproducible (single-threaded runs are).
+#ifndef STREAMGLOVE_TRAIN_GLOVE_MODEL_H_
+#define STREAMGLOVE_TRAIN_GLOVE_MODEL_H_
+
+#include <cstdint>
+#include <string>
+
+#include "streamglove/status.h"
+#include "streamglove/train.h"
+#include "train/block_stream.h"
+#include "util/large_array.h"
+
+namespace streamglove {
+
+// The hyperparameters an update needs, as floats.
+struct GloveHyper {
+  float eta, x_max, alpha, grad_clip;
+};
+
+class GloveModel {
+ public:
+  // Initialises as glove.c: components uniform in [-0.5, 0.5) / dim, squared
+  // gradients 1 (so the first step is eta).
+  GloveModel(uint32_t vocab, uint32_t dim, uint64_t seed);
+
+  // One AdaGrad step on a pair, exactly glove.c's (clipping, NaN/Inf skip,
+  // bias steps without eta). Adds the pair's weighted cost to *cost; returns
+  // false, changing nothing, when diff or f·diff is not finite.
+  bool Update(const PairRecord32& pair, const GloveHyper& hyper, double* cost);
+
+  uint32_t vocab() const { return vocab_; }
+  uint32_t dim() const { return dim_; }
+  const float* word(uint32_t i) const { return word_.data() + size_t{i} * stride_; }
+  const float* context(uint32_t i) const { return context_.data() + size_t{i} * stride_; }
+  size_t memory_bytes() const { return 4 * size_t{vocab_} * stride_ * sizeof(float); }
+
+  // Checkpoint file: magic, version, vocab, dim, epochs done, then the four
+  // arrays (docs/formats.md). Written atomically.
+  Status Save(const std::string& path, uint32_t epochs_done, uint64_t options_hash) const;
+  // Loads a checkpoint of the same vocab and dim; *epochs_done says how far it
+  // got. An options_hash that differs is an error (other hyperparameters).
+  Status Load(const std::string& path, uint64_t options_hash, uint32_t* epochs_done);
+
+ private:
+  uint32_t vocab_, dim_, stride_;
+  LargeArray<float> word_, context_, word_gradsq_, context_gradsq_;
+};
+
+}  // namespace streamglove
+
+#endif  // STREAMGLOVE_TRAIN_GLOVE_MODEL_H_

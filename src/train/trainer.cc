@@ -1,0 +1,151 @@
+// The train command's engine: block stream, epochs of shuffled blocks trained
+// by Hogwild threads, a checkpoint after every epoch, and the vectors file.
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <thread>
+
+#include <fmt/format.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include "store/store.h"
+#include "streamglove/train.h"
+#include "train/block_stream.h"
+#include "train/glove_model.h"
+#include "util/hash.h"
+#include "util/size.h"
+#include "vectors/vectors_writer.h"
+
+namespace streamglove {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The vocabulary cut: ids are ranks, so the kept words are a prefix.
+uint32_t VocabCut(const std::vector<VocabEntry>& vocab, const TrainOptions& o) {
+  uint64_t n = 0;
+  while (n < vocab.size() && vocab[n].count >= o.min_count) ++n;
+  if (o.max_vocab != 0) n = std::min(n, o.max_vocab);
+  return static_cast<uint32_t>(n);
+}
+
+// Hyperparameters a checkpoint must share with the run that resumes it.
+uint64_t OptionsHash(const TrainOptions& o, uint32_t vocab, uint64_t pairs) {
+  return HashBytes(fmt::format("{} {} {} {} {} {} {} {}", o.dim, o.x_max, o.alpha, o.eta, o.grad_clip, o.seed,
+                               vocab, pairs));
+}
+
+// Deterministic per (seed, epoch, block) so a resumed run shuffles as an
+// uninterrupted one would.
+uint64_t MixSeed(uint64_t seed, uint64_t a, uint64_t b) {
+  return HashBytes(fmt::format("{}/{}/{}", seed, a, b));
+}
+
+}  // namespace
+
+Status ValidateTrainOptions(const TrainOptions& o) {
+  if (o.dim < 1 || o.dim > 4096) return Status::InvalidArgument("--dim must be between 1 and 4096");
+  if (o.epochs < 1) return Status::InvalidArgument("--epochs must be at least 1");
+  if (!(o.x_max > 0)) return Status::InvalidArgument("--x-max must be positive");
+  if (!(o.alpha > 0)) return Status::InvalidArgument("--alpha must be positive");
+  if (!(o.eta > 0)) return Status::InvalidArgument("--eta must be positive");
+  if (o.threads < 0 || o.threads > 1024) return Status::InvalidArgument("--threads must be between 0 and 1024");
+  if (o.min_count < 1) return Status::InvalidArgument("--min-count must be at least 1");
+  if (o.memory_bytes < (size_t{32} << 20)) return Status::InvalidArgument("--memory must be at least 32M");
+  return Status::OK();
+}
+
+Status Train(const std::string& store_dir, const std::string& output, const TrainOptions& options, TrainStats* stats) {
+  *stats = TrainStats();
+  const int threads = options.threads > 0 ? options.threads
+                                          : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  stats->threads = threads;
+
+  std::unique_ptr<Store> store;
+  SG_RETURN_IF_ERROR(Store::Open(store_dir, options.memory_bytes, /*create=*/false, &store));
+  if (!store->initialized()) return Status::InvalidArgument(fmt::format("{}: the store holds no vocabulary yet", store_dir));
+  const std::vector<VocabEntry> vocab = store->vocab();
+  const uint32_t cut = VocabCut(vocab, options);
+  if (cut == 0) return Status::InvalidArgument("no word passes --min-count / --max-vocab");
+  // Blocks: the one being trained and the one read ahead stay within --memory.
+  const size_t block_bytes = std::clamp(options.memory_bytes / 4, size_t{8} << 20, size_t{256} << 20);
+  BlockStreamInfo blocks;
+  const auto build_start = Clock::now();
+  SG_RETURN_IF_ERROR(OpenBlockStream(store.get(), store_dir + "/blocks", cut, block_bytes, &blocks));
+  stats->block_build_seconds = std::chrono::duration<double>(Clock::now() - build_start).count();
+  stats->blocks_built = blocks.built;
+  stats->blocks = blocks.block_records.size();
+  stats->pairs = blocks.pairs;
+  stats->vocab_size = cut;
+  store.reset();  // training reads only the blocks: a snapshot of the store
+
+  GloveModel model(cut, options.dim, options.seed);
+  const uint64_t options_hash = OptionsHash(options, cut, blocks.pairs);
+  const std::string checkpoint = output + ".checkpoint";
+  uint32_t epoch = 0;
+  if (options.resume && std::filesystem::exists(checkpoint)) {
+    SG_RETURN_IF_ERROR(model.Load(checkpoint, options_hash, &epoch));
+    stats->start_epoch = epoch;
+  }
+  std::ofstream log(output + ".log.tsv", epoch > 0 ? std::ios::app : std::ios::trunc);
+  if (epoch == 0) log << "epoch\tloss\tseconds\tpairs_per_second\tskipped\n";
+
+  const GloveHyper hyper{static_cast<float>(options.eta), static_cast<float>(options.x_max),
+                         static_cast<float>(options.alpha), static_cast<float>(options.grad_clip)};
+  tbb::task_arena arena(threads);
+  std::vector<PairRecord32> records;
+  for (; epoch < options.epochs; ++epoch) {
+    const auto start = Clock::now();
+    std::vector<uint32_t> order(blocks.block_records.size());
+    for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::mt19937_64 order_rng(MixSeed(options.seed, epoch, ~uint64_t{0}));
+    std::shuffle(order.begin(), order.end(), order_rng);
+    BlockReader reader(&blocks, order);
+    std::vector<double> cost(threads, 0.0);
+    std::vector<uint64_t> skipped(threads, 0);
+    for (size_t k = 0;; ++k) {
+      bool done = false;
+      SG_RETURN_IF_ERROR(reader.Next(&records, &done));
+      if (done) break;
+      std::mt19937_64 rng(MixSeed(options.seed, epoch, order[k]));
+      std::shuffle(records.begin(), records.end(), rng);
+      const size_t n = records.size();
+      arena.execute([&] {
+        tbb::parallel_for(0, threads, [&](int t) {
+          double c = 0;
+          uint64_t s = 0;
+          for (size_t i = n * t / threads, end = n * (t + 1) / threads; i < end; ++i) {
+            if (!model.Update(records[i], hyper, &c)) ++s;
+          }
+          cost[t] += c;
+          skipped[t] += s;
+        });
+      });
+    }
+    EpochStats e;
+    e.epoch = epoch + 1;
+    e.pairs = blocks.pairs;
+    for (int t = 0; t < threads; ++t) {
+      e.loss += cost[t];
+      e.skipped += skipped[t];
+    }
+    e.loss /= static_cast<double>(std::max<uint64_t>(blocks.pairs, 1));
+    SG_RETURN_IF_ERROR(model.Save(checkpoint, epoch + 1, options_hash));
+    e.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    log << fmt::format("{}\t{:.6f}\t{:.3f}\t{:.0f}\t{}\n", e.epoch, e.loss, e.seconds, e.pairs / e.seconds, e.skipped);
+    log.flush();
+    if (options.progress) {
+      fmt::print(stderr, "train: epoch {}/{}: loss {:.6f}, {:.1f} s, {:.2f} M pairs/s\n", e.epoch, options.epochs,
+                 e.loss, e.seconds, e.pairs / e.seconds / 1e6);
+    }
+    stats->epochs.push_back(e);
+  }
+  return WriteVectors(output, vocab, model, options.vectors, options.format);
+}
+
+}  // namespace streamglove

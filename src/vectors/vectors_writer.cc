@@ -1,0 +1,41 @@
+#include "vectors/vectors_writer.h"
+
+#include <fmt/format.h>
+
+#include "util/file.h"
+
+namespace streamglove {
+
+Status WriteVectors(const std::string& path, const std::vector<VocabEntry>& vocab, const GloveModel& model,
+                    VectorsKind kind, VectorsFormat format) {
+  const uint32_t d = model.dim();
+  const uint32_t out_dim = kind == VectorsKind::kBoth ? 2 * d : d;
+  std::vector<float> v(out_dim);
+  AtomicFileWriter out;
+  SG_RETURN_IF_ERROR(out.Open(path));
+  if (format != VectorsFormat::kGloveText) SG_RETURN_IF_ERROR(out.Append(fmt::format("{} {}\n", model.vocab(), out_dim)));
+  std::string line;
+  for (uint32_t i = 0; i < model.vocab(); ++i) {
+    const float* w = model.word(i);
+    const float* c = model.context(i);
+    for (uint32_t b = 0; b < d; ++b) {
+      switch (kind) {
+        case VectorsKind::kWord: v[b] = w[b]; break;
+        case VectorsKind::kWordPlusContext: v[b] = w[b] + c[b]; break;
+        case VectorsKind::kBoth: v[b] = w[b]; v[d + b] = c[b]; break;
+      }
+    }
+    line.assign(vocab[i].word);
+    if (format == VectorsFormat::kWord2VecBinary) {
+      line.push_back(' ');
+      line.append(reinterpret_cast<const char*>(v.data()), out_dim * sizeof(float));
+    } else {
+      for (float x : v) fmt::format_to(std::back_inserter(line), " {:.6f}", x);
+    }
+    line.push_back('\n');
+    SG_RETURN_IF_ERROR(out.Append(line));
+  }
+  return out.Commit();
+}
+
+}  // namespace streamglove
