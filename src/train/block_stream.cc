@@ -1,6 +1,7 @@
 #include "train/block_stream.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <random>
@@ -108,8 +109,9 @@ Status OpenBlockStream(Store* store, const std::string& dir, uint32_t vocab, siz
   return Status::OK();
 }
 
-BlockReader::BlockReader(const BlockStreamInfo* info, std::vector<uint32_t> order)
-    : info_(info), order_(std::move(order)) {
+BlockReader::BlockReader(const BlockStreamInfo* info, std::vector<uint32_t> order,
+                         std::vector<uint64_t> shuffle_seeds, double x_max, double alpha)
+    : info_(info), order_(std::move(order)), shuffle_seeds_(std::move(shuffle_seeds)), x_max_(x_max), alpha_(alpha) {
   prefetch_ = std::thread([this] { Prefetch(); });
 }
 
@@ -120,11 +122,11 @@ BlockReader::~BlockReader() {
 void BlockReader::Prefetch() {
   if (next_ >= order_.size()) return;
   const uint32_t b = order_[next_];
-  ahead_.resize(info_->block_records[b]);
+  raw_.resize(info_->block_records[b]);
   SequentialFile file;
   ahead_status_ = file.Open(BlockPath(info_->dir, b));
-  char* p = reinterpret_cast<char*>(ahead_.data());
-  size_t left = ahead_.size() * sizeof(PairRecord32);
+  char* p = reinterpret_cast<char*>(raw_.data());
+  size_t left = raw_.size() * sizeof(PairRecord32);
   while (ahead_status_.ok() && left > 0) {
     size_t got = 0;
     ahead_status_ = file.Read(p, left, &got);
@@ -134,14 +136,23 @@ void BlockReader::Prefetch() {
     p += got;
     left -= got;
   }
+  if (!ahead_status_.ok()) return;
+  std::mt19937_64 rng(shuffle_seeds_[next_]);
+  std::shuffle(raw_.begin(), raw_.end(), rng);
+  ahead_.resize(raw_.size());
+  for (size_t i = 0; i < raw_.size(); ++i) {
+    const double x = raw_[i].count;
+    ahead_[i] = TrainingPair{raw_[i].row, raw_[i].col, static_cast<float>(std::log(x)),
+                             static_cast<float>(x > x_max_ ? 1.0 : std::pow(x / x_max_, alpha_))};
+  }
 }
 
-Status BlockReader::Next(std::vector<PairRecord32>* records, bool* done) {
+Status BlockReader::Next(std::vector<TrainingPair>* pairs, bool* done) {
   if (prefetch_.joinable()) prefetch_.join();
   *done = next_ >= order_.size();
   if (*done) return Status::OK();
   SG_RETURN_IF_ERROR(ahead_status_);
-  records->swap(ahead_);
+  pairs->swap(ahead_);
   ++next_;
   prefetch_ = std::thread([this] { Prefetch(); });
   return Status::OK();

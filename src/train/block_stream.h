@@ -29,6 +29,15 @@ struct PairRecord32 {
 };
 static_assert(sizeof(PairRecord32) == 12);
 
+// A pair ready for training: the objective's log X_ij and weight f(X_ij),
+// computed once per block read (off the training threads), not per update.
+struct TrainingPair {
+  uint32_t row;
+  uint32_t col;
+  float log_count;
+  float weight;  // f(x) = min(1, (x / x_max)^alpha)
+};
+
 struct BlockStreamInfo {
   std::string dir;
   uint32_t vocab = 0;      // ids below this are kept
@@ -46,21 +55,28 @@ std::string StoreStamp(Store* store);
 Status OpenBlockStream(Store* store, const std::string& dir, uint32_t vocab, size_t block_bytes,
                        BlockStreamInfo* info);
 
-// Reads blocks in a given order, one ahead of the consumer.
+// Reads blocks in a given order, one ahead of the consumer: on its own thread
+// it reads the next block, shuffles it (seeded by shuffle_seeds[i] for the
+// i-th block read, so the order is reproducible) and converts it to
+// TrainingPairs.
 class BlockReader {
  public:
-  BlockReader(const BlockStreamInfo* info, std::vector<uint32_t> order);
+  BlockReader(const BlockStreamInfo* info, std::vector<uint32_t> order, std::vector<uint64_t> shuffle_seeds,
+              double x_max, double alpha);
   ~BlockReader();
-  // Fills *records with the next block; *done after the last.
-  Status Next(std::vector<PairRecord32>* records, bool* done);
+  // Fills *pairs with the next block; *done after the last.
+  Status Next(std::vector<TrainingPair>* pairs, bool* done);
 
  private:
   void Prefetch();
   const BlockStreamInfo* info_;
   const std::vector<uint32_t> order_;
+  const std::vector<uint64_t> shuffle_seeds_;
+  const double x_max_, alpha_;
   size_t next_ = 0;
   std::thread prefetch_;
-  std::vector<PairRecord32> ahead_;
+  std::vector<PairRecord32> raw_;
+  std::vector<TrainingPair> ahead_;
   Status ahead_status_;
 };
 

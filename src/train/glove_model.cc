@@ -41,7 +41,7 @@ GloveModel::GloveModel(uint32_t vocab, uint32_t dim, uint64_t seed)
   }
 }
 
-bool GloveModel::Update(const PairRecord32& pair, const GloveHyper& h, double* cost) {
+bool GloveModel::Update(const TrainingPair& pair, const GloveHyper& h, double* cost) {
   float* __restrict w = word_.data() + size_t{pair.row} * stride_;
   float* __restrict c = context_.data() + size_t{pair.col} * stride_;
   float* __restrict gw = word_gradsq_.data() + size_t{pair.row} * stride_;
@@ -49,17 +49,21 @@ bool GloveModel::Update(const PairRecord32& pair, const GloveHyper& h, double* c
   const uint32_t d = dim_;
   float dot = 0;
   for (uint32_t b = 0; b < d; ++b) dot += w[b] * c[b];
-  const float diff = dot + w[d] + c[d] - std::log(pair.count);
-  const float fdiff = pair.count > h.x_max ? diff : std::pow(pair.count / h.x_max, h.alpha) * diff;
+  const float diff = dot + w[d] + c[d] - pair.log_count;
+  const float fdiff = pair.weight * diff;
   if (!std::isfinite(diff) || !std::isfinite(fdiff)) return false;
   *cost += 0.5 * static_cast<double>(fdiff) * diff;
 
   alignas(64) float update_w[kMaxDim];
   alignas(64) float update_c[kMaxDim];
   float sum_w = 0, sum_c = 0;
+  const float clip = h.grad_clip;
+  // Plain comparisons, not std::fmin/fmax: those are library calls (for their
+  // NaN rules) that keep this loop scalar; fdiff and the rows are finite here.
   for (uint32_t b = 0; b < d; ++b) {
-    const float t1 = std::fmin(std::fmax(fdiff * c[b], -h.grad_clip), h.grad_clip) * h.eta;
-    const float t2 = std::fmin(std::fmax(fdiff * w[b], -h.grad_clip), h.grad_clip) * h.eta;
+    const float g1 = fdiff * c[b], g2 = fdiff * w[b];
+    const float t1 = (g1 < -clip ? -clip : (g1 > clip ? clip : g1)) * h.eta;
+    const float t2 = (g2 < -clip ? -clip : (g2 > clip ? clip : g2)) * h.eta;
     update_w[b] = t1 / std::sqrt(gw[b]);
     update_c[b] = t2 / std::sqrt(gc[b]);
     sum_w += update_w[b];

@@ -25,9 +25,10 @@
 
 namespace streamglove {
 
-// The hyperparameters an update needs, as floats.
+// The hyperparameters an update needs (x_max and alpha are already folded
+// into each TrainingPair's weight).
 struct GloveHyper {
-  float eta, x_max, alpha, grad_clip;
+  float eta, grad_clip;
 };
 
 class GloveModel {
@@ -39,7 +40,18 @@ class GloveModel {
   // One AdaGrad step on a pair, exactly glove.c's (clipping, NaN/Inf skip,
   // bias steps without eta). Adds the pair's weighted cost to *cost; returns
   // false, changing nothing, when diff or f·diff is not finite.
-  bool Update(const PairRecord32& pair, const GloveHyper& hyper, double* cost);
+  bool Update(const TrainingPair& pair, const GloveHyper& hyper, double* cost);
+
+  // Asks the caches for the rows a later Update(pair) will touch.
+  void Prefetch(const TrainingPair& pair) const {
+    const size_t w = size_t{pair.row} * stride_, c = size_t{pair.col} * stride_;
+    for (uint32_t b = 0; b < stride_; b += 16) {
+      __builtin_prefetch(word_.data() + w + b, 1);
+      __builtin_prefetch(word_gradsq_.data() + w + b, 1);
+      __builtin_prefetch(context_.data() + c + b, 1);
+      __builtin_prefetch(context_gradsq_.data() + c + b, 1);
+    }
+  }
 
   uint32_t vocab() const { return vocab_; }
   uint32_t dim() const { return dim_; }

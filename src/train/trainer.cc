@@ -95,31 +95,33 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
   std::ofstream log(output + ".log.tsv", epoch > 0 ? std::ios::app : std::ios::trunc);
   if (epoch == 0) log << "epoch\tloss\tseconds\tpairs_per_second\tskipped\n";
 
-  const GloveHyper hyper{static_cast<float>(options.eta), static_cast<float>(options.x_max),
-                         static_cast<float>(options.alpha), static_cast<float>(options.grad_clip)};
+  const GloveHyper hyper{static_cast<float>(options.eta), static_cast<float>(options.grad_clip)};
   tbb::task_arena arena(threads);
-  std::vector<PairRecord32> records;
+  std::vector<TrainingPair> records;
   for (; epoch < options.epochs; ++epoch) {
     const auto start = Clock::now();
     std::vector<uint32_t> order(blocks.block_records.size());
     for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
     std::mt19937_64 order_rng(MixSeed(options.seed, epoch, ~uint64_t{0}));
     std::shuffle(order.begin(), order.end(), order_rng);
-    BlockReader reader(&blocks, order);
+    std::vector<uint64_t> shuffle_seeds;
+    for (uint32_t b : order) shuffle_seeds.push_back(MixSeed(options.seed, epoch, b));
+    BlockReader reader(&blocks, order, shuffle_seeds, options.x_max, options.alpha);
     std::vector<double> cost(threads, 0.0);
     std::vector<uint64_t> skipped(threads, 0);
-    for (size_t k = 0;; ++k) {
+    for (;;) {
       bool done = false;
       SG_RETURN_IF_ERROR(reader.Next(&records, &done));
       if (done) break;
-      std::mt19937_64 rng(MixSeed(options.seed, epoch, order[k]));
-      std::shuffle(records.begin(), records.end(), rng);
       const size_t n = records.size();
       arena.execute([&] {
         tbb::parallel_for(0, threads, [&](int t) {
           double c = 0;
           uint64_t s = 0;
-          for (size_t i = n * t / threads, end = n * (t + 1) / threads; i < end; ++i) {
+          constexpr size_t kAhead = 8;  // pairs whose rows are being fetched
+          const size_t begin = n * t / threads, end = n * (t + 1) / threads;
+          for (size_t i = begin; i < end; ++i) {
+            if (i + kAhead < end) model.Prefetch(records[i + kAhead]);
             if (!model.Update(records[i], hyper, &c)) ++s;
           }
           cost[t] += c;
