@@ -11,6 +11,8 @@ packages=(
   libsimdjson-dev libutf8proc-dev
   # tests
   catch2 zstd gzip python3 bc
+  # cross-checks against independent peers (they install for /usr/bin/python3)
+  python3-numpy python3-scipy python3-gensim
   # benchmarks (peak RSS via /usr/bin/time -v)
   time
 )

@@ -1,0 +1,134 @@
+#include "streamglove/train.h"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <fmt/format.h>
+#include <cstring>
+#include <random>
+#include <sstream>
+
+#include "streamglove/ingest.h"
+#include "test_util.h"
+#include "util/file.h"
+
+using namespace streamglove;
+using namespace streamglove::test;
+
+namespace {
+
+// A store of a small Zipfian corpus.
+struct TrainFixture {
+  TempDir dir;
+  std::string store;
+
+  TrainFixture() {
+    REQUIRE(dir.Create("", "sg-train-").ok());
+    std::mt19937_64 rng(17);
+    std::string text;
+    for (int i = 0; i < 60000; ++i) {
+      text += fmt::format("w{}", static_cast<int>(std::pow(800.0, static_cast<double>(rng() % 100000) / 1e5)));
+      text += rng() % 30 == 0 ? "\n" : " ";
+    }
+    WriteFile(dir.path() + "/corpus.txt", text);
+    std::vector<InputFile> inputs;
+    REQUIRE(ExpandInputs({dir.path() + "/corpus.txt"}, InputFormat::kAuto, &inputs).ok());
+    IngestOptions o;
+    o.min_count = 2;
+    o.memory_bytes = 128 << 20;
+    o.progress = false;
+    store = dir.path() + "/store";
+    IngestStats stats;
+    REQUIRE(Ingest(store, inputs, CorpusOptions(), o, &stats).ok());
+  }
+
+  TrainOptions Options() const {
+    TrainOptions o;
+    o.dim = 16;
+    o.epochs = 4;
+    o.x_max = 10;
+    o.threads = 1;
+    o.seed = 5;
+    o.memory_bytes = 64 << 20;
+    o.progress = false;
+    return o;
+  }
+
+  std::string Run(const std::string& name, const TrainOptions& o, TrainStats* stats) const {
+    const std::string out = dir.path() + "/" + name;
+    const Status s = Train(store, out, o, stats);
+    INFO(s.ToString());
+    REQUIRE(s.ok());
+    return ReadFile(out);
+  }
+};
+
+std::vector<std::pair<std::string, std::vector<float>>> ParseText(const std::string& text, bool header) {
+  std::vector<std::pair<std::string, std::vector<float>>> rows;
+  std::istringstream in(text);
+  std::string line;
+  if (header) std::getline(in, line);
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    std::pair<std::string, std::vector<float>> row;
+    fields >> row.first;
+    for (float x; fields >> x;) row.second.push_back(x);
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+}  // namespace
+
+TEST_CASE("Training with one thread and a seed is reproducible and resumes bit for bit", "[train]") {
+  TrainFixture f;
+  TrainStats stats;
+  const std::string a = f.Run("a.txt", f.Options(), &stats);
+  REQUIRE(stats.epochs.size() == 4);
+  CHECK(stats.blocks_built == true);
+  CHECK(stats.epochs.back().loss < stats.epochs.front().loss);  // it learns
+  const std::string b = f.Run("b.txt", f.Options(), &stats);
+  CHECK_FALSE(stats.blocks_built);  // the block stream is reused
+  CHECK(a == b);
+
+  // Stopped after 2 epochs, then resumed to 4: as if never stopped.
+  TrainOptions two = f.Options();
+  two.epochs = 2;
+  f.Run("c.txt", two, &stats);
+  TrainOptions resume = f.Options();
+  resume.resume = true;
+  const std::string c = f.Run("c.txt", resume, &stats);
+  CHECK(stats.start_epoch == 2);
+  CHECK(stats.epochs.size() == 2);
+  CHECK(c == a);
+
+  TrainOptions other_seed = f.Options();
+  other_seed.seed = 6;
+  CHECK(f.Run("d.txt", other_seed, &stats) != a);
+}
+
+TEST_CASE("GloVe text and word2vec text and binary hold the same vectors", "[train]") {
+  TrainFixture f;
+  TrainStats stats;
+  TrainOptions o = f.Options();
+  o.epochs = 2;
+  const auto glove = ParseText(f.Run("v.txt", o, &stats), false);
+  o.format = VectorsFormat::kWord2VecText;
+  const auto w2v_text = ParseText(f.Run("v.w2v.txt", o, &stats), true);
+  o.format = VectorsFormat::kWord2VecBinary;
+  const std::string binary = f.Run("v.bin", o, &stats);
+  REQUIRE(glove.size() == stats.vocab_size);
+  REQUIRE(w2v_text.size() == glove.size());
+  CHECK(binary.substr(0, binary.find('\n')) == fmt::format("{} {}", glove.size(), o.dim));
+  size_t pos = binary.find('\n') + 1;
+  for (size_t i = 0; i < glove.size(); ++i) {
+    CHECK(w2v_text[i].first == glove[i].first);
+    CHECK(w2v_text[i].second == glove[i].second);
+    const size_t space = binary.find(' ', pos);
+    REQUIRE(binary.substr(pos, space - pos) == glove[i].first);
+    std::vector<float> v(o.dim);
+    std::memcpy(v.data(), binary.data() + space + 1, o.dim * sizeof(float));
+    for (uint32_t k = 0; k < o.dim; ++k) CHECK(std::abs(v[k] - glove[i].second[k]) <= 1e-6f);  // text keeps 6 decimals
+    pos = space + 1 + o.dim * sizeof(float) + 1;
+  }
+  CHECK(pos == binary.size());
+}
