@@ -68,7 +68,15 @@ Status OpenBlockStream(Store* store, const std::string& dir, uint32_t vocab, siz
   const std::string stamp = StoreStamp(store);
   std::string have_stamp;
   BlockStreamInfo existing;
-  if (ReadManifest(dir, &have_stamp, &existing).ok() && have_stamp == stamp && existing.vocab == vocab) {
+  // Reused only when built for this store and cut, with blocks that fit this
+  // run's budget (random routing makes blocks differ from the target a little).
+  const auto fits = [&](const BlockStreamInfo& b) {
+    uint64_t largest = 0;
+    for (uint64_t n : b.block_records) largest = std::max(largest, n);
+    return largest * sizeof(PairRecord32) <= block_bytes + block_bytes / 4;
+  };
+  if (ReadManifest(dir, &have_stamp, &existing).ok() && have_stamp == stamp && existing.vocab == vocab &&
+      fits(existing)) {
     existing.dir = dir;
     *info = existing;
     return Status::OK();
@@ -122,11 +130,14 @@ BlockReader::~BlockReader() {
 void BlockReader::Prefetch() {
   if (next_ >= order_.size()) return;
   const uint32_t b = order_[next_];
-  raw_.resize(info_->block_records[b]);
+  const size_t n = info_->block_records[b];
+  // Read the 12-byte records into the front of the 16-byte array and widen
+  // them in place, last first: no second buffer.
+  ahead_.resize(n);
   SequentialFile file;
   ahead_status_ = file.Open(BlockPath(info_->dir, b));
-  char* p = reinterpret_cast<char*>(raw_.data());
-  size_t left = raw_.size() * sizeof(PairRecord32);
+  char* p = reinterpret_cast<char*>(ahead_.data());
+  size_t left = n * sizeof(PairRecord32);
   while (ahead_status_.ok() && left > 0) {
     size_t got = 0;
     ahead_status_ = file.Read(p, left, &got);
@@ -137,14 +148,16 @@ void BlockReader::Prefetch() {
     left -= got;
   }
   if (!ahead_status_.ok()) return;
-  std::mt19937_64 rng(shuffle_seeds_[next_]);
-  std::shuffle(raw_.begin(), raw_.end(), rng);
-  ahead_.resize(raw_.size());
-  for (size_t i = 0; i < raw_.size(); ++i) {
-    const double x = raw_[i].count;
-    ahead_[i] = TrainingPair{raw_[i].row, raw_[i].col, static_cast<float>(std::log(x)),
+  const char* raw = reinterpret_cast<const char*>(ahead_.data());
+  for (size_t i = n; i-- > 0;) {
+    PairRecord32 r;
+    std::memcpy(&r, raw + i * sizeof(PairRecord32), sizeof(r));  // before its slot is overwritten
+    const double x = r.count;
+    ahead_[i] = TrainingPair{r.row, r.col, static_cast<float>(std::log(x)),
                              static_cast<float>(x > x_max_ ? 1.0 : std::pow(x / x_max_, alpha_))};
   }
+  std::mt19937_64 rng(shuffle_seeds_[next_]);
+  std::shuffle(ahead_.begin(), ahead_.end(), rng);
 }
 
 Status BlockReader::Next(std::vector<TrainingPair>* pairs, bool* done) {

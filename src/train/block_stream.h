@@ -50,8 +50,9 @@ struct BlockStreamInfo {
 std::string StoreStamp(Store* store);
 
 // Opens or (re)builds the block stream of `store` in `dir` for the ids below
-// `vocab`. Memory: one write buffer per block (blocks are sized so there are
-// at most kMaxBlocks of them).
+// `vocab`, with blocks of about `block_bytes` (an existing stream whose blocks
+// are much larger is rebuilt). Memory: one write buffer per block (at most
+// 1024 blocks).
 Status OpenBlockStream(Store* store, const std::string& dir, uint32_t vocab, size_t block_bytes,
                        BlockStreamInfo* info);
 
@@ -75,7 +76,6 @@ class BlockReader {
   const double x_max_, alpha_;
   size_t next_ = 0;
   std::thread prefetch_;
-  std::vector<PairRecord32> raw_;
   std::vector<TrainingPair> ahead_;
   Status ahead_status_;
 };

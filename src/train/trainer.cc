@@ -72,7 +72,8 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
   const std::vector<VocabEntry> vocab = store->vocab();
   const uint32_t cut = VocabCut(vocab, options);
   if (cut == 0) return Status::InvalidArgument("no word passes --min-count / --max-vocab");
-  // Blocks: the one being trained and the one read ahead stay within --memory.
+  // Blocks in memory: the one being trained and the one read ahead, each as
+  // 16-byte training records (4/3 of its 12-byte file size): 2/3 of --memory.
   const size_t block_bytes = std::clamp(options.memory_bytes / 4, size_t{8} << 20, size_t{256} << 20);
   BlockStreamInfo blocks;
   const auto build_start = Clock::now();
