@@ -70,7 +70,6 @@ struct IngestStats {
   double vocab_seconds = 0;
   double count_seconds = 0;   // reading, tokenizing, counting (overlapped)
   double commit_seconds = 0;  // merging and writing into the store
-  uint64_t dense_cells = 0;
   uint64_t spilled_runs = 0;
   int threads = 0;
   std::vector<std::string> messages;  // one line each: skipped inputs, resumption

@@ -116,7 +116,7 @@ struct MemoryPlan {
 Status PlanMemory(const IngestOptions& options, const CorpusOptions& corpus, int threads, size_t vocab_bytes,
                   MemoryPlan* plan) {
   const size_t m = options.memory_bytes;
-  const size_t store_bytes = std::clamp(m / 16, size_t{4} << 20, size_t{128} << 20) + (size_t{16} << 20);
+  const size_t store_bytes = config::StoreMemoryBytes(m);
   plan->chunk_bytes = std::min(std::clamp(m / 128, config::kMinChunkBytes, size_t{4} << 20), corpus.chunk_bytes);
   plan->chunks_in_flight = config::kChunksInFlightPerThread * threads + 2;
   const size_t fixed = config::kProcessBaselineBytes + store_bytes + vocab_bytes +
@@ -310,7 +310,6 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
     workers.push_back(std::make_unique<CountingWorker>(corpus, &reader.inputs(), &vocab, window, plan, &runs));
     idle_workers.push(workers.back().get());
   }
-  stats->dense_cells = workers[0]->pairs.dense_cells();
   // Stitching adds at most W^2 pairs a chunk: a buffer alone serves it.
   PairAccumulator stitch_pairs(vocab.size(), /*max_product=*/0, plan.stitch_records, &runs);
   ChunkStitcher stitcher(window, &stitch_pairs);

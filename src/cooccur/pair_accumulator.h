@@ -67,7 +67,6 @@ class PairAccumulator {
   void Clear() { buffer_.Clear(); }
 
   uint64_t spilled_runs() const { return spilled_runs_; }
-  size_t dense_cells() const { return dense_.cells(); }
 
  private:
   void MakeRoom();

@@ -21,34 +21,10 @@
 #include <string_view>
 
 #include "store/store.h"
+#include "util/config.h"
 
 namespace streamglove {
 
-namespace config {
-
-// RocksDB's block cache is memory_bytes / kStoreCacheDivisor, clamped to
-// [kStoreMinCacheBytes, kStoreMaxCacheBytes]; index blocks are charged to it.
-// Memtables add kStoreWriteBufferBytes × kStoreMaxWriteBuffers.
-inline constexpr size_t kStoreCacheDivisor = 16;
-inline constexpr size_t kStoreMinCacheBytes = size_t{4} << 20;
-inline constexpr size_t kStoreMaxCacheBytes = size_t{128} << 20;
-inline constexpr size_t kStoreWriteBufferBytes = size_t{4} << 20;
-inline constexpr int kStoreMaxWriteBuffers = 2;
-// SST data block size: larger blocks mean smaller indexes (less memory per
-// open file) and better compression; scans read whole blocks anyway.
-inline constexpr size_t kStoreBlockBytes = size_t{16} << 10;
-inline constexpr int kStoreMaxOpenFiles = 256;
-inline constexpr int kStoreBackgroundJobs = 2;
-inline constexpr size_t kStoreInfoLogFiles = 2;
-// RocksDB never stalls IngestExternalFile for too many L0 files (it stalls
-// only regular writes), and every batch overlaps the last, so lands in L0.
-// CommitBatch waits for compactions while L0 holds this many files or more,
-// which bounds the pinned L0 index blocks and the merge fan-in of reads.
-inline constexpr int kStoreMaxL0FilesAtIngest = 12;
-inline constexpr int kStoreL0PollMillis = 50;
-inline constexpr int kStoreMaxL0WaitSeconds = 300;  // then ingest anyway
-
-}  // namespace config
 
 inline constexpr char kStoreLockFile[] = "LOCK.streamglove";
 inline constexpr char kStoreTmpDir[] = "tmp";

@@ -110,8 +110,7 @@ rocksdb::Options StoreOptions(size_t memory_bytes, bool create) {
 
   rocksdb::BlockBasedTableOptions table;
   table.block_cache =
-      rocksdb::NewLRUCache(std::clamp(memory_bytes / config::kStoreCacheDivisor,
-                                      config::kStoreMinCacheBytes, config::kStoreMaxCacheBytes));
+      rocksdb::NewLRUCache(config::StoreCacheBytes(memory_bytes));
   table.cache_index_and_filter_blocks = true;
   table.pin_l0_filter_and_index_blocks_in_cache = true;
   table.block_size = config::kStoreBlockBytes;

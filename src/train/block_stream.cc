@@ -25,13 +25,8 @@ std::string BlockPath(const std::string& dir, size_t i) { return fmt::format("{}
 Status ReadManifest(const std::string& dir, std::string* stamp, BlockStreamInfo* info) {
   const std::string path = dir + "/MANIFEST";
   if (!std::filesystem::exists(path)) return Status::NotFound(path);
-  SequentialFile file;
-  SG_RETURN_IF_ERROR(file.Open(path));
-  std::string text(1 << 16, '\0'), all;
-  for (size_t got = 1; got > 0;) {
-    SG_RETURN_IF_ERROR(file.Read(text.data(), text.size(), &got));
-    all.append(text.data(), got);
-  }
+  std::string all;
+  SG_RETURN_IF_ERROR(ReadFileToString(path, &all));
   std::istringstream in(all);
   std::string magic, key;
   uint64_t blocks = 0;

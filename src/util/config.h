@@ -8,8 +8,9 @@
 namespace streamglove::config {
 
 // Resident memory of the process before it holds any data: code, shared
-// libraries, thread stacks, allocator slack. Measured at about 12 MiB with two
-// threads; kept conservative so --memory holds.
+// libraries, thread stacks, allocator slack. Measured: `vocab` on a 6-byte
+// file peaks at 17.6 MiB (1 thread) and 18.0 MiB (2), of which one 4 MiB chunk
+// buffer; so about 14 MiB, kept conservative so --memory holds.
 inline constexpr size_t kProcessBaselineBytes = size_t{20} << 20;
 
 // Chunks in flight per worker thread: enough to keep workers busy while the
@@ -32,9 +33,48 @@ inline constexpr size_t kMergeFanIn = 128;
 inline constexpr size_t kMergeReserveBytes = size_t{24} << 20;
 
 // The largest dense co-occurrence region of one counting worker. Measured on
-// wiki100M (window 15, 2 threads): 128 MiB counts faster than both 32 MiB
-// (more pairs left to sort) and 512 MiB (cache and TLB misses on every add).
+// a 30 MB slice of wiki100M (window 15, 2 threads, counting phase): 32 MiB
+// 3.19 s, 64 MiB 2.14 s, 128 MiB 1.83 s, 256 MiB 1.46 s per worker (smaller
+// regions leave more pairs to sort); one shared 800 MB region was 5.41 s
+// (cache and TLB misses). 256 MiB was not tried on the full corpus: with
+// --memory 512M the budget gives each worker about 95 MiB anyway.
 inline constexpr size_t kMaxDenseRegionBytes = size_t{128} << 20;
+
+// The store (RocksDB). Its block cache is memory_bytes / kStoreCacheDivisor,
+// clamped to [kStoreMinCacheBytes, kStoreMaxCacheBytes]; index blocks are
+// charged to it. Memtables add kStoreWriteBufferBytes x kStoreMaxWriteBuffers.
+inline constexpr size_t kStoreCacheDivisor = 16;
+inline constexpr size_t kStoreMinCacheBytes = size_t{4} << 20;
+inline constexpr size_t kStoreMaxCacheBytes = size_t{128} << 20;
+inline constexpr size_t kStoreWriteBufferBytes = size_t{4} << 20;
+inline constexpr int kStoreMaxWriteBuffers = 2;
+// SST data block size: larger blocks mean smaller indexes (less memory per
+// open file) and better compression; scans read whole blocks anyway.
+inline constexpr size_t kStoreBlockBytes = size_t{16} << 10;
+inline constexpr int kStoreMaxOpenFiles = 256;
+inline constexpr int kStoreBackgroundJobs = 2;
+inline constexpr size_t kStoreInfoLogFiles = 2;
+// RocksDB never stalls IngestExternalFile for too many L0 files (it stalls
+// only regular writes), and every batch overlaps the last, so lands in L0.
+// CommitBatch waits for compactions while L0 holds this many files or more,
+// which bounds the pinned L0 index blocks and the merge fan-in of reads.
+inline constexpr int kStoreMaxL0FilesAtIngest = 12;
+inline constexpr int kStoreL0PollMillis = 50;
+inline constexpr int kStoreMaxL0WaitSeconds = 300;  // then ingest anyway
+
+
+// What ingest reserves for an open store beyond its block cache: memtables
+// plus table readers and RocksDB's own slack.
+inline constexpr size_t kStoreFixedBytes = size_t{16} << 20;
+
+// The block cache of a store opened with `memory_bytes`.
+inline constexpr size_t StoreCacheBytes(size_t memory_bytes) {
+  const size_t cache = memory_bytes / kStoreCacheDivisor;
+  return cache < kStoreMinCacheBytes ? kStoreMinCacheBytes : cache > kStoreMaxCacheBytes ? kStoreMaxCacheBytes : cache;
+}
+
+// All the RocksDB memory such a store may use.
+inline constexpr size_t StoreMemoryBytes(size_t memory_bytes) { return StoreCacheBytes(memory_bytes) + kStoreFixedBytes; }
 
 // Progress lines are redrawn at most this often.
 inline constexpr double kProgressIntervalSeconds = 0.25;

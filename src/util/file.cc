@@ -57,6 +57,19 @@ Status SequentialFile::Read(char* buf, size_t n, size_t* got) {
   }
 }
 
+Status ReadFileToString(const std::string& path, std::string* contents) {
+  SequentialFile file;
+  SG_RETURN_IF_ERROR(file.Open(path));
+  contents->clear();
+  std::string block(size_t{1} << 20, '\0');
+  for (;;) {
+    size_t got = 0;
+    SG_RETURN_IF_ERROR(file.Read(block.data(), block.size(), &got));
+    if (got == 0) return Status::OK();
+    contents->append(block.data(), got);
+  }
+}
+
 WritableFile::~WritableFile() {
   if (fd_ >= 0 && !is_stdout_) ::close(fd_);
 }

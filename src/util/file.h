@@ -45,6 +45,10 @@ class SequentialFile {
   uint64_t size_ = 0;
 };
 
+// Reads the whole of `path` into *contents (for small files: manifests,
+// vocabularies).
+Status ReadFileToString(const std::string& path, std::string* contents);
+
 // Buffered writes to a new file (or standard output for "-"); every error
 // names the file, so a full disk reads "runs/0003: No space left on device".
 class WritableFile {

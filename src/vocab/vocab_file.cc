@@ -10,15 +10,8 @@ namespace streamglove {
 
 Status ReadVocabFile(const std::string& path, std::vector<VocabEntry>* entries) {
   entries->clear();
-  SequentialFile file;
-  SG_RETURN_IF_ERROR(file.Open(path));
-  std::string data, block(size_t{1} << 20, '\0');
-  for (;;) {
-    size_t got = 0;
-    SG_RETURN_IF_ERROR(file.Read(block.data(), block.size(), &got));
-    if (got == 0) break;
-    data.append(block.data(), got);
-  }
+  std::string data;
+  SG_RETURN_IF_ERROR(ReadFileToString(path, &data));
   std::unordered_set<std::string_view> seen;
   uint64_t line_no = 0;
   size_t pos = 0;
