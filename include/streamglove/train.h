@@ -7,8 +7,9 @@
 // block in memory, and trains it with lock-free (Hogwild) AdaGrad updates
 // across threads, exactly the objective and update of Stanford GloVe's
 // glove.c. Parameters and AdaGrad state are checkpointed atomically after
-// every epoch, so `--resume` continues as if never stopped; with one thread
-// and a fixed seed, training is reproducible bit for bit.
+// every epoch (or every `checkpoint_every` epochs), so `--resume` continues as
+// if never stopped; with one thread and a fixed seed, training is
+// reproducible bit for bit.
 #ifndef STREAMGLOVE_TRAIN_H_
 #define STREAMGLOVE_TRAIN_H_
 
@@ -44,6 +45,7 @@ struct TrainOptions {
   uint64_t min_count = 1;    // train only words with at least this count. Default: 1.
   uint64_t max_vocab = 0;    // ...and at most this many (0: all). Default: 0.
   size_t memory_bytes = size_t{1} << 30;  // beyond the parameters. Default: 1 GiB.
+  uint32_t checkpoint_every = 1;  // epochs between checkpoints (and after the last). Default: 1.
   bool resume = false;       // continue from the checkpoint beside the output
   bool progress = true;
   VectorsKind vectors = VectorsKind::kWordPlusContext;

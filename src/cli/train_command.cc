@@ -29,6 +29,8 @@ TrainCommand::TrainCommand(CLI::App* parent) {
   app_->add_option("--format", format_, "glove (text), word2vec (binary) or word2vec-text")
       ->capture_default_str()
       ->check(CLI::IsMember({"glove", "word2vec", "word2vec-text"}));
+  app_->add_option("--checkpoint-every", options_.checkpoint_every, "Epochs between checkpoints")
+      ->capture_default_str();
   app_->add_flag("--resume", options_.resume, "Continue from OUT.checkpoint");
   app_->add_flag("-q,--quiet", quiet_, "No per-epoch lines");
 }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -17,6 +18,7 @@
 #include "train/block_stream.h"
 #include "train/glove_model.h"
 #include "util/hash.h"
+#include "util/progress.h"
 #include "util/size.h"
 #include "vectors/vectors_writer.h"
 
@@ -56,6 +58,7 @@ Status ValidateTrainOptions(const TrainOptions& o) {
   if (!(o.eta > 0)) return Status::InvalidArgument("--eta must be positive");
   if (o.threads < 0 || o.threads > 1024) return Status::InvalidArgument("--threads must be between 0 and 1024");
   if (o.min_count < 1) return Status::InvalidArgument("--min-count must be at least 1");
+  if (o.checkpoint_every < 1) return Status::InvalidArgument("--checkpoint-every must be at least 1");
   if (o.memory_bytes < (size_t{32} << 20)) return Status::InvalidArgument("--memory must be at least 32M");
   return Status::OK();
 }
@@ -93,12 +96,26 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
     SG_RETURN_IF_ERROR(model.Load(checkpoint, options_hash, &epoch));
     stats->start_epoch = epoch;
   }
-  std::ofstream log(output + ".log.tsv", epoch > 0 ? std::ios::app : std::ios::trunc);
-  if (epoch == 0) log << "epoch\tloss\tseconds\tpairs_per_second\tskipped\n";
+  // The loss log keeps the lines of the epochs the checkpoint holds: those
+  // logged after it (lost to a crash) are trained and logged again.
+  std::string kept_log = "epoch\tloss\tseconds\tpairs_per_second\tskipped\n";
+  if (epoch > 0) {
+    std::ifstream old(output + ".log.tsv");
+    std::string line;
+    for (std::getline(old, line); std::getline(old, line);) {
+      if (std::strtoul(line.c_str(), nullptr, 10) <= epoch) kept_log += line + "\n";
+    }
+  }
+  std::ofstream log(output + ".log.tsv", std::ios::trunc);
+  log << kept_log;
 
   const GloveHyper hyper{static_cast<float>(options.eta), static_cast<float>(options.grad_clip)};
   tbb::task_arena arena(threads);
   std::vector<TrainingPair> records;
+  ProgressMeter meter("train", options.progress);
+  const uint32_t first_epoch = epoch;
+  const auto train_start = Clock::now();
+  uint64_t pairs_trained = 0;
   for (; epoch < options.epochs; ++epoch) {
     const auto start = Clock::now();
     std::vector<uint32_t> order(blocks.block_records.size());
@@ -129,6 +146,11 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
           skipped[t] += s;
         });
       });
+      pairs_trained += n;
+      const double run_pairs = static_cast<double>(blocks.pairs) * (options.epochs - first_epoch);
+      const double seconds = std::chrono::duration<double>(Clock::now() - train_start).count();
+      meter.UpdateFraction(fmt::format("epoch {}/{}", epoch + 1, options.epochs), pairs_trained / run_pairs,
+                           fmt::format("{:.2f} M pairs/s", pairs_trained / seconds / 1e6));
     }
     EpochStats e;
     e.epoch = epoch + 1;
@@ -138,11 +160,14 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
       e.skipped += skipped[t];
     }
     e.loss /= static_cast<double>(std::max<uint64_t>(blocks.pairs, 1));
-    SG_RETURN_IF_ERROR(model.Save(checkpoint, epoch + 1, options_hash));
+    if ((epoch + 1) % options.checkpoint_every == 0 || epoch + 1 == options.epochs) {
+      SG_RETURN_IF_ERROR(model.Save(checkpoint, epoch + 1, options_hash));
+    }
     e.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     log << fmt::format("{}\t{:.6f}\t{:.3f}\t{:.0f}\t{}\n", e.epoch, e.loss, e.seconds, e.pairs / e.seconds, e.skipped);
     log.flush();
     if (options.progress) {
+      meter.Finish();
       fmt::print(stderr, "train: epoch {}/{}: loss {:.6f}, {:.1f} s, {:.2f} M pairs/s\n", e.epoch, options.epochs,
                  e.loss, e.seconds, e.pairs / e.seconds / 1e6);
     }

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <cstring>
 #include <random>
+#include <fstream>
 #include <sstream>
 
 #include "streamglove/ingest.h"
@@ -131,4 +132,32 @@ TEST_CASE("GloVe text and word2vec text and binary hold the same vectors", "[tra
     pos = space + 1 + o.dim * sizeof(float) + 1;
   }
   CHECK(pos == binary.size());
+}
+
+TEST_CASE("A resume after a crash between checkpoints retrains the lost epochs and relogs them once", "[train]") {
+  TrainFixture f;
+  TrainStats stats;
+  const std::string a = f.Run("a.txt", f.Options(), &stats);
+
+  // Checkpoints every 2 epochs: a run killed during epoch 4 after logging
+  // epoch 3 resumes from epoch 2's checkpoint.
+  TrainOptions two = f.Options();
+  two.epochs = 2;
+  two.checkpoint_every = 2;
+  f.Run("b.txt", two, &stats);
+  {
+    std::ofstream log(f.dir.path() + "/b.txt.log.tsv", std::ios::app);
+    log << "3\t9.9\t1.0\t1\t0\n";  // logged before the crash, not checkpointed
+  }
+  TrainOptions resume = f.Options();
+  resume.checkpoint_every = 2;
+  resume.resume = true;
+  CHECK(f.Run("b.txt", resume, &stats) == a);
+  CHECK(stats.start_epoch == 2);
+  std::istringstream log(ReadFile(f.dir.path() + "/b.txt.log.tsv"));
+  std::string line;
+  std::vector<unsigned long> epochs;
+  for (std::getline(log, line); std::getline(log, line);) epochs.push_back(std::stoul(line));
+  CHECK(epochs == std::vector<unsigned long>{1, 2, 3, 4});
+  CHECK(ReadFile(f.dir.path() + "/b.txt.log.tsv").find("9.9") == std::string::npos);
 }

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# CI-sized training crash trials: kill -9 at 5 random moments, --resume each
+# time; with one thread the final vectors equal an uninterrupted run's.
+set -euo pipefail
+bin=$1
+generator=$2
+tools=$3
+dir=$(mktemp -d "${TMPDIR:-/tmp}/sg-train-crash-corpus.XXXXXX")
+trap 'rm -rf "$dir"' EXIT
+mkdir "$dir/corpus"
+"$generator" -o "$dir/corpus" --bytes 6e6 --shards 1 --seed 5
+"$bin" ingest --store "$dir/store" "$dir/corpus" --window 10 --min-count 3 --memory 128M -q
+exec "$tools/train_crash_trials.sh" "$bin" "$dir/store" 5 --dim 24 --epochs 8 --x-max 10 --memory 64M
