@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "cli/eval_commands.h"
 #include "cli/store_commands.h"
 #include "cli/train_command.h"
 #include "cli/vocab_command.h"
@@ -23,6 +24,12 @@ int main(int argc, char** argv) {
   commands.push_back(std::make_unique<StatsCommand>(&app));
   commands.push_back(std::make_unique<DumpCommand>(&app));
   commands.push_back(std::make_unique<TrainCommand>(&app));
+  CLI::App* eval = app.add_subcommand("eval", "Score a vectors file on analogy or similarity benchmarks");
+  eval->require_subcommand(1);
+  commands.push_back(std::make_unique<EvalAnalogyCommand>(eval));
+  commands.push_back(std::make_unique<EvalSimilarityCommand>(eval));
+  commands.push_back(std::make_unique<QueryCommand>(&app, QueryCommand::Kind::kNeighbors));
+  commands.push_back(std::make_unique<QueryCommand>(&app, QueryCommand::Kind::kAnalogy));
 
   try {
     app.parse(argc, argv);

@@ -99,6 +99,23 @@ class AtomicFileWriter {
   WritableFile file_;
 };
 
+// A whole regular file mapped read-only into memory (for large inputs that
+// are parsed in place, such as vectors files).
+class MappedFile {
+ public:
+  MappedFile() = default;
+  ~MappedFile();
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+
+  Status Open(const std::string& path);
+  std::string_view data() const { return {data_, size_}; }
+
+ private:
+  const char* data_ = nullptr;
+  size_t size_ = 0;
+};
+
 // A private directory created under `parent` (or $TMPDIR, else /tmp, when
 // empty) and removed with its files on destruction.
 class TempDir {

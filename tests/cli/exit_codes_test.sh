@@ -48,4 +48,22 @@ fi
 # stdin, compressed on the fly
 zstd -q -c "$dir/corpus.txt" | "$bin" vocab - -o "$dir/v2" --quiet && cmp -s "$dir/v" "$dir/v2" \
   && echo "ok: zstd on stdin" || { echo "FAIL: zstd on stdin"; fail=1; }
+# eval and queries
+printf 'the 1 0\ncat 0.9 0.1\nmat 0.8 0.3\nsat 0 1\n' >"$dir/vectors.txt"
+printf ': s\nthe cat mat sat\n' >"$dir/questions.txt"
+printf 'the 1 0\ncat 0.9\n' >"$dir/ragged.txt"
+expect 0 "" -- "$bin" eval analogy "$dir/vectors.txt" "$dir/questions.txt"
+grep -q "total .* 1 / 1 " "$dir/out" || { echo "FAIL: eval analogy table: $(cat "$dir/out")"; fail=1; }
+expect 1 "missing.txt: No such file" -- "$bin" eval analogy "$dir/missing.txt" "$dir/questions.txt"
+expect 1 "ragged.txt: line 2: 'cat' has 1 values" -- "$bin" eval similarity "$dir/ragged.txt" "$dir/questions.txt"
+expect 1 "questions.txt: line 1: expected word1<TAB>word2<TAB>score" -- \
+  "$bin" eval similarity "$dir/vectors.txt" "$dir/questions.txt"
+expect 2 "three words" -- "$bin" analogy "$dir/vectors.txt" the cat
+expect 1 "'dog' is not in" -- "$bin" neighbors "$dir/vectors.txt" dog
+expect 0 "" -- "$bin" neighbors "$dir/vectors.txt" the -k 1
+[ "$(awk '{print $1}' "$dir/out")" = "cat" ] || { echo "FAIL: neighbors of the: $(cat "$dir/out")"; fail=1; }
+# Interactive: one query per line; a bad one is reported and the next answered.
+printf 'dog\nthe cat mat\n' | "$bin" analogy "$dir/vectors.txt" -k 1 >"$dir/out" 2>"$dir/err"
+grep -q "'dog' is not in\|three words" "$dir/err" && grep -q "^sat " "$dir/out" \
+  && echo "ok: interactive analogy" || { echo "FAIL: interactive analogy: $(cat "$dir/out" "$dir/err")"; fail=1; }
 exit $fail

@@ -1,0 +1,232 @@
+#include "streamglove/eval.h"
+
+#include <array>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <fmt/format.h>
+#include <limits>
+#include <random>
+
+#include "eval/spearman.h"
+#include "test_util.h"
+#include "util/file.h"
+
+using namespace streamglove;
+using namespace streamglove::test;
+
+namespace {
+
+struct EvalDir {
+  TempDir dir;
+  EvalDir() { REQUIRE(dir.Create("", "sg-eval-").ok()); }
+  std::string Write(const std::string& name, const std::string& data) const {
+    const std::string path = dir.path() + "/" + name;
+    WriteFile(path, data);
+    return path;
+  }
+};
+
+Embeddings Load(const std::string& path) {
+  Embeddings e;
+  const Status s = e.Load(path);
+  INFO(s.ToString());
+  REQUIRE(s.ok());
+  return e;
+}
+
+// Vectors whose analogies are known: a "royal" and a "female" direction, and
+// distractors.
+const char* kToyVectors =
+    "man 1 0 0 0.1\n"
+    "woman 1 1 0 0.1\n"
+    "king 1 0 1 0.1\n"
+    "queen 1 1 1 0.1\n"
+    "boy 0.9 0 0 -0.2\n"
+    "girl 0.9 1 0 -0.2\n"
+    "prince 0.9 0 1 -0.3\n"
+    "princess 0.9 1 1 -0.3\n"
+    "Queen 1 1 1 0.12\n"
+    "apple 0 0 0 5\n";
+
+// The questions' answers, brute force in double: argmax over the candidates
+// (first index on a tie) of the method's score, a, b, c excluded.
+uint32_t BruteForceAnswer(const Embeddings& e, uint32_t n, uint32_t a, uint32_t b, uint32_t c, bool cosmul) {
+  auto cosine = [&](uint32_t x, uint32_t y) {
+    double dot = 0, nx = 0, ny = 0;
+    for (uint32_t k = 0; k < e.dim(); ++k) {
+      dot += e.value(x, k) * e.value(y, k);
+      nx += e.value(x, k) * e.value(x, k);
+      ny += e.value(y, k) * e.value(y, k);
+    }
+    return dot / std::sqrt(nx * ny);
+  };
+  uint32_t best = UINT32_MAX;
+  double top = -std::numeric_limits<double>::infinity();
+  for (uint32_t x = 0; x < n; ++x) {
+    if (x == a || x == b || x == c) continue;
+    const double score = cosmul ? (1 + cosine(x, b)) / 2 * ((1 + cosine(x, c)) / 2) / ((1 + cosine(x, a)) / 2 + 1e-6)
+                                : cosine(x, b) - cosine(x, a) + cosine(x, c);
+    if (score > top) {
+      top = score;
+      best = x;
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+TEST_CASE("Analogies on vectors whose answers are known", "[eval]") {
+  EvalDir d;
+  const Embeddings e = Load(d.Write("toy.txt", kToyVectors));
+  const std::string questions = d.Write("q.txt",
+                                        ": royal\n"
+                                        "man king woman queen\n"
+                                        "boy prince girl princess\n"
+                                        "man king dragon queen\n"  // unknown word: skipped, counted
+                                        ": gender\r\n"
+                                        "KING QUEEN prince princess\r\n"
+                                        "king queen man boy\n");  // wrong: woman is the answer
+  AnalogyOptions options;
+  options.semantic_sections = 1;
+  AnalogyReport r;
+  REQUIRE(EvaluateAnalogies(e, questions, options, &r).ok());
+  REQUIRE(r.sections.size() == 2);
+  CHECK(r.sections[0].name == "royal");
+  CHECK(r.sections[0].questions == 3);
+  CHECK(r.sections[0].seen == 2);
+  CHECK(r.sections[0].correct == 2);
+  CHECK(r.sections[1].name == "gender");
+  CHECK(r.sections[1].seen == 2);
+  CHECK(r.sections[1].correct == 1);
+  CHECK(r.semantic.correct == 2);
+  CHECK(r.syntactic.correct == 1);
+  CHECK(r.total.questions == 5);
+  CHECK(r.total.seen == 4);
+  CHECK(r.total.correct == 3);
+
+  // Exact case: "KING" is unknown, so the question is skipped.
+  options.case_mode = CaseMode::kExact;
+  REQUIRE(EvaluateAnalogies(e, questions, options, &r).ok());
+  CHECK(r.sections[1].seen == 1);
+
+  // Restricted to the first 6 words: princess (row 7) is no candidate, so
+  // questions needing it are skipped.
+  options.case_mode = CaseMode::kLower;
+  options.restrict_vocab = 6;
+  REQUIRE(EvaluateAnalogies(e, questions, options, &r).ok());
+  CHECK(r.total.seen == 2);
+  CHECK(r.total.correct == 1);
+
+  options.restrict_vocab = 0;
+  options.method = AnalogyMethod::kCosMul;
+  REQUIRE(EvaluateAnalogies(e, questions, options, &r).ok());
+  CHECK(r.total.correct == 3);
+}
+
+TEST_CASE("Case-insensitive matching excludes every variant of a question word", "[eval]") {
+  EvalDir d;
+  // "Queen" is a near copy of queen (row 3), later in the file.
+  const Embeddings e = Load(d.Write("toy.txt", kToyVectors));
+  const WordMatcher folded(e, CaseMode::kInsensitive, 0);
+  CHECK(folded.Find("QUEEN") == 3);  // the first (most frequent) variant
+  CHECK(folded.Variants(3) == std::vector<uint32_t>{3, 8});
+  CHECK(folded.Canonical(8) == 3);
+  // Neighbours of queen: its case variant is no answer when folding.
+  const WordMatcher lower(e, CaseMode::kLower, 0);
+  CHECK(NearestNeighbors(e, lower, {3}, {}, 1).at(0).row == 8);
+  CHECK(NearestNeighbors(e, folded, {3}, {}, 1).at(0).row != 8);
+}
+
+TEST_CASE("Analogy answers equal a brute-force double computation on random vectors", "[eval]") {
+  EvalDir d;
+  std::mt19937_64 rng(3);
+  std::normal_distribution<double> normal;
+  const uint32_t words = 600, dim = 12;
+  std::string text;
+  for (uint32_t i = 0; i < words; ++i) {
+    text += fmt::format("w{}", i);
+    // Duplicate rows make exact ties: the first row must win them.
+    std::mt19937_64 row_rng(i % 50 == 7 ? 7 : i + 1000);
+    for (uint32_t k = 0; k < dim; ++k) text += fmt::format(" {:.6f}", normal(row_rng));
+    text += "\n";
+  }
+  const Embeddings e = Load(d.Write("random.txt", text));
+  std::string questions = ": all\n";
+  std::vector<std::array<uint32_t, 3>> asked;
+  for (int q = 0; q < 700; ++q) {
+    std::array<uint32_t, 3> abc;
+    for (auto& x : abc) x = rng() % words;
+    if (abc[0] == abc[1] || abc[1] == abc[2] || abc[0] == abc[2]) continue;
+    asked.push_back(abc);
+  }
+  for (bool cosmul : {false, true}) {
+    for (uint32_t restrict_vocab : {0u, 300u}) {
+      INFO("cosmul " << cosmul << " restrict " << restrict_vocab);
+      const uint32_t n = restrict_vocab == 0 ? words : restrict_vocab;
+      // Each question's expected answer is the brute-force one: all correct.
+      std::string file = ": all\n";
+      uint64_t expected_seen = 0;
+      for (const auto& abc : asked) {
+        if (abc[0] >= n || abc[1] >= n || abc[2] >= n) continue;
+        const uint32_t answer = BruteForceAnswer(e, n, abc[0], abc[1], abc[2], cosmul);
+        file += fmt::format("w{} w{} w{} w{}\n", abc[0], abc[1], abc[2], answer);
+        ++expected_seen;
+      }
+      AnalogyOptions options;
+      options.method = cosmul ? AnalogyMethod::kCosMul : AnalogyMethod::kCosAdd;
+      options.restrict_vocab = restrict_vocab;
+      AnalogyReport r;
+      REQUIRE(EvaluateAnalogies(e, d.Write("q.txt", file), options, &r).ok());
+      CHECK(r.total.seen == expected_seen);
+      CHECK(r.total.correct == expected_seen);
+    }
+  }
+}
+
+TEST_CASE("Spearman's rho gives ties their average rank", "[eval]") {
+  CHECK(AverageRanks({10, 20, 20, 40}) == std::vector<double>{1, 2.5, 2.5, 4});
+  // Without ties: 1 - 6 sum(d^2) / (n (n^2 - 1)).
+  CHECK(Spearman({1, 2, 3, 4, 5}, {2, 1, 4, 3, 5}) == Approx(1 - 6.0 * 4 / (5 * 24)));
+  // By hand: ranks x (1, 2.5, 2.5, 4), y (1, 3, 2, 4): 4.5 / sqrt(4.5 * 5).
+  CHECK(Spearman({1, 2, 2, 4}, {1, 3, 2, 4}) == Approx(4.5 / std::sqrt(22.5)).epsilon(1e-12));
+  CHECK(std::isnan(Spearman({1}, {2})));
+  CHECK(std::isnan(Spearman({1, 1, 1}, {1, 2, 3})));
+}
+
+TEST_CASE("Similarity files: CRLF, no final newline, unknown words, malformed lines", "[eval]") {
+  EvalDir d;
+  const Embeddings e = Load(d.Write("toy.txt", kToyVectors));
+  SimilarityReport r;
+  const std::string pairs = d.Write("pairs.txt", "king\tqueen\t9\r\nman\tapple\t1\r\nMan\tWoman\t8\r\nboy\tdragon\t5\r\nboy\tgirl\t7.5");
+  REQUIRE(EvaluateSimilarity(e, pairs, CaseMode::kLower, &r).ok());
+  CHECK(r.pairs == 5);
+  CHECK(r.seen == 4);
+  auto cosine = [&](uint32_t x, uint32_t y) {
+    double dot = 0;
+    for (uint32_t k = 0; k < e.dim(); ++k) dot += e.value(x, k) * e.value(y, k);
+    return dot / (e.norm(x) * e.norm(y));
+  };
+  CHECK(r.spearman == Approx(Spearman({9, 1, 8, 7.5}, {cosine(2, 3), cosine(0, 9), cosine(0, 1), cosine(4, 5)}))
+                          .epsilon(1e-12));
+  const std::string bad = d.Write("bad.txt", "king\tqueen\t9\nman woman 8\n");
+  const Status s = EvaluateSimilarity(e, bad, CaseMode::kLower, &r);
+  CHECK(s.message() == bad + ": line 2: expected word1<TAB>word2<TAB>score: 'man woman 8'");
+  const std::string questions = d.Write("q.txt", ": x\nman king woman\n");
+  AnalogyReport a;
+  CHECK(EvaluateAnalogies(e, questions, AnalogyOptions(), &a).message() ==
+        questions + ": line 2: expected four words: 'man king woman'");
+}
+
+TEST_CASE("Nearest neighbours by cosine, best first, query words excluded", "[eval]") {
+  EvalDir d;
+  const Embeddings e = Load(d.Write("toy.txt", kToyVectors));
+  const WordMatcher m(e, CaseMode::kLower, 0);
+  const auto n = NearestNeighbors(e, m, {m.Find("king")}, {}, 3);
+  REQUIRE(n.size() == 3);
+  CHECK(e.word(n[0].row) == "prince");
+  for (size_t i = 1; i < n.size(); ++i) CHECK(n[i - 1].cosine >= n[i].cosine);
+  for (const Neighbor& x : n) CHECK(x.row != m.Find("king"));
+  // 3CosAdd through the neighbours API: man : king :: woman : queen.
+  CHECK(e.word(NearestNeighbors(e, m, {m.Find("king"), m.Find("woman")}, {m.Find("man")}, 1).at(0).row) == "queen");
+}
