@@ -33,6 +33,13 @@ enum class VectorsFormat {
   kWord2VecBinary,// "V d\n" header, then "word " + d little-endian float32 + "\n"
 };
 
+// How the block stream's files are stored.
+enum class BlockCompression {
+  kAuto,  // zstd when the stream is larger than half the available memory
+  kZstd,  // always zstd (level 1: about 45% of the raw size)
+  kNone,  // raw 12-byte records
+};
+
 struct TrainOptions {
   uint32_t dim = 50;         // vector size. Default: 50.
   uint32_t epochs = 25;      // passes over the pairs. Default: 25.
@@ -45,6 +52,7 @@ struct TrainOptions {
   uint64_t min_count = 1;    // train only words with at least this count. Default: 1.
   uint64_t max_vocab = 0;    // ...and at most this many (0: all). Default: 0.
   size_t memory_bytes = size_t{1} << 30;  // beyond the parameters. Default: 1 GiB.
+  BlockCompression block_compression = BlockCompression::kAuto;
   uint32_t checkpoint_every = 1;  // epochs between checkpoints (and after the last). Default: 1.
   bool resume = false;       // continue from the checkpoint beside the output
   bool progress = true;

@@ -23,6 +23,10 @@ TrainCommand::TrainCommand(CLI::App* parent) {
   app_->add_option("--min-count", options_.min_count, "Train only words seen at least this often")->capture_default_str();
   app_->add_option("--max-vocab", options_.max_vocab, "Train at most this many words (0: all)")->capture_default_str();
   app_->add_option("--memory", memory_, "Memory for blocks, beyond the parameters")->capture_default_str();
+  app_->add_option("--block-compression", compression_,
+                   "Block stream files: auto (zstd when larger than half the available memory), zstd or none")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"auto", "zstd", "none"}));
   app_->add_option("--vectors", vectors_, "word, word+context (the paper's) or both (concatenated)")
       ->capture_default_str()
       ->check(CLI::IsMember({"word", "word+context", "both"}));
@@ -43,6 +47,9 @@ Status TrainCommand::Validate() {
   options_.format = format_ == "word2vec"        ? VectorsFormat::kWord2VecBinary
                     : format_ == "word2vec-text" ? VectorsFormat::kWord2VecText
                                                  : VectorsFormat::kGloveText;
+  options_.block_compression = compression_ == "zstd"   ? BlockCompression::kZstd
+                               : compression_ == "none" ? BlockCompression::kNone
+                                                        : BlockCompression::kAuto;
   options_.progress = !quiet_;
   return ValidateTrainOptions(options_);
 }

@@ -21,6 +21,7 @@ class TrainCommand final : public Command {
   std::string memory_ = "1G";
   std::string vectors_ = "word+context";
   std::string format_ = "glove";
+  std::string compression_ = "auto";
   bool quiet_ = false;
   TrainOptions options_;
 };

@@ -19,6 +19,7 @@
 
 #include "store/store.h"
 #include "streamglove/status.h"
+#include "streamglove/train.h"
 
 namespace streamglove {
 
@@ -40,21 +41,27 @@ struct TrainingPair {
 
 struct BlockStreamInfo {
   std::string dir;
+  bool compressed = false; // block files are zstd frames (block-NNNNN.zst)
   uint32_t vocab = 0;      // ids below this are kept
   uint64_t pairs = 0;
   std::vector<uint64_t> block_records;
   bool built = false;      // built by this call (else reused)
 };
 
+// Block i's file.
+std::string BlockPath(const BlockStreamInfo& info, size_t i);
+
 // A stamp of the store's contents: changes whenever a batch commits.
 std::string StoreStamp(Store* store);
 
 // Opens or (re)builds the block stream of `store` in `dir` for the ids below
 // `vocab`, with blocks of about `block_bytes` (an existing stream whose blocks
-// are much larger is rebuilt). Memory: one write buffer per block (at most
-// 1024 blocks).
+// are much larger, or compressed otherwise than `compression` asks, is
+// rebuilt). kAuto compresses when the stream exceeds half the memory
+// available for the page cache. Memory: one write buffer per block (at most
+// 1024 blocks), then a streaming compressor per thread.
 Status OpenBlockStream(Store* store, const std::string& dir, uint32_t vocab, size_t block_bytes,
-                       BlockStreamInfo* info);
+                       BlockCompression compression, BlockStreamInfo* info);
 
 // Reads blocks in a given order, one ahead of the consumer: on its own thread
 // it reads the next block, shuffles it (seeded by shuffle_seeds[i] for the

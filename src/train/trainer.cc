@@ -80,7 +80,7 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
   const size_t block_bytes = std::clamp(options.memory_bytes / 4, size_t{8} << 20, size_t{256} << 20);
   BlockStreamInfo blocks;
   const auto build_start = Clock::now();
-  SG_RETURN_IF_ERROR(OpenBlockStream(store.get(), store_dir + "/blocks", cut, block_bytes, &blocks));
+  SG_RETURN_IF_ERROR(OpenBlockStream(store.get(), store_dir + "/blocks", cut, block_bytes, options.block_compression, &blocks));
   stats->block_build_seconds = std::chrono::duration<double>(Clock::now() - build_start).count();
   stats->blocks_built = blocks.built;
   stats->blocks = blocks.block_records.size();

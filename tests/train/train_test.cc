@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <cstring>
 #include <random>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -160,4 +161,25 @@ TEST_CASE("A resume after a crash between checkpoints retrains the lost epochs a
   for (std::getline(log, line); std::getline(log, line);) epochs.push_back(std::stoul(line));
   CHECK(epochs == std::vector<unsigned long>{1, 2, 3, 4});
   CHECK(ReadFile(f.dir.path() + "/b.txt.log.tsv").find("9.9") == std::string::npos);
+}
+
+TEST_CASE("A zstd-compressed block stream trains exactly as a raw one", "[train]") {
+  TrainFixture f;
+  TrainStats stats;
+  TrainOptions raw = f.Options();
+  raw.block_compression = BlockCompression::kNone;
+  const std::string a = f.Run("a.txt", raw, &stats);
+  CHECK(std::filesystem::exists(f.store + "/blocks/block-00000"));
+  const uint64_t raw_bytes = std::filesystem::file_size(f.store + "/blocks/block-00000");
+
+  TrainOptions zstd = f.Options();
+  zstd.block_compression = BlockCompression::kZstd;
+  CHECK(f.Run("b.txt", zstd, &stats) == a);
+  CHECK(stats.blocks_built);  // rebuilt: the stream was raw
+  CHECK_FALSE(std::filesystem::exists(f.store + "/blocks/block-00000"));
+  CHECK(std::filesystem::file_size(f.store + "/blocks/block-00000.zst") < raw_bytes * 3 / 4);
+  // Auto takes the stream as it is.
+  TrainOptions automatic = f.Options();
+  CHECK(f.Run("c.txt", automatic, &stats) == a);
+  CHECK_FALSE(stats.blocks_built);
 }
