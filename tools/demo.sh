@@ -18,3 +18,17 @@ echo "== streamglove vocab"
 build/streamglove vocab "$demo/corpus" --min-count 5 -o "$demo/vocab.txt"
 echo "== the 10 most frequent words ($demo/vocab.txt)"
 head -n 10 "$demo/vocab.txt"
+
+echo "== streamglove ingest (co-occurrence counts into a RocksDB store)"
+build/streamglove ingest --store "$demo/store" "$demo/corpus" --min-count 5 --memory 512M
+build/streamglove stats --store "$demo/store"
+
+echo "== streamglove train (GloVe, dim 50, 10 epochs; loss per epoch in $demo/vectors.txt.log.tsv)"
+build/streamglove train --store "$demo/store" -o "$demo/vectors.txt" --dim 50 --epochs 10 --x-max 10 --memory 512M
+
+echo "== streamglove eval analogy on the corpus's planted relations"
+build/streamglove eval analogy "$demo/vectors.txt" "$demo/analogies.txt"
+
+word=$(sed -n '2p' "$demo/analogies.txt" | awk '{print $1}')
+echo "== streamglove neighbors $word"
+build/streamglove neighbors "$demo/vectors.txt" "$word" -k 5

@@ -24,6 +24,7 @@ class Status {
     kCorruption,       // input or stored data that does not parse
     kInvalidArgument,  // a caller-supplied value out of range
     kBusy,             // a resource held by another process
+    kInterrupted,      // stopped cleanly by SIGINT or SIGTERM
   };
 
   // An OK status.
@@ -37,6 +38,7 @@ class Status {
     return Status(Code::kInvalidArgument, std::move(msg));
   }
   static Status Busy(std::string msg) { return Status(Code::kBusy, std::move(msg)); }
+  static Status Interrupted(std::string msg) { return Status(Code::kInterrupted, std::move(msg)); }
 
   bool ok() const { return code_ == Code::kOk; }
   Code code() const { return code_; }

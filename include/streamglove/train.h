@@ -79,6 +79,19 @@ struct TrainStats {
   int threads = 0;
 };
 
+// Named settings (docs/benchmarks.md has the measurements behind them). A
+// preset sets dim, epochs and x_max; flags given explicitly override it.
+struct TrainPreset {
+  const char* name;
+  const char* description;
+  uint32_t dim;
+  uint32_t epochs;
+  double x_max;
+};
+const std::vector<TrainPreset>& TrainPresets();
+// The preset called `name`, or nullptr.
+const TrainPreset* FindTrainPreset(const std::string& name);
+
 Status ValidateTrainOptions(const TrainOptions& options);
 
 // Trains on the store in `store_dir` and writes vectors to `output`, a loss

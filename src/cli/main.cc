@@ -12,6 +12,7 @@
 #include "cli/store_commands.h"
 #include "cli/train_command.h"
 #include "cli/vocab_command.h"
+#include "util/interrupt.h"
 
 int main(int argc, char** argv) {
   using namespace streamglove;
@@ -49,7 +50,12 @@ int main(int argc, char** argv) {
       fmt::print(stderr, "streamglove: {}\n", s.message());
       return 2;
     }
+    InstallInterruptHandlers();
     if (Status s = command->Run(); !s.ok()) {
+      if (s.code() == Status::Code::kInterrupted) {
+        fmt::print(stderr, "streamglove: {}\n", s.message());
+        return 128 + InterruptSignal();
+      }
       fmt::print(stderr, "streamglove: error: {}\n", s.message());
       return 1;
     }

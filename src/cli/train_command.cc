@@ -13,6 +13,9 @@ TrainCommand::TrainCommand(CLI::App* parent) {
       "Writes OUT, OUT.log.tsv (loss per epoch) and OUT.checkpoint (after every epoch; --resume continues).");
   app_->add_option("--store", store_, "Store directory")->required();
   app_->add_option("-o,--output", output_, "Vectors file to write")->required();
+  std::string presets;
+  for (const TrainPreset& p : TrainPresets()) presets += fmt::format("\n  {}: {}", p.name, p.description);
+  app_->add_option("--preset", preset_, "Named settings for --dim, --epochs, --x-max (explicit flags win):" + presets);
   app_->add_option("--dim", options_.dim, "Vector size")->capture_default_str();
   app_->add_option("--epochs", options_.epochs, "Passes over the co-occurrence pairs")->capture_default_str();
   app_->add_option("--x-max", options_.x_max, "Weighting cutoff x_max")->capture_default_str();
@@ -40,6 +43,13 @@ TrainCommand::TrainCommand(CLI::App* parent) {
 }
 
 Status TrainCommand::Validate() {
+  if (!preset_.empty()) {
+    const TrainPreset* p = FindTrainPreset(preset_);
+    if (p == nullptr) return Status::InvalidArgument(fmt::format("--preset: no preset named '{}'", preset_));
+    if (app_->get_option("--dim")->count() == 0) options_.dim = p->dim;
+    if (app_->get_option("--epochs")->count() == 0) options_.epochs = p->epochs;
+    if (app_->get_option("--x-max")->count() == 0) options_.x_max = p->x_max;
+  }
   SG_RETURN_IF_ERROR(ParseMemoryFlag(memory_, &options_.memory_bytes));
   options_.vectors = vectors_ == "word" ? VectorsKind::kWord
                      : vectors_ == "both" ? VectorsKind::kBoth

@@ -22,6 +22,7 @@ class TrainCommand final : public Command {
   std::string vectors_ = "word+context";
   std::string format_ = "glove";
   std::string compression_ = "auto";
+  std::string preset_;
   bool quiet_ = false;
   TrainOptions options_;
 };

@@ -27,6 +27,7 @@
 #include "streamglove/vocabulary.h"
 #include "util/config.h"
 #include "util/first_error.h"
+#include "util/interrupt.h"
 #include "util/progress.h"
 #include "util/size.h"
 #include "vocab/vocab_index.h"
@@ -344,7 +345,9 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
               tbb::filter_mode::serial_in_order,
               [&](tbb::flow_control& fc) -> ChunkWork* {
                 ChunkWork* work = nullptr;
-                if (error.failed() || batch_bytes >= options.batch_bytes || !idle_works.try_pop(work)) {
+                // An interrupt ends the batch here: what was read is committed.
+                if (error.failed() || batch_bytes >= options.batch_bytes || Interrupted() ||
+                    !idle_works.try_pop(work)) {
                   fc.stop();
                   return nullptr;
                 }
@@ -394,6 +397,11 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
     for (const auto& w : workers) SG_RETURN_IF_ERROR(w->pairs.status());
     SG_RETURN_IF_ERROR(stitch_pairs.status());
     stats->count_seconds += SecondsSince(batch_start);
+    if (!any && Interrupted()) {
+      meter.Finish();
+      return InterruptedStatus(
+          fmt::format("{} batches committed; run the same command again to continue", stats->batches));
+    }
     if (!any) break;
 
     // Commit: merge the dense region, every buffer and every spilled run.
@@ -420,6 +428,13 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
     stats->inputs_ingested += finished.size();
     ++stats->batches;
     stats->commit_seconds += SecondsSince(commit_start);
+    if (Interrupted() && !corpus_done) {
+      meter.Finish();
+      std::filesystem::remove_all(runs_dir, ec);
+      return InterruptedStatus(fmt::format(
+          "{} batches committed, the last up to byte {} of {}; run the same command again to continue",
+          stats->batches, reader.next_position().offset, todo[last_input].path));
+    }
   }
   meter.Finish();
   for (const auto& w : workers) stats->spilled_runs += w->pairs.spilled_runs();

@@ -19,6 +19,7 @@
 
 #include "streamglove/corpus_reader.h"
 #include "util/first_error.h"
+#include "util/interrupt.h"
 
 namespace streamglove {
 
@@ -46,6 +47,7 @@ Status ForEachChunk(ChunkReader* reader, const std::vector<Worker*>& workers, si
                                        [&](tbb::flow_control& fc) -> Chunk* {
                                          Chunk* chunk = nullptr;
                                          bool done = false;
+                                         if (Interrupted()) error.Set(InterruptedStatus("nothing was written; run the same command again"));
                                          if (error.failed() || !idle_chunks.try_pop(chunk)) {
                                            fc.stop();
                                            return nullptr;

@@ -18,6 +18,7 @@
 #include "train/block_stream.h"
 #include "train/glove_model.h"
 #include "util/hash.h"
+#include "util/interrupt.h"
 #include "util/progress.h"
 #include "util/size.h"
 #include "vectors/vectors_writer.h"
@@ -49,6 +50,20 @@ uint64_t MixSeed(uint64_t seed, uint64_t a, uint64_t b) {
 }
 
 }  // namespace
+
+const std::vector<TrainPreset>& TrainPresets() {
+  static const std::vector<TrainPreset> presets = {
+      {"glove-demo", "Stanford GloVe's demo.sh: dim 50, 15 epochs, x_max 10", 50, 15, 10},
+  };
+  return presets;
+}
+
+const TrainPreset* FindTrainPreset(const std::string& name) {
+  for (const TrainPreset& p : TrainPresets()) {
+    if (name == p.name) return &p;
+  }
+  return nullptr;
+}
 
 Status ValidateTrainOptions(const TrainOptions& o) {
   if (o.dim < 1 || o.dim > 4096) return Status::InvalidArgument("--dim must be between 1 and 4096");
@@ -147,6 +162,11 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
         });
       });
       pairs_trained += n;
+      if (Interrupted()) {
+        meter.Finish();
+        return InterruptedStatus(
+            fmt::format("stopped in epoch {}; rerun with --resume to continue from {}", epoch + 1, checkpoint));
+      }
       const double run_pairs = static_cast<double>(blocks.pairs) * (options.epochs - first_epoch);
       const double seconds = std::chrono::duration<double>(Clock::now() - train_start).count();
       meter.UpdateFraction(fmt::format("epoch {}/{}", epoch + 1, options.epochs), pairs_trained / run_pairs,

@@ -1,0 +1,35 @@
+#include "util/interrupt.h"
+
+#include <csignal>
+#include <atomic>
+
+#include <fmt/format.h>
+
+namespace streamglove {
+
+namespace {
+
+std::atomic<int> g_signal{0};
+
+extern "C" void OnInterrupt(int signal) {
+  g_signal.store(signal, std::memory_order_relaxed);
+  std::signal(signal, SIG_DFL);  // a second one stops the process at once
+}
+
+}  // namespace
+
+void InstallInterruptHandlers() {
+  std::signal(SIGINT, OnInterrupt);
+  std::signal(SIGTERM, OnInterrupt);
+}
+
+bool Interrupted() { return g_signal.load(std::memory_order_relaxed) != 0; }
+
+int InterruptSignal() { return g_signal.load(std::memory_order_relaxed); }
+
+Status InterruptedStatus(const std::string& what) {
+  return Status::Interrupted(fmt::format("interrupted by {}: {}",
+                                         InterruptSignal() == SIGTERM ? "SIGTERM" : "SIGINT", what));
+}
+
+}  // namespace streamglove

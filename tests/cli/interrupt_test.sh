@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# SIGINT and SIGTERM stop ingest and train cleanly (exit 128 + signal, one
+# line saying how to continue, no temporary files left), and the rerun
+# finishes with the result of an uninterrupted run.
+set -euo pipefail
+bin=$1
+generator=$2
+dir=$(mktemp -d "${TMPDIR:-/tmp}/sg-interrupt.XXXXXX")
+trap 'rm -rf "$dir"' EXIT
+mkdir "$dir/corpus"
+"$generator" -o "$dir/corpus" --bytes 8e6 --shards 2 --seed 6
+flags=(--window 10 --min-count 3 --memory 128M --batch-size 256K -q)
+"$bin" ingest --store "$dir/reference" "$dir/corpus" "${flags[@]}"
+"$bin" dump --store "$dir/reference" >"$dir/reference.dump"
+fail=0
+
+stop() {  # stop SIGNAL EXPECTED-CODE command...: send SIGNAL once the command runs
+  local signal=$1 code=$2
+  shift 2
+  "$@" 2>"$dir/err" &
+  local pid=$!
+  sleep 0.7
+  kill "-$signal" "$pid" 2>/dev/null || true
+  local got=0
+  wait "$pid" || got=$?
+  if [ "$got" -eq 0 ]; then echo "note: the command finished before $signal"; return 0; fi
+  if [ "$got" -ne "$code" ] || [ "$(wc -l <"$dir/err")" -ne 1 ] || ! grep -q "interrupted by $signal" "$dir/err"; then
+    echo "FAIL: $signal: exit $got, stderr: $(cat "$dir/err")"; fail=1; return 0
+  fi
+  echo "ok: $signal: exit $got: $(cat "$dir/err")"
+}
+
+stop SIGINT 130 "$bin" ingest --store "$dir/store" "$dir/corpus" "${flags[@]}"
+stop SIGTERM 143 "$bin" ingest --store "$dir/store" "$dir/corpus" "${flags[@]}"
+"$bin" ingest --store "$dir/store" "$dir/corpus" "${flags[@]}"
+"$bin" dump --store "$dir/store" >"$dir/store.dump"
+cmp -s "$dir/reference.dump" "$dir/store.dump" && echo "ok: interrupted ingest resumed to identical counts" \
+  || { echo "FAIL: counts differ after interrupted ingest"; fail=1; }
+[ -z "$(find "$dir/store" -name '*.tmp-*')" ] || { echo "FAIL: temporary files left"; fail=1; }
+
+train=(--dim 16 --epochs 6 --threads 1 --seed 3 --memory 64M -q)
+"$bin" train --store "$dir/reference" -o "$dir/reference.txt" "${train[@]}"
+stop SIGTERM 143 "$bin" train --store "$dir/reference" -o "$dir/vectors.txt" "${train[@]}"
+stop SIGINT 130 "$bin" train --store "$dir/reference" -o "$dir/vectors.txt" --resume "${train[@]}"
+"$bin" train --store "$dir/reference" -o "$dir/vectors.txt" --resume "${train[@]}"
+cmp -s "$dir/reference.txt" "$dir/vectors.txt" && echo "ok: interrupted training resumed to identical vectors" \
+  || { echo "FAIL: vectors differ after interrupted training"; fail=1; }
+[ -z "$(find "$dir" -name '*.tmp-*')" ] || { echo "FAIL: temporary files left"; fail=1; }
+exit $fail
