@@ -29,6 +29,21 @@ struct StoreStats {
 // Opens the store read-only in spirit (it takes the store's lock) and scans it.
 Status ComputeStoreStats(const std::string& dir, size_t memory_bytes, StoreStats* stats);
 
+struct VerifyReport {
+  std::vector<std::string> checks;    // what was verified, with figures
+  std::vector<std::string> problems;  // each broken invariant, located
+};
+
+// Checks a store's invariants: it opens (format version, config, vocabulary
+// readable); the vocabulary is unique words with positive counts in rank
+// order; every table file's checksums; every pair decodes with both ids in
+// the vocabulary, in (row, col) order, with a positive value; a symmetric
+// store holds X_ij = X_ji (compared by an order-free checksum of both
+// triangles); input records are unique and a pending partial input is not
+// also recorded as finished. A store that cannot be opened is an error
+// status; broken invariants are listed in report->problems.
+Status VerifyStore(const std::string& dir, size_t memory_bytes, VerifyReport* report);
+
 enum class DumpFormat {
   kText,   // "word1 word2 count" lines, count as the shortest exact-enough decimal
   kGlove,  // Stanford GloVe's cooccurrence.bin: {int32 word1, int32 word2, double val}, 1-based ids

@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   commands.push_back(std::make_unique<IngestCommand>(&app));
   commands.push_back(std::make_unique<StatsCommand>(&app));
   commands.push_back(std::make_unique<DumpCommand>(&app));
+  commands.push_back(std::make_unique<VerifyCommand>(&app));
   commands.push_back(std::make_unique<TrainCommand>(&app));
   CLI::App* eval = app.add_subcommand("eval", "Score a vectors file on analogy or similarity benchmarks");
   eval->require_subcommand(1);

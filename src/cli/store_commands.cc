@@ -119,6 +119,23 @@ Status StatsCommand::Run() {
   return Status::OK();
 }
 
+VerifyCommand::VerifyCommand(CLI::App* parent) {
+  app_ = parent->add_subcommand("verify",
+                                "Check a store's invariants: metadata, vocabulary, checksums, pairs, symmetry, inputs");
+  app_->add_option("--store", store_, "Store directory")->required();
+}
+
+Status VerifyCommand::Run() {
+  VerifyReport report;
+  SG_RETURN_IF_ERROR(VerifyStore(store_, kReadMemoryBytes, &report));
+  for (const std::string& c : report.checks) fmt::print("ok: {}\n", c);
+  for (const std::string& p : report.problems) fmt::print("PROBLEM: {}\n", p);
+  if (!report.problems.empty()) {
+    return Status::Corruption(fmt::format("{}: {} problems found (listed on stdout)", store_, report.problems.size()));
+  }
+  return Status::OK();
+}
+
 DumpCommand::DumpCommand(CLI::App* parent) {
   app_ = parent->add_subcommand("dump", "Write a store's counts: text lines or Stanford GloVe's cooccurrence.bin");
   app_->add_option("--store", store_, "Store directory")->required();

@@ -44,6 +44,16 @@ class StatsCommand final : public Command {
   bool json_ = false;
 };
 
+class VerifyCommand final : public Command {
+ public:
+  explicit VerifyCommand(CLI::App* parent);
+  Status Validate() override { return Status::OK(); }
+  Status Run() override;
+
+ private:
+  std::string store_;
+};
+
 class DumpCommand final : public Command {
  public:
   explicit DumpCommand(CLI::App* parent);

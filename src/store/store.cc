@@ -161,6 +161,11 @@ Status StoreImpl::ForEachPair(
   return Status::OK();
 }
 
+Status StoreImpl::VerifyChecksums() {
+  const rocksdb::Status s = db_->VerifyChecksum();
+  return s.ok() ? Status::OK() : FromRocks(s, "checksums");
+}
+
 uint64_t StoreImpl::SizeOnDisk() {
   // Files may vanish under us (compactions); they are simply not counted.
   namespace fs = std::filesystem;

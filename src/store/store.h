@@ -116,6 +116,10 @@ class Store {
 
   // Bytes of the store's files on disk.
   virtual uint64_t SizeOnDisk() = 0;
+
+  // Reads every table file and checks its block checksums (RocksDB's
+  // VerifyChecksum).
+  virtual Status VerifyChecksums() = 0;
 };
 
 }  // namespace streamglove

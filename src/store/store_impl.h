@@ -58,6 +58,7 @@ class StoreImpl final : public Store {
       const std::function<Status(uint32_t row, uint32_t col, uint64_t value)>& f) override;
 
   uint64_t SizeOnDisk() override;
+  Status VerifyChecksums() override;
 
   const std::string& dir() const { return dir_; }
   // "DIR: what: <RocksDB's message>", with RocksDB's code mapped to ours

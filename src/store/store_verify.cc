@@ -1,0 +1,116 @@
+// VerifyStore: the store's invariants, checked in one pass over the pairs.
+
+#include <set>
+#include <unordered_set>
+
+#include <fmt/format.h>
+
+#include "store/store.h"
+#include "streamglove/store_info.h"
+
+namespace streamglove {
+
+namespace {
+
+// An order-free fingerprint of one triangle: the sum of a hash per pair.
+uint64_t PairHash(uint32_t a, uint32_t b, uint64_t value) {
+  uint64_t h = (uint64_t{a} << 32 | b) * 0x9E3779B97F4A7C15ull ^ value * 0xC2B2AE3D27D4EB4Full;
+  h ^= h >> 29;
+  h *= 0xBF58476D1CE4E5B9ull;
+  return h ^ (h >> 32);
+}
+
+}  // namespace
+
+Status VerifyStore(const std::string& dir, size_t memory_bytes, VerifyReport* report) {
+  *report = VerifyReport();
+  std::unique_ptr<Store> store;
+  SG_RETURN_IF_ERROR(Store::Open(dir, memory_bytes, /*create=*/false, &store));
+  if (!store->initialized()) {
+    report->problems.push_back(fmt::format("{}: the store holds no configuration and vocabulary (an ingest was "
+                                           "interrupted before its vocabulary pass ended: rerun it)", dir));
+    return Status::OK();
+  }
+  const StoreConfig& config = store->config();
+  report->checks.push_back(fmt::format("format version {}, window {}, {}, scale {}", config.format_version,
+                                       config.window, config.symmetric ? "symmetric" : "asymmetric", config.scale));
+
+  const std::vector<VocabEntry>& vocab = store->vocab();
+  std::unordered_set<std::string_view> words;
+  size_t vocab_problems = 0;
+  for (size_t i = 0; i < vocab.size(); ++i) {
+    std::string problem;
+    if (vocab[i].count == 0) problem = "a zero count";
+    if (!words.insert(vocab[i].word).second) problem = "a duplicate word";
+    if (i > 0 && (vocab[i].count > vocab[i - 1].count ||
+                  (vocab[i].count == vocab[i - 1].count && vocab[i].word < vocab[i - 1].word))) {
+      problem = "out of rank order (count descending, ties in byte order)";
+    }
+    if (!problem.empty() && vocab_problems++ < 10) {
+      report->problems.push_back(fmt::format("vocabulary id {} ('{}', count {}): {}", i, vocab[i].word,
+                                             vocab[i].count, problem));
+    }
+  }
+  if (vocab_problems == 0) report->checks.push_back(fmt::format("vocabulary: {} unique words in rank order", vocab.size()));
+
+  if (Status s = store->VerifyChecksums(); !s.ok()) {
+    report->problems.push_back(s.message());
+  } else {
+    report->checks.push_back("table file checksums");
+  }
+
+  uint64_t pairs = 0, upper = 0, lower = 0, pair_problems = 0;
+  bool have_last = false;
+  uint32_t last_row = 0, last_col = 0;
+  const uint64_t v = vocab.size();
+  const Status scan = store->ForEachPair([&](uint32_t row, uint32_t col, uint64_t value) {
+    std::string problem;
+    if (row >= v || col >= v) problem = "an id outside the vocabulary";
+    if (value == 0) problem = "a zero value";
+    if (have_last && (row < last_row || (row == last_row && col <= last_col))) problem = "out of (row, col) order";
+    if (!problem.empty() && pair_problems++ < 10) {
+      report->problems.push_back(fmt::format("pair ({}, {}) = {}: {}", row, col, value, problem));
+    }
+    have_last = true;
+    last_row = row;
+    last_col = col;
+    ++pairs;
+    if (row < col) upper += PairHash(row, col, value);
+    if (row > col) lower += PairHash(col, row, value);
+    return Status::OK();
+  });
+  if (!scan.ok()) {
+    report->problems.push_back(fmt::format("after {} readable pairs: {}", pairs, scan.message()));
+  } else if (pair_problems == 0) {
+    report->checks.push_back(fmt::format("{} non-zero pairs decode, in order, inside the vocabulary", pairs));
+    if (config.symmetric && upper != lower) {
+      report->problems.push_back("a symmetric store whose X_ij and X_ji differ (triangle checksums disagree)");
+    } else if (config.symmetric) {
+      report->checks.push_back("symmetric: both triangles hold the same counts");
+    }
+  }
+
+  std::vector<InputRecord> inputs;
+  SG_RETURN_IF_ERROR(store->ListInputs(&inputs));
+  std::set<std::string> fingerprints;
+  uint64_t tokens = 0;
+  for (const InputRecord& r : inputs) {
+    if (!fingerprints.insert(r.fingerprint).second) {
+      report->problems.push_back(fmt::format("input {} recorded twice (fingerprint {})", r.path, r.fingerprint));
+    }
+    tokens += r.tokens;
+  }
+  IngestProgress progress;
+  bool partial = false;
+  SG_RETURN_IF_ERROR(store->GetProgress(&progress, &partial));
+  if (partial && fingerprints.count(progress.fingerprint) > 0) {
+    report->problems.push_back(fmt::format("{} is both finished and pending at byte {}", progress.path, progress.offset));
+  }
+  report->checks.push_back(fmt::format("{} inputs ingested ({} tokens){}", inputs.size(), tokens,
+                                       partial ? fmt::format("; {} pending from byte {} (rerun ingest to finish it)",
+                                                             progress.path, progress.offset)
+                                               : std::string()));
+  return Status::OK();
+}
+
+}  // namespace streamglove
