@@ -1,5 +1,7 @@
 #include "test_util.h"
 
+#include <string_view>
+
 #include <zlib.h>
 #include <zstd.h>
 
@@ -114,6 +116,68 @@ std::string RandomText(std::mt19937_64* rng, size_t bytes) {
     }
   }
   return s;
+}
+
+// The offset of the first NUL or ill-formed UTF-8 byte of `line` (Unicode's
+// table 3-7 of well-formed byte sequences), or npos: the test's own oracle.
+size_t FirstBadByte(std::string_view line) {
+  const auto* u = reinterpret_cast<const unsigned char*>(line.data());
+  const size_t n = line.size();
+  for (size_t i = 0; i < n;) {
+    const unsigned b = u[i];
+    if (b == 0) return i;
+    if (b < 0x80) {
+      ++i;
+      continue;
+    }
+    unsigned lo = 0x80, hi = 0xBF;  // allowed range of the second byte
+    size_t len = 0;
+    if (b >= 0xC2 && b <= 0xDF) len = 2;
+    else if (b == 0xE0) len = 3, lo = 0xA0;
+    else if ((b >= 0xE1 && b <= 0xEC) || b == 0xEE || b == 0xEF) len = 3;
+    else if (b == 0xED) len = 3, hi = 0x9F;
+    else if (b == 0xF0) len = 4, lo = 0x90;
+    else if (b >= 0xF1 && b <= 0xF3) len = 4;
+    else if (b == 0xF4) len = 4, hi = 0x8F;
+    else return i;
+    if (i + len > n || u[i + 1] < lo || u[i + 1] > hi) return i;
+    for (size_t k = 2; k < len; ++k) {
+      if (u[i + k] < 0x80 || u[i + k] > 0xBF) return i;
+    }
+    i += len;
+  }
+  return std::string_view::npos;
+}
+
+// `text` without its bad lines; *bad counts them, *first_bad is the offset of
+// the first bad byte.
+std::string WithoutBadLines(const std::string& text, uint64_t* bad, size_t* first_bad) {
+  std::string out;
+  *bad = 0;
+  *first_bad = std::string::npos;
+  for (size_t pos = 0; pos < text.size();) {
+    const size_t end = std::min(text.find('\n', pos), text.size() - 1) + 1;
+    const std::string_view line(text.data() + pos, end - pos);
+    const size_t at = FirstBadByte(line);
+    if (at == std::string_view::npos) {
+      out += line;
+    } else {
+      ++*bad;
+      if (*first_bad == std::string::npos) *first_bad = pos + at;
+    }
+    pos = end;
+  }
+  return out;
+}
+
+
+std::string ReplaceBadBytes(std::string text) {
+  for (size_t pos = 0;;) {
+    const size_t at = FirstBadByte(std::string_view(text).substr(pos));
+    if (at == std::string_view::npos) return text;
+    text[pos + at] = 'x';
+    pos += at;
+  }
 }
 
 }  // namespace streamglove::test

@@ -7,6 +7,7 @@
 #include <map>
 #include <random>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "streamglove/tokenizer.h"
@@ -39,6 +40,18 @@ std::vector<std::string> ReferenceTokens(const std::string& text);
 // Random text over an alphabet rich in separators, '\r', multi-byte and
 // invalid UTF-8, with occasional tokens longer than 999 bytes.
 std::string RandomText(std::mt19937_64* rng, size_t bytes);
+
+// The offset of the first NUL or ill-formed UTF-8 byte of `line` (Unicode's
+// table 3-7 of well-formed byte sequences), or npos: the tests' own oracle.
+size_t FirstBadByte(std::string_view line);
+
+// `text` without its bad lines (see FirstBadByte); *bad counts them and
+// *first_bad is the offset of the first bad byte (npos when none).
+std::string WithoutBadLines(const std::string& text, uint64_t* bad, size_t* first_bad);
+
+// `text` with every byte FirstBadByte finds replaced by 'x': valid UTF-8
+// without NULs, its lines and long tokens kept.
+std::string ReplaceBadBytes(std::string text);
 
 }  // namespace streamglove::test
 

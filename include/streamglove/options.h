@@ -57,6 +57,14 @@ struct CorpusOptions {
   // The longest JSONL record accepted; a longer one is an error (a JSONL line
   // cannot be cut like text). Default: 256 MiB.
   size_t max_record_bytes = size_t{256} << 20;
+
+  // Bad records: a text line holding invalid UTF-8 or a NUL byte; a JSONL
+  // record that does not parse (invalid UTF-8 included), is not an object, or
+  // lacks the string field. By default the first one is an error naming the
+  // file and byte offset, before any of its chunk is counted. With
+  // skip_bad_records they are skipped and counted instead (a text line longer
+  // than a chunk is skipped chunk by chunk). Default: false.
+  bool skip_bad_records = false;
 };
 
 // The vocabulary pass (`streamglove vocab`).

@@ -20,8 +20,9 @@
 namespace streamglove {
 
 struct VocabStats {
-  TokenizerStats tokenizer;       // tokens seen, truncated, with invalid UTF-8
-  std::string first_invalid_utf8;  // "file: byte N" of the first invalid token, or empty
+  TokenizerStats tokenizer;       // tokens seen, truncated
+  uint64_t bad_records = 0;        // skipped (CorpusOptions::skip_bad_records)
+  std::string first_bad_record;    // "file: byte N: what" of the first skipped, or empty
   uint64_t distinct_words = 0;     // before min_count / max_vocab
   uint64_t kept_words = 0;         // lines written
   uint64_t bytes_read = 0;         // input bytes as stored (compressed)

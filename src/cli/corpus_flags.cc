@@ -19,6 +19,9 @@ void CorpusFlags::Register(CLI::App* app) {
       ->capture_default_str()
       ->check(CLI::IsMember({"whitespace", "words"}));
   app->add_flag("--lowercase", lowercase_, "Lowercase tokens (Unicode simple case mapping)");
+  app->add_flag("--skip-bad-records", skip_bad_records_,
+                "Skip and count text lines with invalid UTF-8 or NUL bytes and malformed JSONL records "
+                "(default: the first one is an error)");
 }
 
 Status CorpusFlags::Resolve(CorpusOptions* options, std::vector<InputFile>* inputs) const {
@@ -28,6 +31,7 @@ Status CorpusFlags::Resolve(CorpusOptions* options, std::vector<InputFile>* inpu
   options->tokenizer = tokenizer_ == "words" ? TokenizerKind::kWords : TokenizerKind::kWhitespace;
   options->json_field = json_field_;
   options->lowercase = lowercase_;
+  options->skip_bad_records = skip_bad_records_;
   SG_RETURN_IF_ERROR(ValidateCorpusOptions(*options));
   return ExpandInputs(inputs_, options->format, inputs);
 }

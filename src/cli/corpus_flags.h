@@ -25,6 +25,7 @@ class CorpusFlags {
   std::string tokenizer_ = "whitespace";
   std::string json_field_ = CorpusOptions().json_field;
   bool lowercase_ = CorpusOptions().lowercase;
+  bool skip_bad_records_ = CorpusOptions().skip_bad_records;
 };
 
 // Parses --memory and --threads style values shared by commands.

@@ -44,9 +44,8 @@ Status VocabCommand::Run() {
              stats.tokenizer.tokens, stats.distinct_words, stats.kept_words, output_, stats.seconds,
              FormatBytes(stats.bytes_read / std::max(stats.seconds, 1e-9)), stats.threads,
              stats.spill_runs);
-  if (stats.tokenizer.invalid_utf8_tokens > 0) {
-    fmt::print(stderr, "vocab: warning: {} tokens hold invalid UTF-8 (first at {})\n",
-               stats.tokenizer.invalid_utf8_tokens, stats.first_invalid_utf8);
+  if (stats.bad_records > 0) {
+    fmt::print(stderr, "vocab: skipped {} bad records (the first: {})\n", stats.bad_records, stats.first_bad_record);
   }
   if (stats.tokenizer.truncated_tokens > 0) {
     fmt::print(stderr, "vocab: warning: {} tokens longer than {} bytes were cut\n",

@@ -437,7 +437,19 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
     }
   }
   meter.Finish();
-  for (const auto& w : workers) stats->spilled_runs += w->pairs.spilled_runs();
+  CorpusLocation first_bad;
+  for (const auto& w : workers) {
+    stats->spilled_runs += w->pairs.spilled_runs();
+    stats->bad_records += w->tokenizer.bad_records();
+    if (w->tokenizer.first_bad_record() < first_bad) {
+      first_bad = w->tokenizer.first_bad_record();
+      stats->first_bad_record = w->tokenizer.first_bad_reason();
+    }
+  }
+  if (stats->bad_records > 0) {
+    stats->messages.push_back(
+        fmt::format("skipped {} bad records (the first: {})", stats->bad_records, stats->first_bad_record));
+  }
   stats->tokens = tokens;
   stats->increments = increments;
   stats->bytes_read = reader.bytes_consumed();

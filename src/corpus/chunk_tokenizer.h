@@ -3,6 +3,8 @@
 // Hides the input format from the stages: a text chunk is tokenized as is;
 // a JSONL chunk's records each give one document (the configured field). The
 // end of an input always ends a document, so no window crosses two files.
+// Bad records (see CorpusOptions::skip_bad_records) fail the chunk before any
+// of its tokens is emitted, or are skipped and counted.
 //
 // Thread-safety: holds a Tokenizer and a JSON parser; use one per thread.
 #ifndef STREAMGLOVE_CORPUS_CHUNK_TOKENIZER_H_
@@ -34,22 +36,30 @@ class ChunkTokenizer {
   // `inputs` must outlive this object.
   ChunkTokenizer(const CorpusOptions& options, const std::vector<InputFile>* inputs);
 
-  // Emits the chunk's tokens and document ends to *sink. A malformed JSONL
-  // record is a Corruption naming the file and the record's byte offset.
+  // Emits the chunk's tokens and document ends to *sink. A bad record is a
+  // Corruption naming the file and byte offset, unless skipped.
   Status Tokenize(const Chunk& chunk, TokenSink* sink);
 
   const TokenizerStats& stats() const { return tokenizer_.stats(); }
-  // Where the first token with invalid UTF-8 was seen (invalid when none).
-  CorpusLocation first_invalid_utf8() const { return first_invalid_utf8_; }
+  // Bad records skipped so far, and the first of them (by corpus position)
+  // with what was wrong.
+  uint64_t bad_records() const { return bad_records_; }
+  CorpusLocation first_bad_record() const { return first_bad_; }
+  const std::string& first_bad_reason() const { return first_bad_reason_; }
 
  private:
+  Status TokenizeText(const Chunk& chunk, TokenSink* sink);
   Status TokenizeJsonl(const Chunk& chunk, TokenSink* sink);
-  void NoteInvalid(uint32_t input, uint64_t offset);
+  // Fails (the default) or counts the bad record at `offset` of the chunk.
+  Status BadRecord(const Chunk& chunk, uint64_t offset, const std::string& reason);
 
   const std::vector<InputFile>* inputs_;
+  const bool skip_bad_records_;
   Tokenizer tokenizer_;
   JsonlField json_;
-  CorpusLocation first_invalid_utf8_;
+  uint64_t bad_records_ = 0;
+  CorpusLocation first_bad_;
+  std::string first_bad_reason_;
 };
 
 }  // namespace streamglove

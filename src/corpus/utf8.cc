@@ -4,8 +4,9 @@
 
 namespace streamglove {
 
-bool IsValidUtf8(std::string_view s) {
+size_t FirstInvalidUtf8(std::string_view s) {
   const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  const auto* const begin = p;
   const auto* end = p + s.size();
   while (p < end) {
     const unsigned c = *p;
@@ -25,21 +26,23 @@ bool IsValidUtf8(std::string_view s) {
       n = 3;
       cp = c & 0x07;
     } else {
-      return false;
+      return static_cast<size_t>(p - begin);
     }
-    if (end - p <= n) return false;
+    if (end - p <= n) return static_cast<size_t>(p - begin);
     for (int i = 1; i <= n; ++i) {
-      if ((p[i] & 0xC0) != 0x80) return false;
+      if ((p[i] & 0xC0) != 0x80) return static_cast<size_t>(p - begin);
       cp = (cp << 6) | (p[i] & 0x3F);
     }
     if ((n == 2 && cp < 0x800) || (n == 3 && (cp < 0x10000 || cp > 0x10FFFF)) ||
         (cp >= 0xD800 && cp <= 0xDFFF)) {
-      return false;
+      return static_cast<size_t>(p - begin);
     }
     p += n + 1;
   }
-  return true;
+  return std::string_view::npos;
 }
+
+bool IsValidUtf8(std::string_view s) { return FirstInvalidUtf8(s) == std::string_view::npos; }
 
 void AppendLowercase(std::string_view s, std::string* out) {
   const auto* p = reinterpret_cast<const utf8proc_uint8_t*>(s.data());

@@ -10,6 +10,8 @@ namespace streamglove {
 // True when `s` is well-formed UTF-8 (RFC 3629: no overlong forms, no
 // surrogates, nothing above U+10FFFF).
 bool IsValidUtf8(std::string_view s);
+// The offset of the first byte that starts no well-formed sequence, or npos.
+size_t FirstInvalidUtf8(std::string_view s);
 
 // Appends `s` lowercased by Unicode's simple case mapping to *out; bytes that
 // are not valid UTF-8 are copied unchanged.

@@ -216,16 +216,16 @@ Status BuildVocabulary(const std::vector<InputFile>& inputs, const CorpusOptions
   SG_RETURN_IF_ERROR(counted);
   stats->bytes_read = reader.bytes_consumed();
 
-  CorpusLocation first_invalid;
+  CorpusLocation first_bad;
   size_t table_bytes = 0;
   for (const auto& w : workers) {
     stats->tokenizer.Add(w->tokenizer().stats());
-    first_invalid = std::min(first_invalid, w->tokenizer().first_invalid_utf8());
+    stats->bad_records += w->tokenizer().bad_records();
+    if (w->tokenizer().first_bad_record() < first_bad) {
+      first_bad = w->tokenizer().first_bad_record();
+      stats->first_bad_record = w->tokenizer().first_bad_reason();
+    }
     table_bytes += w->table().memory_bytes();
-  }
-  if (first_invalid.valid()) {
-    stats->first_invalid_utf8 =
-        fmt::format("{}: byte {}", inputs[first_invalid.input].path, first_invalid.offset);
   }
 
   VocabFileWriter out(options.max_vocab);

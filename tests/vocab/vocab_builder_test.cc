@@ -52,7 +52,11 @@ TEST_CASE("BuildVocabulary equals a brute-force count for any threads and format
   TempDir dir;
   REQUIRE(dir.Create("", "sg-test-").ok());
   std::mt19937_64 rng(5);
-  const std::string t1 = RandomText(&rng, 200000);
+  const std::string t1 = RandomText(&rng, 200000);  // NULs and invalid UTF-8 included
+  uint64_t bad_lines = 0;
+  size_t first_bad = 0;
+  const std::string t1_good = WithoutBadLines(t1, &bad_lines, &first_bad);
+  REQUIRE(bad_lines > 10);
   const std::string t2 = RandomWords(&rng, 150000, 60000);
   const std::string t3 = RandomWords(&rng, 50000, 5000);
   const std::string t4 = "jsonl words and more words";
@@ -82,11 +86,18 @@ TEST_CASE("BuildVocabulary equals a brute-force count for any threads and format
     CorpusOptions corpus;
     VocabStats stats;
     const std::string out = dir.path() + "/vocab.out";
+    // By default the first bad line is an error naming its first bad byte.
+    const Status strict = BuildVocabulary(inputs, corpus, options, out, &stats);
+    CHECK(strict.message().find(fmt::format("/1.txt: byte {}: ", first_bad)) != std::string::npos);
+    CHECK(strict.message().find("--skip-bad-records") != std::string::npos);
+    // Skipped, the bad lines are left out and counted.
+    corpus.skip_bad_records = true;
     REQUIRE(BuildVocabulary(inputs, corpus, options, out, &stats).ok());
-    CHECK(ReadFile(out) == ExpectedVocab({t1 + "\n", t2 + "\n", t3 + "\n", t4 + "\n"}, c.min_count, c.max_vocab));
+    CHECK(ReadFile(out) ==
+          ExpectedVocab({t1_good + "\n", t2 + "\n", t3 + "\n", t4 + "\n"}, c.min_count, c.max_vocab));
     CHECK((stats.spill_runs > 0) == c.expect_spills);
-    CHECK(stats.tokenizer.invalid_utf8_tokens > 0);
-    CHECK(stats.first_invalid_utf8.find("/1.txt: byte ") != std::string::npos);
+    CHECK(stats.bad_records == bad_lines);
+    CHECK(stats.first_bad_record.find(fmt::format("/1.txt: byte {}: ", first_bad)) != std::string::npos);
   }
 }
 
