@@ -54,8 +54,10 @@ struct CorpusOptions {
   // derived from the memory budget (see PlanMemory in the stages).
   size_t chunk_bytes = size_t{4} << 20;
 
-  // The longest JSONL record accepted; a longer one is an error (a JSONL line
-  // cannot be cut like text). Default: 256 MiB.
+  // The longest JSONL record or text line accepted; a longer one is an error
+  // naming the file and the line's byte offset (a text line is read in chunks,
+  // so the limit bounds no memory: it catches files that are not text with
+  // line ends, while text8-style single lines of 100 MB pass). Default: 256 MiB.
   size_t max_record_bytes = size_t{256} << 20;
 
   // Bad records: a text line holding invalid UTF-8 or a NUL byte; a JSONL

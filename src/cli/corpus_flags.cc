@@ -19,6 +19,8 @@ void CorpusFlags::Register(CLI::App* app) {
       ->capture_default_str()
       ->check(CLI::IsMember({"whitespace", "words"}));
   app->add_flag("--lowercase", lowercase_, "Lowercase tokens (Unicode simple case mapping)");
+  app->add_option("--max-line-bytes", max_line_, "Longest text line or JSONL record accepted")
+      ->capture_default_str();
   app->add_flag("--skip-bad-records", skip_bad_records_,
                 "Skip and count text lines with invalid UTF-8 or NUL bytes and malformed JSONL records "
                 "(default: the first one is an error)");
@@ -32,6 +34,9 @@ Status CorpusFlags::Resolve(CorpusOptions* options, std::vector<InputFile>* inpu
   options->json_field = json_field_;
   options->lowercase = lowercase_;
   options->skip_bad_records = skip_bad_records_;
+  if (Status s = ParseByteSize(max_line_, &options->max_record_bytes); !s.ok()) {
+    return Status::InvalidArgument("--max-line-bytes: " + s.message());
+  }
   SG_RETURN_IF_ERROR(ValidateCorpusOptions(*options));
   return ExpandInputs(inputs_, options->format, inputs);
 }

@@ -26,6 +26,7 @@ class CorpusFlags {
   std::string json_field_ = CorpusOptions().json_field;
   bool lowercase_ = CorpusOptions().lowercase;
   bool skip_bad_records_ = CorpusOptions().skip_bad_records;
+  std::string max_line_ = "256M";
 };
 
 // Parses --memory and --threads style values shared by commands.

@@ -37,6 +37,7 @@ Status ChunkReader::OpenInput() {
   SG_RETURN_IF_ERROR(OpenByteSource(inputs_[next_input_].path, &source_));
   source_eof_ = false;
   offset_ = 0;
+  line_start_ = 0;
   carry_.clear();
   carry_continues_line_ = carry_starts_in_token_ = false;
   if (next_input_ == 0 && start_at_.offset > 0) {
@@ -55,6 +56,7 @@ Status ChunkReader::OpenInput() {
     }
     carry_continues_line_ = start_at_.continues_line;
     carry_starts_in_token_ = start_at_.starts_in_token;
+    line_start_ = offset_;  // a resumed line is measured from here
   }
   return Status::OK();
 }
@@ -131,13 +133,27 @@ Status ChunkReader::FillChunk(Chunk* chunk) {
     cut = FindCut(*chunk, input.jsonl, &cut_in_line, &cut_in_token);
     if (cut > 0) break;
     if (target >= options_.max_record_bytes) {
-      return Status::Corruption(fmt::format("{}: byte {}: JSONL record longer than {} bytes",
+      return Status::Corruption(fmt::format("{}: byte {}: JSONL record longer than {} bytes; --max-line-bytes raises the limit",
                                             input.path, offset_, options_.max_record_bytes));
     }
     target = std::min(target * 2, options_.max_record_bytes);
     reserve(target);
   }
 
+  if (cut_in_line) {
+    // A text line continues into the next chunk: bounded, so a file without
+    // newlines (binary data, a lost line ending) is an error, not a silent
+    // billion-byte document.
+    const void* nl = memrchr(chunk->buffer_.data(), '\n', cut);
+    if (nl != nullptr) line_start_ = offset_ + (static_cast<const char*>(nl) - chunk->buffer_.data()) + 1;
+    if (offset_ + cut - line_start_ > options_.max_record_bytes) {
+      return Status::Corruption(fmt::format(
+          "{}: byte {}: a line longer than {} bytes (no newline); --max-line-bytes raises the limit", input.path,
+          line_start_, options_.max_record_bytes));
+    }
+  } else {
+    line_start_ = offset_ + cut;
+  }
   carry_.assign(chunk->buffer_.data() + cut, chunk->size_ - cut);
   carry_continues_line_ = cut_in_line;
   carry_starts_in_token_ = cut_in_token;
