@@ -227,6 +227,10 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
     if (in.path == "-") return Status::InvalidArgument("ingest reads files it can re-read to resume: save stdin to a file first");
   }
 
+  // A store this call creates is removed again if it never gets a
+  // vocabulary (bad input in the vocabulary pass, a bad --vocab file).
+  std::error_code exists_ec;
+  const bool created = !std::filesystem::exists(store_dir, exists_ec);
   std::unique_ptr<Store> store;
   SG_RETURN_IF_ERROR(Store::Open(store_dir, options.memory_bytes, /*create=*/true, &store));
 
@@ -280,8 +284,16 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
     todo.push_back(inputs[i]);
     todo_fingerprints.push_back(fingerprints[i]);
   }
-  SG_RETURN_IF_ERROR(PrepareStore(store_dir, todo.empty() ? inputs : todo, corpus_options, options, threads,
-                                  store.get(), stats));
+  if (Status s = PrepareStore(store_dir, todo.empty() ? inputs : todo, corpus_options, options, threads,
+                              store.get(), stats);
+      !s.ok()) {
+    if (created && !store->initialized()) {
+      store.reset();
+      std::error_code ec;
+      std::filesystem::remove_all(store_dir, ec);
+    }
+    return s;
+  }
   stats->vocab_size = store->vocab().size();
   if (todo.empty()) return Status::OK();
 

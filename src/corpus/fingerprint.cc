@@ -34,6 +34,12 @@ Status ReadAt(int fd, const std::string& path, uint64_t offset, size_t n, std::s
 }  // namespace
 
 Status FingerprintFile(const std::string& path, std::string* fingerprint) {
+  // Before opening: opening a FIFO would wait for a writer.
+  struct stat before;
+  if (::stat(path.c_str(), &before) != 0) return ErrnoStatus(path, errno);
+  if (!S_ISREG(before.st_mode)) {
+    return Status::InvalidArgument(fmt::format("{}: not a regular file (ingest must be able to re-read inputs)", path));
+  }
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return ErrnoStatus(path, errno);
   struct stat st;
