@@ -2,7 +2,8 @@
 # The README's second command: installs what is missing, builds, and runs the
 # tests: first the unit tests under AddressSanitizer + UndefinedBehaviorSanitizer,
 # then the whole suite (unit, CLI and real-data checks) on the release build.
-# SG_SKIP_SANITIZERS=1 skips the sanitizer stage for a quick local run.
+# Last, each libFuzzer target runs for SG_FUZZ_SECONDS (30) under ASan + UBSan.
+# SG_SKIP_SANITIZERS=1 skips the sanitizer and fuzzing stages for a quick local run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh
@@ -17,3 +18,8 @@ fi
 echo "== all tests, release build"
 tools/build.sh build -DCMAKE_BUILD_TYPE=Release
 ctest --test-dir build --output-on-failure -j2
+
+if [ "${SG_SKIP_SANITIZERS:-0}" != 1 ]; then
+  echo "== fuzzing, ${SG_FUZZ_SECONDS:-30} s per target"
+  tools/fuzz.sh "${SG_FUZZ_SECONDS:-30}"
+fi

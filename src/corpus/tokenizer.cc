@@ -89,6 +89,16 @@ size_t LastSafeCut(std::string_view text, TokenizerKind kind) {
     const size_t i = text.find_last_of(" \t");
     return i == std::string_view::npos ? 0 : i + 1;
   }
+  // A sequence the text's end cuts short is not known yet (a chunk buffer
+  // ends anywhere): set it aside like what follows, or its start could pass
+  // for an invalid byte that joins nothing (found by tests/fuzz).
+  size_t lead = text.size();
+  while (lead > 0 && text.size() - lead < 3 && IsContinuationByte(text[lead - 1])) --lead;
+  if (lead > 0) {
+    const auto c = static_cast<unsigned char>(text[lead - 1]);
+    const size_t need = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+    if (need > 1 && text.size() - (lead - 1) < need) text = text.substr(0, lead - 1);
+  }
   if (text.empty()) return 0;
   // Walk code points backwards, q at `next` and p before it. The end of the
   // text is no candidate: what follows it is not known yet.

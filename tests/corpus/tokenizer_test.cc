@@ -77,3 +77,18 @@ TEST_CASE("skip_partial_token drops the tail of a token cut between chunks", "[c
   tokenizer.Tokenize("tail-of-token next\tword", true, &sink);
   CHECK(sink.out == V{"next", "word"});
 }
+
+TEST_CASE("LastSafeCut never cuts before a sequence that the text's end cuts short", "[corpus]") {
+  // "4." then U+07C0 (an NKO digit, so "4.߀" is one number) whose second
+  // byte is not read yet: cutting after the '.' would split the number
+  // (found by tests/fuzz/tokenizer_fuzz).
+  const std::string text = "x 4.\xdf\x80s\n";
+  for (size_t end = 1; end <= text.size(); ++end) {
+    const size_t cut = LastSafeCut(std::string_view(text).substr(0, end), TokenizerKind::kWords);
+    INFO("prefix of " << end << " bytes, cut " << cut);
+    CHECK(cut != 4);
+    V split = Tokens(text.substr(0, cut), TokenizerKind::kWords);
+    for (const std::string& t : Tokens(text.substr(cut), TokenizerKind::kWords)) split.push_back(t);
+    CHECK(split == Tokens(text, TokenizerKind::kWords));
+  }
+}
