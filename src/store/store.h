@@ -83,6 +83,10 @@ class Store {
   // build's).
   static Status Open(const std::string& dir, size_t memory_bytes, bool create,
                      std::unique_ptr<Store>* store);
+  // Opens an existing store to read it (stats, dump, verify, train's block
+  // stream) without writing to it, so it works on a full disk. The store is
+  // locked as by Open(); NewBatch/CommitBatch/Initialize fail.
+  static Status OpenForReading(const std::string& dir, size_t memory_bytes, std::unique_ptr<Store>* store);
 
   // True once Initialize() has written config and vocabulary.
   virtual bool initialized() const = 0;

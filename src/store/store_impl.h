@@ -38,7 +38,7 @@ class StoreImpl final : public Store {
   StoreImpl& operator=(const StoreImpl&) = delete;
 
   // Steps of Store::Open(), in this order.
-  Status OpenDb(size_t memory_bytes, bool create);
+  Status OpenDb(size_t memory_bytes, bool create, bool read_only);
   Status LoadMetadata();
 
   bool initialized() const override { return initialized_; }

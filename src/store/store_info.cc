@@ -12,7 +12,7 @@ namespace streamglove {
 Status ComputeStoreStats(const std::string& dir, size_t memory_bytes, StoreStats* stats) {
   *stats = StoreStats();
   std::unique_ptr<Store> store;
-  SG_RETURN_IF_ERROR(Store::Open(dir, memory_bytes, /*create=*/false, &store));
+  SG_RETURN_IF_ERROR(Store::OpenForReading(dir, memory_bytes, &store));
   if (!store->initialized()) return Status::InvalidArgument(fmt::format("{}: the store holds no vocabulary yet", dir));
   const StoreConfig& c = store->config();
   stats->format_version = c.format_version;
@@ -44,7 +44,7 @@ Status ComputeStoreStats(const std::string& dir, size_t memory_bytes, StoreStats
 
 Status DumpStore(const std::string& dir, size_t memory_bytes, DumpFormat format, const std::string& out_path) {
   std::unique_ptr<Store> store;
-  SG_RETURN_IF_ERROR(Store::Open(dir, memory_bytes, /*create=*/false, &store));
+  SG_RETURN_IF_ERROR(Store::OpenForReading(dir, memory_bytes, &store));
   if (!store->initialized()) return Status::InvalidArgument(fmt::format("{}: the store holds no vocabulary yet", dir));
   const double scale = static_cast<double>(store->config().scale);
   const auto& vocab = store->vocab();

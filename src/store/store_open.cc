@@ -63,7 +63,8 @@ Status CheckDirectory(const std::string& dir, bool create) {
 // Takes the exclusive flock on DIR/LOCK.streamglove and writes our pid into
 // it. flock belongs to the open file description, so a second Open() in the
 // same process is refused too.
-Status LockDirectory(const std::string& dir, int* lock_fd) {
+// `pid_required`: false for readers, which must work on a full disk.
+Status LockDirectory(const std::string& dir, bool pid_required, int* lock_fd) {
   const std::string path = dir + "/" + kStoreLockFile;
   const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0) return ErrnoStatus(path, errno);
@@ -83,8 +84,9 @@ Status LockDirectory(const std::string& dir, int* lock_fd) {
     return s;
   }
   const std::string pid = fmt::format("{}\n", ::getpid());
-  if (::ftruncate(fd, 0) != 0 ||
-      ::pwrite(fd, pid.data(), pid.size(), 0) != static_cast<ssize_t>(pid.size())) {
+  if ((::ftruncate(fd, 0) != 0 ||
+       ::pwrite(fd, pid.data(), pid.size(), 0) != static_cast<ssize_t>(pid.size())) &&
+      pid_required) {
     const Status s = ErrnoStatus(path, errno);
     ::close(fd);
     return s;
@@ -143,16 +145,28 @@ Status Store::Open(const std::string& dir, size_t memory_bytes, bool create,
   store->reset();
   SG_RETURN_IF_ERROR(CheckDirectory(dir, create));
   int lock_fd = -1;
-  SG_RETURN_IF_ERROR(LockDirectory(dir, &lock_fd));
+  SG_RETURN_IF_ERROR(LockDirectory(dir, /*pid_required=*/true, &lock_fd));
   auto impl = std::make_unique<StoreImpl>(dir, lock_fd);
   SG_RETURN_IF_ERROR(ResetTmpDir(dir));
-  SG_RETURN_IF_ERROR(impl->OpenDb(memory_bytes, create));
+  SG_RETURN_IF_ERROR(impl->OpenDb(memory_bytes, create, /*read_only=*/false));
   SG_RETURN_IF_ERROR(impl->LoadMetadata());
   *store = std::move(impl);
   return Status::OK();
 }
 
-Status StoreImpl::OpenDb(size_t memory_bytes, bool create) {
+Status Store::OpenForReading(const std::string& dir, size_t memory_bytes, std::unique_ptr<Store>* store) {
+  store->reset();
+  SG_RETURN_IF_ERROR(CheckDirectory(dir, /*create=*/false));
+  int lock_fd = -1;
+  SG_RETURN_IF_ERROR(LockDirectory(dir, /*pid_required=*/false, &lock_fd));
+  auto impl = std::make_unique<StoreImpl>(dir, lock_fd);
+  SG_RETURN_IF_ERROR(impl->OpenDb(memory_bytes, /*create=*/false, /*read_only=*/true));
+  SG_RETURN_IF_ERROR(impl->LoadMetadata());
+  *store = std::move(impl);
+  return Status::OK();
+}
+
+Status StoreImpl::OpenDb(size_t memory_bytes, bool create, bool read_only) {
   // Checked under the lock: the directory may hold only LOCK.streamglove,
   // left by a process killed before RocksDB created the database.
   std::error_code ec;
@@ -161,7 +175,10 @@ Status StoreImpl::OpenDb(size_t memory_bytes, bool create) {
   }
   options_ = StoreOptions(memory_bytes, create);
   rocksdb::DB* db = nullptr;
-  const rocksdb::Status s = rocksdb::DB::Open(options_, dir_, &db);
+  // Read-only: nothing is written (no WAL replay flush, no new MANIFEST), so
+  // a store on a full disk can still be read and verified.
+  const rocksdb::Status s =
+      read_only ? rocksdb::DB::OpenForReadOnly(options_, dir_, &db) : rocksdb::DB::Open(options_, dir_, &db);
   if (!s.ok()) return FromRocks(s, "opening RocksDB");
   db_.reset(db);
   return Status::OK();

@@ -25,7 +25,7 @@ uint64_t PairHash(uint32_t a, uint32_t b, uint64_t value) {
 Status VerifyStore(const std::string& dir, size_t memory_bytes, VerifyReport* report) {
   *report = VerifyReport();
   std::unique_ptr<Store> store;
-  SG_RETURN_IF_ERROR(Store::Open(dir, memory_bytes, /*create=*/false, &store));
+  SG_RETURN_IF_ERROR(Store::OpenForReading(dir, memory_bytes, &store));
   if (!store->initialized()) {
     report->problems.push_back(fmt::format("{}: the store holds no configuration and vocabulary (an ingest was "
                                            "interrupted before its vocabulary pass ended: rerun it)", dir));

@@ -88,7 +88,7 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
   stats->threads = threads;
 
   std::unique_ptr<Store> store;
-  SG_RETURN_IF_ERROR(Store::Open(store_dir, options.memory_bytes, /*create=*/false, &store));
+  SG_RETURN_IF_ERROR(Store::OpenForReading(store_dir, options.memory_bytes, &store));
   if (!store->initialized()) return Status::InvalidArgument(fmt::format("{}: the store holds no vocabulary yet", store_dir));
   const std::vector<VocabEntry> vocab = store->vocab();
   const uint32_t cut = VocabCut(vocab, options);

@@ -31,7 +31,7 @@ fi
 if "$bin" verify --store "$mnt/store" >"$dir/verify" 2>&1; then
   echo "ok: the store verifies on the full disk: $(tr '\n' ';' <"$dir/verify")"
 else
-  echo "note: verify on the still-full disk: $(tail -1 "$dir/verify")"
+  echo "FAIL: verify on the still-full disk: $(tail -1 "$dir/verify")"; fail=1
 fi
 mount -o remount,size=256M "$mnt"
 if "$bin" verify --store "$mnt/store" >"$dir/verify" 2>&1; then
