@@ -1,5 +1,7 @@
 #include "test_util.h"
 
+#include <catch2/catch.hpp>
+
 #include <string_view>
 
 #include <zlib.h>
@@ -178,6 +180,14 @@ std::string ReplaceBadBytes(std::string text) {
     text[pos + at] = 'x';
     pos += at;
   }
+}
+
+TestDir::TestDir(const std::string& prefix) { REQUIRE(dir.Create("", prefix).ok()); }
+
+std::string TestDir::Write(const std::string& name, const std::string& data) const {
+  const std::string path = dir.path() + "/" + name;
+  WriteFile(path, data);
+  return path;
 }
 
 }  // namespace streamglove::test

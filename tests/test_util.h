@@ -11,8 +11,17 @@
 #include <vector>
 
 #include "streamglove/tokenizer.h"
+#include "util/file.h"
 
 namespace streamglove::test {
+
+// A temporary directory for a test's files, removed at the end.
+struct TestDir {
+  TempDir dir;
+  explicit TestDir(const std::string& prefix);
+  // Writes `data` to the file `name` in the directory; returns its path.
+  std::string Write(const std::string& name, const std::string& data) const;
+};
 
 // Writes `data` to `path`, replacing it.
 void WriteFile(const std::string& path, const std::string& data);

@@ -11,8 +11,6 @@ namespace streamglove {
 
 namespace {
 
-bool IsContinuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
-
 // What makes a text line bad, at which offset of `line`; empty when good.
 // `cut_front`/`cut_back`: the chunk was cut there inside a token, maybe inside
 // a UTF-8 sequence, whose pieces are not errors.
@@ -20,13 +18,13 @@ std::string LineProblem(std::string_view line, bool cut_front, bool cut_back, si
   const void* nul = std::memchr(line.data(), 0, line.size());
   size_t front = 0;
   if (cut_front) {
-    while (front < line.size() && front < 3 && IsContinuation(line[front])) ++front;
+    while (front < line.size() && front < 3 && IsUtf8Continuation(line[front])) ++front;
   }
   std::string_view body = line.substr(front);
   if (cut_back) {
     // Drop a last sequence that the cut left incomplete.
     size_t back = body.size(), seen = 0;
-    while (back > 0 && seen < 3 && IsContinuation(body[back - 1])) --back, ++seen;
+    while (back > 0 && seen < 3 && IsUtf8Continuation(body[back - 1])) --back, ++seen;
     if (back > 0 && static_cast<unsigned char>(body[back - 1]) >= 0xC0) body = body.substr(0, back - 1);
   }
   // simdjson's validator first: the usual case, a valid chunk, costs little.

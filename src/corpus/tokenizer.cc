@@ -80,8 +80,6 @@ bool SafeBetween(const CodePoint& p, const CodePoint& q) {
   return !((pd && q.valid && IsDigitConnector(q.cp)) || (qd && p.valid && IsDigitConnector(p.cp)));
 }
 
-bool IsContinuationByte(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
-
 }  // namespace
 
 size_t LastSafeCut(std::string_view text, TokenizerKind kind) {
@@ -93,7 +91,7 @@ size_t LastSafeCut(std::string_view text, TokenizerKind kind) {
   // ends anywhere): set it aside like what follows, or its start could pass
   // for an invalid byte that joins nothing (found by tests/fuzz).
   size_t lead = text.size();
-  while (lead > 0 && text.size() - lead < 3 && IsContinuationByte(text[lead - 1])) --lead;
+  while (lead > 0 && text.size() - lead < 3 && IsUtf8Continuation(text[lead - 1])) --lead;
   if (lead > 0) {
     const auto c = static_cast<unsigned char>(text[lead - 1]);
     const size_t need = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
@@ -103,11 +101,11 @@ size_t LastSafeCut(std::string_view text, TokenizerKind kind) {
   // Walk code points backwards, q at `next` and p before it. The end of the
   // text is no candidate: what follows it is not known yet.
   size_t next = text.size() - 1;
-  while (next > 0 && IsContinuationByte(text[next])) --next;
+  while (next > 0 && IsUtf8Continuation(text[next])) --next;
   CodePoint q = DecodeAt(text, next);
   while (next > 0) {
     size_t start = next - 1;
-    while (start > 0 && IsContinuationByte(text[start])) --start;
+    while (start > 0 && IsUtf8Continuation(text[start])) --start;
     const CodePoint p = DecodeAt(text, start);
     if (start + p.length == next && SafeBetween(p, q)) return next;
     q = p;
@@ -120,7 +118,7 @@ size_t InTokenCut(std::string_view text, TokenizerKind kind) {
   if (kind == TokenizerKind::kWhitespace) return text.size();
   for (size_t end = text.size(); end > 0;) {
     size_t start = end - 1;
-    while (start > 0 && IsContinuationByte(text[start])) --start;
+    while (start > 0 && IsUtf8Continuation(text[start])) --start;
     const CodePoint c = DecodeAt(text, start);
     if (start + c.length == end && c.cls == CharClass::kWord) return end;
     end = start;

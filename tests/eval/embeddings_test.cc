@@ -13,16 +13,6 @@ using namespace streamglove::test;
 
 namespace {
 
-struct VectorsDir {
-  TempDir dir;
-  VectorsDir() { REQUIRE(dir.Create("", "sg-vectors-").ok()); }
-  std::string Write(const std::string& name, const std::string& data) const {
-    const std::string path = dir.path() + "/" + name;
-    WriteFile(path, data);
-    return path;
-  }
-};
-
 std::string Binary(const std::vector<std::pair<std::string, std::vector<float>>>& rows, size_t dim,
                    bool newline = true) {
   std::string out = fmt::format("{} {}\n", rows.size(), dim);
@@ -45,7 +35,7 @@ std::string LoadError(const std::string& path) {
 }  // namespace
 
 TEST_CASE("The three vectors formats load to the same words and values", "[eval]") {
-  VectorsDir d;
+  TestDir d("sg-vectors-");
   const std::string glove = d.Write("a.glove", "the 0.5 -1.25 2\nof 1e-3 0 -0\r\ncat 3 4 0 \n");
   const std::string text = d.Write("a.w2v.txt", "3 3\nthe 0.5 -1.25 2\nof 1e-3 0 -0\ncat 3 4 0");
   const std::string binary = d.Write(
@@ -77,7 +67,7 @@ TEST_CASE("The three vectors formats load to the same words and values", "[eval]
 }
 
 TEST_CASE("A GloVe file with one value per line is not mistaken for a header", "[eval]") {
-  VectorsDir d;
+  TestDir d("sg-vectors-");
   Embeddings e;
   REQUIRE(e.Load(d.Write("one.txt", "the 0.5\nof 2\n")).ok());
   CHECK(e.format() == EmbeddingsFormat::kGloveText);
@@ -86,7 +76,7 @@ TEST_CASE("A GloVe file with one value per line is not mistaken for a header", "
 }
 
 TEST_CASE("Malformed vectors files name the file and the line or byte offset", "[eval]") {
-  VectorsDir d;
+  TestDir d("sg-vectors-");
   std::string path = d.Write("dims.txt", "the 1 2 3\nof 1 2\ncat 1 2 3\n");
   CHECK(LoadError(path) == path + ": line 2: 'of' has 2 values; the file's vectors have 3");
   path = d.Write("extra.txt", "2 2\nthe 1 2\nof 1 2 3\n");

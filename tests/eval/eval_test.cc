@@ -16,16 +16,6 @@ using namespace streamglove::test;
 
 namespace {
 
-struct EvalDir {
-  TempDir dir;
-  EvalDir() { REQUIRE(dir.Create("", "sg-eval-").ok()); }
-  std::string Write(const std::string& name, const std::string& data) const {
-    const std::string path = dir.path() + "/" + name;
-    WriteFile(path, data);
-    return path;
-  }
-};
-
 Embeddings Load(const std::string& path) {
   Embeddings e;
   const Status s = e.Load(path);
@@ -77,7 +67,7 @@ uint32_t BruteForceAnswer(const Embeddings& e, uint32_t n, uint32_t a, uint32_t 
 }  // namespace
 
 TEST_CASE("Analogies on vectors whose answers are known", "[eval]") {
-  EvalDir d;
+  TestDir d("sg-eval-");
   const Embeddings e = Load(d.Write("toy.txt", kToyVectors));
   const std::string questions = d.Write("q.txt",
                                         ": royal\n"
@@ -125,7 +115,7 @@ TEST_CASE("Analogies on vectors whose answers are known", "[eval]") {
 }
 
 TEST_CASE("Case-insensitive matching excludes every variant of a question word", "[eval]") {
-  EvalDir d;
+  TestDir d("sg-eval-");
   // "Queen" is a near copy of queen (row 3), later in the file.
   const Embeddings e = Load(d.Write("toy.txt", kToyVectors));
   const WordMatcher folded(e, CaseMode::kInsensitive, 0);
@@ -139,7 +129,7 @@ TEST_CASE("Case-insensitive matching excludes every variant of a question word",
 }
 
 TEST_CASE("Analogy answers equal a brute-force double computation on random vectors", "[eval]") {
-  EvalDir d;
+  TestDir d("sg-eval-");
   std::mt19937_64 rng(3);
   std::normal_distribution<double> normal;
   const uint32_t words = 600, dim = 12;
@@ -195,7 +185,7 @@ TEST_CASE("Spearman's rho gives ties their average rank", "[eval]") {
 }
 
 TEST_CASE("Similarity files: CRLF, no final newline, unknown words, malformed lines", "[eval]") {
-  EvalDir d;
+  TestDir d("sg-eval-");
   const Embeddings e = Load(d.Write("toy.txt", kToyVectors));
   SimilarityReport r;
   const std::string pairs = d.Write("pairs.txt", "king\tqueen\t9\r\nman\tapple\t1\r\nMan\tWoman\t8\r\nboy\tdragon\t5\r\nboy\tgirl\t7.5");
@@ -219,7 +209,7 @@ TEST_CASE("Similarity files: CRLF, no final newline, unknown words, malformed li
 }
 
 TEST_CASE("Nearest neighbours by cosine, best first, query words excluded", "[eval]") {
-  EvalDir d;
+  TestDir d("sg-eval-");
   const Embeddings e = Load(d.Write("toy.txt", kToyVectors));
   const WordMatcher m(e, CaseMode::kLower, 0);
   const auto n = NearestNeighbors(e, m, {m.Find("king")}, {}, 3);
