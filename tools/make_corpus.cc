@@ -1,24 +1,29 @@
 // streamglove-make-corpus: a synthetic corpus for demos and scale tests.
 //
-// Deterministic from --seed. Background words follow a Zipf law over
-// --vocab pronounceable pseudo-words. Planted structure: --relations
-// families, each of --pairs word pairs (a_i, b_i). Every pair has topic words
-// of its own; a_i appears beside its topic words and the family's "a" marker,
-// b_i beside the same topic words and the "b" marker. So b_i - a_i points the
-// same way for every pair of a family, and the analogies a_i : b_i :: a_j : b_j
-// are recoverable; --questions writes them in the Google questions-words
-// format (one ": family-N" section per family).
+// Deterministic from --seed (each shard from its own seed, so --threads does
+// not change the output). Background words follow a Zipf law over --vocab
+// pronounceable pseudo-words; documents and sentences have prose-like
+// lengths (log-normal sentences, median 20 words; geometric documents, mean
+// 12 sentences). Planted structure: --relations families of --pairs word
+// pairs (a_i, b_i), each family like "capital of": see PlantedWords. The
+// analogies a_i : b_i :: a_j : b_j are then recoverable; --questions writes
+// them in the Google questions-words format (one ": family-N" section each).
 //
 // Output: --shards files DIR/shard-NNNNN.txt.zst (one document per line) or
 // .jsonl.zst ({"id": ..., "text": ...} per line) holding about --bytes of text.
 #include <zstd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
+#include <exception>
+#include <mutex>
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <thread>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -38,20 +43,41 @@ std::string PseudoWord(uint64_t id, const char* prefix = "") {
   return w;
 }
 
+// Walker's alias method: O(1) draws from a Zipf law over n ranks, so a
+// billion-token corpus is not spent in binary searches over a 1M-entry CDF.
 class ZipfSampler {
  public:
-  ZipfSampler(size_t n, double exponent) : cdf_(n) {
+  ZipfSampler(size_t n, double exponent) : probability_(n), alias_(n) {
+    std::vector<double> p(n);
     double sum = 0;
-    for (size_t i = 0; i < n; ++i) cdf_[i] = sum += 1.0 / std::pow(static_cast<double>(i + 1), exponent);
-    for (double& c : cdf_) c /= sum;
+    for (size_t i = 0; i < n; ++i) sum += p[i] = 1.0 / std::pow(static_cast<double>(i + 1), exponent);
+    std::vector<uint32_t> small, large;
+    for (size_t i = 0; i < n; ++i) {
+      p[i] *= static_cast<double>(n) / sum;
+      (p[i] < 1 ? small : large).push_back(static_cast<uint32_t>(i));
+    }
+    while (!small.empty() && !large.empty()) {
+      const uint32_t s = small.back(), l = large.back();
+      small.pop_back();
+      probability_[s] = p[s];
+      alias_[s] = l;
+      p[l] -= 1 - p[s];
+      if (p[l] < 1) {
+        large.pop_back();
+        small.push_back(l);
+      }
+    }
+    for (uint32_t i : small) probability_[i] = 1, alias_[i] = i;
+    for (uint32_t i : large) probability_[i] = 1, alias_[i] = i;
   }
   size_t operator()(std::mt19937_64& rng) const {
-    const double u = std::uniform_real_distribution<double>(0, 1)(rng);
-    return static_cast<size_t>(std::lower_bound(cdf_.begin(), cdf_.end(), u) - cdf_.begin());
+    const size_t i = rng() % probability_.size();
+    return std::uniform_real_distribution<double>(0, 1)(rng) < probability_[i] ? i : alias_[i];
   }
 
  private:
-  std::vector<double> cdf_;
+  std::vector<double> probability_;
+  std::vector<uint32_t> alias_;
 };
 
 class ZstdFile {
@@ -87,84 +113,156 @@ class ZstdFile {
   ZSTD_CCtx* cctx_ = ZSTD_createCCtx();
 };
 
+// The planted structure: family r's pair i is (a_i, b_i). Each pair has
+// topic words of its own, each side of a family has role words of its own
+// (think "paris ... capital city" and "france ... country"). A planted phrase
+// is a short run of a pair word, two role words of its side and two of its
+// pair's topic words, in random order, inside an ordinary sentence: so
+// b_i - a_i points along (roles of b) - (roles of a) for every pair of a family.
+struct PlantedWords {
+  static constexpr size_t kRoles = 4, kTopics = 6;
+  static std::string Pair(size_t r, size_t i, int side) { return PseudoWord(r * 1000 + i, side == 0 ? "xa" : "xb"); }
+  static std::string Role(size_t r, int side, size_t k) { return PseudoWord(r * kRoles + k, side == 0 ? "qa" : "qb"); }
+  static std::string Topic(size_t r, size_t i, size_t k) { return PseudoWord((r * 1000 + i) * kTopics + k, "tp"); }
+};
+
+struct CorpusSpec {
+  std::string dir, format;
+  double shard_bytes;
+  size_t relations, pairs;
+  double planted_rate;
+  uint64_t seed;
+};
+
+struct ShardTotals {
+  uint64_t bytes = 0, tokens = 0, documents = 0;
+};
+
+// One shard, from its own seed (so shards can be written in any order and
+// by any number of threads with the same result).
+ShardTotals WriteShard(const CorpusSpec& spec, size_t shard, const std::vector<std::string>& words,
+                       const ZipfSampler& background) {
+  std::mt19937_64 rng(spec.seed * 0x9E3779B97F4A7C15ull + shard + 1);
+  // Sentence lengths: log-normal, median 20 words (as in news and Wikipedia
+  // prose); documents: geometric, mean 12 sentences.
+  std::lognormal_distribution<double> sentence_length(std::log(20.0), 0.5);
+  std::geometric_distribution<int> extra_sentences(1.0 / 12);
+  std::bernoulli_distribution planted(spec.planted_rate);
+  ShardTotals totals;
+  ZstdFile out(fmt::format("{}/shard-{:05d}.{}.zst", spec.dir, shard, spec.format == "jsonl" ? "jsonl" : "txt"));
+  std::string doc, line;
+  std::vector<std::string_view> sentence;
+  std::vector<std::string> phrase;
+  while (static_cast<double>(totals.bytes) < spec.shard_bytes) {
+    doc.clear();
+    const int sentences = 1 + std::min(extra_sentences(rng), 200);
+    for (int s = 0; s < sentences; ++s) {
+      const size_t length = std::clamp<size_t>(static_cast<size_t>(sentence_length(rng)), 3, 120);
+      sentence.clear();
+      phrase.clear();
+      if (spec.relations > 0 && planted(rng)) {
+        const size_t r = rng() % spec.relations, i = rng() % spec.pairs;
+        const int side = static_cast<int>(rng() % 2);
+        phrase.push_back(PlantedWords::Pair(r, i, side));
+        for (int k = 0; k < 2; ++k) phrase.push_back(PlantedWords::Role(r, side, rng() % PlantedWords::kRoles));
+        for (int k = 0; k < 2; ++k) phrase.push_back(PlantedWords::Topic(r, i, rng() % PlantedWords::kTopics));
+        std::shuffle(phrase.begin(), phrase.end(), rng);
+      }
+      const size_t plain = length > phrase.size() ? length - phrase.size() : 0;
+      const size_t at = rng() % (plain + 1);
+      for (size_t k = 0; k < plain; ++k) {
+        if (k == at) sentence.insert(sentence.end(), phrase.begin(), phrase.end());
+        sentence.push_back(words[background(rng)]);
+      }
+      if (at == plain) sentence.insert(sentence.end(), phrase.begin(), phrase.end());
+      for (std::string_view w : sentence) {
+        if (!doc.empty()) doc += ' ';
+        doc += w;
+      }
+      totals.tokens += sentence.size();
+    }
+    line = spec.format == "jsonl"
+               ? fmt::format("{{\"id\": \"{}-{}\", \"text\": \"{}\"}}\n", shard, totals.documents, doc)
+               : doc + "\n";
+    out.Write(line);
+    totals.bytes += line.size();
+    ++totals.documents;
+  }
+  return totals;
+}
+
+void WriteQuestions(const std::string& path, size_t relations, size_t pairs) {
+  std::FILE* questions = std::fopen(path.c_str(), "w");
+  if (questions == nullptr) throw std::runtime_error(fmt::format("{}: cannot create", path));
+  for (size_t r = 0; r < relations; ++r) {
+    fmt::print(questions, ": family-{}\n", r);
+    for (size_t i = 0; i < pairs; ++i) {
+      for (size_t j = 0; j < pairs; ++j) {
+        if (i != j) {
+          fmt::print(questions, "{} {} {} {}\n", PlantedWords::Pair(r, i, 0), PlantedWords::Pair(r, i, 1),
+                     PlantedWords::Pair(r, j, 0), PlantedWords::Pair(r, j, 1));
+        }
+      }
+    }
+  }
+  if (std::fclose(questions) != 0) throw std::runtime_error(fmt::format("{}: write failed", path));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"Generate a synthetic corpus with planted analogies", "streamglove-make-corpus"};
-  std::string dir, questions_path;
-  double bytes = 20e6;
-  size_t vocab = 50000, shards = 4, relations = 4, pairs = 25, topic_words = 6;
-  uint64_t seed = 1;
-  std::string format = "text";
-  app.add_option("-o,--output", dir, "Output directory (must exist)")->required();
+  CorpusSpec spec{"", "text", 0, 4, 25, 0.25, 1};
+  std::string questions_path;
+  double bytes = 20e6, zipf = 1.0;
+  size_t vocab = 50000, shards = 4;
+  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  app.add_option("-o,--output", spec.dir, "Output directory (must exist)")->required();
   app.add_option("--questions", questions_path, "Also write the planted analogies to this file");
   app.add_option("--bytes", bytes, "Approximate bytes of text in all")->capture_default_str();
   app.add_option("--vocab", vocab, "Distinct background words")->capture_default_str();
-  app.add_option("--shards", shards, "Number of output files")->capture_default_str();
-  app.add_option("--relations", relations, "Planted relation families")->capture_default_str();
-  app.add_option("--pairs", pairs, "Word pairs per family")->capture_default_str();
-  app.add_option("--format", format, "text or jsonl")->check(CLI::IsMember({"text", "jsonl"}))->capture_default_str();
-  app.add_option("--seed", seed, "Random seed")->capture_default_str();
+  app.add_option("--zipf", zipf, "Exponent of the background words' Zipf law")->capture_default_str();
+  app.add_option("--shards", shards, "Number of output files")->capture_default_str()->check(CLI::PositiveNumber);
+  app.add_option("--relations", spec.relations, "Planted relation families")->capture_default_str();
+  app.add_option("--pairs", spec.pairs, "Word pairs per family")->capture_default_str()->check(CLI::Range(1, 1000));
+  app.add_option("--planted-rate", spec.planted_rate, "Fraction of sentences holding a planted phrase")
+      ->capture_default_str()->check(CLI::Range(0.0, 1.0));
+  app.add_option("--format", spec.format, "text or jsonl")->check(CLI::IsMember({"text", "jsonl"}))->capture_default_str();
+  app.add_option("--seed", spec.seed, "Random seed")->capture_default_str();
+  app.add_option("--threads", threads, "Shards written at once (the output does not depend on it)")
+      ->capture_default_str()->check(CLI::PositiveNumber);
   CLI11_PARSE(app, argc, argv);
 
   try {
-    std::mt19937_64 rng(seed);
-    const ZipfSampler background(vocab, 1.0);
-    // Planted words use prefixes so they never collide with background words.
-    auto pair_word = [](size_t r, size_t i, int side) { return PseudoWord(r * 1000 + i, side == 0 ? "xa" : "xb"); };
-    auto marker = [](size_t r, int side) { return PseudoWord(r, side == 0 ? "qa" : "qb"); };
-    auto topic = [&](size_t r, size_t i, size_t k) { return PseudoWord((r * 1000 + i) * 16 + k, "tp"); };
-
-    std::FILE* questions = questions_path.empty() ? nullptr : std::fopen(questions_path.c_str(), "w");
-    if (!questions_path.empty() && questions == nullptr) {
-      throw std::runtime_error(fmt::format("{}: cannot create", questions_path));
-    }
-    for (size_t r = 0; questions != nullptr && r < relations; ++r) {
-      fmt::print(questions, ": family-{}\n", r);
-      for (size_t i = 0; i < pairs; ++i) {
-        for (size_t j = 0; j < pairs; ++j) {
-          if (i != j) {
-            fmt::print(questions, "{} {} {} {}\n", pair_word(r, i, 0), pair_word(r, i, 1), pair_word(r, j, 0),
-                       pair_word(r, j, 1));
+    if (!questions_path.empty()) WriteQuestions(questions_path, spec.relations, spec.pairs);
+    spec.shard_bytes = bytes / static_cast<double>(shards);
+    std::vector<std::string> words(vocab);
+    for (size_t i = 0; i < vocab; ++i) words[i] = PseudoWord(i);
+    const ZipfSampler background(vocab, zipf);
+    std::vector<ShardTotals> totals(shards);
+    std::atomic<size_t> next{0};
+    std::exception_ptr failure;
+    std::mutex failure_mutex;
+    std::vector<std::thread> workers;
+    for (unsigned t = 0; t < std::min<size_t>(threads, shards); ++t) {
+      workers.emplace_back([&] {
+        for (size_t s; (s = next++) < shards;) {
+          try {
+            totals[s] = WriteShard(spec, s, words, background);
+          } catch (...) {
+            std::lock_guard<std::mutex> lock(failure_mutex);
+            if (!failure) failure = std::current_exception();
+            next = shards;
           }
         }
-      }
+      });
     }
-    if (questions != nullptr) std::fclose(questions);
-
-    const double per_shard = bytes / static_cast<double>(shards);
-    uint64_t doc_id = 0;
-    std::string doc, sentence_words;
-    for (size_t s = 0; s < shards; ++s) {
-      ZstdFile out(fmt::format("{}/shard-{:05d}.{}.zst", dir, s, format == "jsonl" ? "jsonl" : "txt"));
-      double written = 0;
-      while (written < per_shard) {
-        doc.clear();
-        const int sentences = 1 + static_cast<int>(rng() % 12);
-        for (int k = 0; k < sentences; ++k) {
-          std::vector<std::string> words;
-          const int length = 5 + static_cast<int>(rng() % 20);
-          if (relations > 0 && rng() % 4 == 0) {  // a planted sentence
-            const size_t r = rng() % relations, i = rng() % pairs;
-            const int side = static_cast<int>(rng() % 2);
-            words.push_back(pair_word(r, i, side));
-            words.push_back(marker(r, side));
-            for (int t = 0; t < 3; ++t) words.push_back(topic(r, i, rng() % topic_words));
-          }
-          while (static_cast<int>(words.size()) < length) words.push_back(PseudoWord(background(rng)));
-          std::shuffle(words.begin(), words.end(), rng);
-          for (const std::string& w : words) {
-            if (!doc.empty()) doc += ' ';
-            doc += w;
-          }
-        }
-        const std::string line = format == "jsonl" ? fmt::format("{{\"id\": \"{}\", \"text\": \"{}\"}}\n", doc_id, doc)
-                                                   : doc + "\n";
-        out.Write(line);
-        written += static_cast<double>(line.size());
-        ++doc_id;
-      }
-    }
+    for (std::thread& w : workers) w.join();
+    if (failure) std::rethrow_exception(failure);
+    ShardTotals all;
+    for (const ShardTotals& t : totals) all.bytes += t.bytes, all.tokens += t.tokens, all.documents += t.documents;
+    fmt::print(stderr, "streamglove-make-corpus: {} shards, {} bytes, {} tokens, {} documents\n", shards, all.bytes,
+               all.tokens, all.documents);
   } catch (const std::exception& e) {
     fmt::print(stderr, "streamglove-make-corpus: error: {}\n", e.what());
     return 1;

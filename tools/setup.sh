@@ -15,8 +15,8 @@ packages=(
   python3-numpy python3-scipy python3-gensim
   # fuzzing (libFuzzer ships with clang)
   clang
-  # benchmarks (peak RSS via /usr/bin/time -v)
-  time
+  # benchmarks (peak RSS via /usr/bin/time -v; plots by gnuplot)
+  time gnuplot-nox
 )
 
 missing=()

@@ -23,7 +23,8 @@ struct StoreStats {
   uint64_t tokens = 0;             // tokens read from ingested inputs
   uint64_t nonzero_pairs = 0;
   double sum_of_counts = 0;        // exact sum in fixed point, then divided once
-  uint64_t size_on_disk = 0;
+  uint64_t size_on_disk = 0;       // the counts and records (RocksDB's files)
+  uint64_t block_stream_bytes = 0; // the training block stream, if built
 };
 
 // Opens the store read-only in spirit (it takes the store's lock) and scans it.

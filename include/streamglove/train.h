@@ -51,7 +51,7 @@ struct TrainOptions {
   uint64_t seed = 1;         // initialisation and shuffling. Default: 1.
   uint64_t min_count = 1;    // train only words with at least this count. Default: 1.
   uint64_t max_vocab = 0;    // ...and at most this many (0: all). Default: 0.
-  size_t memory_bytes = size_t{1} << 30;  // beyond the parameters. Default: 1 GiB.
+  size_t memory_bytes = size_t{1} << 30;  // the whole process, parameters included. Default: 1 GiB.
   BlockCompression block_compression = BlockCompression::kAuto;
   uint32_t checkpoint_every = 1;  // epochs between checkpoints (and after the last). Default: 1.
   bool resume = false;       // continue from the checkpoint beside the output

@@ -104,9 +104,10 @@ Status StatsCommand::Run() {
     fmt::print(
         "{{\"format_version\": {}, \"window\": {}, \"symmetric\": {}, \"distance_weighting\": {}, "
         "\"vocab_size\": {}, \"tokens\": {}, \"nonzero_pairs\": {}, \"sum_of_counts\": {:.3f}, "
-        "\"inputs\": {}, \"input_paths\": [{}], \"partly_ingested\": {}, \"size_on_disk\": {}}}\n",
+        "\"inputs\": {}, \"input_paths\": [{}], \"partly_ingested\": {}, \"size_on_disk\": {}, "
+        "\"block_stream_bytes\": {}}}\n",
         s.format_version, s.window, s.symmetric, s.distance_weighting, s.vocab_size, s.tokens, s.nonzero_pairs,
-        s.sum_of_counts, s.inputs, paths, s.partly_ingested, s.size_on_disk);
+        s.sum_of_counts, s.inputs, paths, s.partly_ingested, s.size_on_disk, s.block_stream_bytes);
     return Status::OK();
   }
   fmt::print("store            {}\nformat version   {}\nwindow           {}{}{}\nvocabulary       {} words\n"
@@ -116,6 +117,7 @@ Status StatsCommand::Run() {
              s.distance_weighting ? ", 1/d weighting" : ", unweighted", s.vocab_size, s.tokens, s.nonzero_pairs,
              s.sum_of_counts, s.inputs, s.partly_ingested ? " (and one partly)" : "", FormatBytes(s.size_on_disk),
              s.nonzero_pairs ? static_cast<double>(s.size_on_disk) / s.nonzero_pairs : 0.0);
+  if (s.block_stream_bytes > 0) fmt::print("block stream     {} (training's shuffled pairs)\n", FormatBytes(s.block_stream_bytes));
   return Status::OK();
 }
 

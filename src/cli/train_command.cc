@@ -25,7 +25,7 @@ TrainCommand::TrainCommand(CLI::App* parent) {
   app_->add_option("--seed", options_.seed, "Seed for initialisation and shuffling")->capture_default_str();
   app_->add_option("--min-count", options_.min_count, "Train only words seen at least this often")->capture_default_str();
   app_->add_option("--max-vocab", options_.max_vocab, "Train at most this many words (0: all)")->capture_default_str();
-  app_->add_option("--memory", memory_, "Memory for blocks, beyond the parameters")->capture_default_str();
+  app_->add_option("--memory", memory_, "Peak memory of the whole process: the parameters, then blocks in what is left")->capture_default_str();
   app_->add_option("--block-compression", compression_,
                    "Block stream files: auto (zstd when larger than half the available memory), zstd or none")
       ->capture_default_str()

@@ -3,12 +3,11 @@
 #include <rocksdb/write_batch.h>
 #include <unistd.h>
 
-#include <filesystem>
-#include <system_error>
 
 #include "store/pair_block.h"
 #include "store/store_impl.h"
 #include "store/store_records.h"
+#include "util/file.h"
 
 namespace streamglove {
 
@@ -166,19 +165,6 @@ Status StoreImpl::VerifyChecksums() {
   return s.ok() ? Status::OK() : FromRocks(s, "checksums");
 }
 
-uint64_t StoreImpl::SizeOnDisk() {
-  // Files may vanish under us (compactions); they are simply not counted.
-  namespace fs = std::filesystem;
-  uint64_t total = 0;
-  std::error_code ec;
-  for (fs::recursive_directory_iterator it(dir_, ec), end; !ec && it != end; it.increment(ec)) {
-    std::error_code file_ec;
-    if (it->is_regular_file(file_ec)) {
-      const uintmax_t size = it->file_size(file_ec);
-      if (!file_ec) total += size;
-    }
-  }
-  return total;
-}
+uint64_t StoreImpl::SizeOnDisk() { return DirectoryBytes(dir_, kBlockStreamDir); }
 
 }  // namespace streamglove

@@ -35,6 +35,9 @@
 
 namespace streamglove {
 
+// The training block stream's folder inside a store directory (train/block_stream.h).
+inline constexpr char kBlockStreamDir[] = "blocks";
+
 // Bumped on any change to what a store holds or how; a store of a newer
 // version is refused.
 inline constexpr uint32_t kStoreFormatVersion = 1;
@@ -118,7 +121,8 @@ class Store {
   // value; stops at the first non-OK status f returns.
   virtual Status ForEachPair(const std::function<Status(uint32_t row, uint32_t col, uint64_t value)>& f) = 0;
 
-  // Bytes of the store's files on disk.
+  // Bytes of the store's own files on disk: the counts and records, not the
+  // training block stream under kBlockStreamDir.
   virtual uint64_t SizeOnDisk() = 0;
 
   // Reads every table file and checks its block checksums (RocksDB's

@@ -39,6 +39,7 @@ Status ComputeStoreStats(const std::string& dir, size_t memory_bytes, StoreStats
   }));
   stats->sum_of_counts = static_cast<double>(sum) / static_cast<double>(c.scale);
   stats->size_on_disk = store->SizeOnDisk();
+  stats->block_stream_bytes = DirectoryBytes(dir + "/" + kBlockStreamDir);
   return Status::OK();
 }
 

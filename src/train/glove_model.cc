@@ -15,8 +15,6 @@ namespace {
 constexpr char kCheckpointMagic[8] = {'S', 'G', 'C', 'K', 'P', 'T', '0', '1'};
 constexpr uint32_t kMaxDim = 4096;
 
-uint32_t Stride(uint32_t dim) { return (dim + 1 + 15) / 16 * 16; }
-
 }  // namespace
 
 GloveModel::GloveModel(uint32_t vocab, uint32_t dim, uint64_t seed)

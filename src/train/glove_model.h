@@ -57,7 +57,9 @@ class GloveModel {
   uint32_t dim() const { return dim_; }
   const float* word(uint32_t i) const { return word_.data() + size_t{i} * stride_; }
   const float* context(uint32_t i) const { return context_.data() + size_t{i} * stride_; }
-  size_t memory_bytes() const { return 4 * size_t{vocab_} * stride_ * sizeof(float); }
+  static size_t MemoryBytes(uint32_t vocab, uint32_t dim) { return 4 * size_t{vocab} * Stride(dim) * sizeof(float); }
+  // Floats per row: dim components and the bias, padded to 64 bytes.
+  static uint32_t Stride(uint32_t dim) { return (dim + 1 + 15) / 16 * 16; }
 
   // Checkpoint file: magic, version, vocab, dim, epochs done, then the four
   // arrays (docs/formats.md). Written atomically.

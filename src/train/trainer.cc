@@ -93,12 +93,22 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
   const std::vector<VocabEntry> vocab = store->vocab();
   const uint32_t cut = VocabCut(vocab, options);
   if (cut == 0) return Status::InvalidArgument("no word passes --min-count / --max-vocab");
-  // Blocks in memory: the one being trained and the one read ahead, each as
-  // 16-byte training records (4/3 of its 12-byte file size): 2/3 of --memory.
-  const size_t block_bytes = std::clamp(options.memory_bytes / 4, size_t{8} << 20, size_t{256} << 20);
+  // --memory is the whole process: the parameters first, then the blocks in
+  // memory (the one being trained and the one read ahead, each as 16-byte
+  // training records, 4/3 of its 12-byte file size): 2/3 of what is left.
+  const size_t parameter_bytes = GloveModel::MemoryBytes(cut, options.dim);
+  constexpr size_t kMinBlockMemory = size_t{48} << 20;
+  if (parameter_bytes + kMinBlockMemory > options.memory_bytes) {
+    return Status::InvalidArgument(fmt::format(
+        "--memory {} cannot hold the parameters of {} words x {} dims ({}) and the blocks (at least {}): raise "
+        "--memory, or lower --max-vocab or --dim",
+        FormatBytes(options.memory_bytes), cut, options.dim, FormatBytes(parameter_bytes), FormatBytes(kMinBlockMemory)));
+  }
+  const size_t block_bytes =
+      std::clamp((options.memory_bytes - parameter_bytes) / 4, size_t{8} << 20, size_t{256} << 20);
   BlockStreamInfo blocks;
   const auto build_start = Clock::now();
-  SG_RETURN_IF_ERROR(OpenBlockStream(store.get(), store_dir + "/blocks", cut, block_bytes, options.block_compression, &blocks));
+  SG_RETURN_IF_ERROR(OpenBlockStream(store.get(), store_dir + "/" + kBlockStreamDir, cut, block_bytes, options.block_compression, &blocks));
   stats->block_build_seconds = std::chrono::duration<double>(Clock::now() - build_start).count();
   stats->blocks_built = blocks.built;
   stats->blocks = blocks.block_records.size();
@@ -116,7 +126,7 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
   }
   // The loss log keeps the lines of the epochs the checkpoint holds: those
   // logged after it (lost to a crash) are trained and logged again.
-  std::string kept_log = "epoch\tloss\tseconds\tpairs_per_second\tskipped\n";
+  std::string kept_log = "epoch\tloss\tseconds\tpairs_per_second\tskipped\tpairs\n";
   if (epoch > 0) {
     std::ifstream old(output + ".log.tsv");
     std::string line;
@@ -187,7 +197,8 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
       SG_RETURN_IF_ERROR(model.Save(checkpoint, epoch + 1, options_hash));
     }
     e.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-    log << fmt::format("{}\t{:.6f}\t{:.3f}\t{:.0f}\t{}\n", e.epoch, e.loss, e.seconds, e.pairs / e.seconds, e.skipped);
+    log << fmt::format("{}\t{:.6f}\t{:.3f}\t{:.0f}\t{}\t{}\n", e.epoch, e.loss, e.seconds, e.pairs / e.seconds, e.skipped,
+                      e.pairs);
     log.flush();
     if (options.progress) {
       meter.Finish();

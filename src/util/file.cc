@@ -91,6 +91,22 @@ Status SequentialFile::Read(char* buf, size_t n, size_t* got) {
   }
 }
 
+uint64_t DirectoryBytes(const std::string& dir, const std::string& skip) {
+  namespace fs = std::filesystem;
+  uint64_t total = 0;
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::error_code file_ec;
+    if (!skip.empty() && it.depth() == 0 && it->path().filename() == skip) {
+      it.disable_recursion_pending();
+    } else if (it->is_regular_file(file_ec)) {
+      const uintmax_t size = it->file_size(file_ec);
+      if (!file_ec) total += size;
+    }
+  }
+  return total;
+}
+
 Status ReadFileToString(const std::string& path, std::string* contents) {
   SequentialFile file;
   SG_RETURN_IF_ERROR(file.Open(path));

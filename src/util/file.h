@@ -49,6 +49,11 @@ class SequentialFile {
 // vocabularies).
 Status ReadFileToString(const std::string& path, std::string* contents);
 
+// Bytes of the regular files under `dir`, recursively, leaving out its
+// top-level subdirectory `skip` (if given). Files that vanish during the walk
+// (compactions) are not counted; a missing `dir` is 0.
+uint64_t DirectoryBytes(const std::string& dir, const std::string& skip = "");
+
 // Buffered writes to a new file (or standard output for "-"); every error
 // names the file, so a full disk reads "runs/0003: No space left on device".
 class WritableFile {

@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# The scale benchmark: the whole pipeline (vocab, ingest, train, eval) on
+# wiki100M and on generated corpora of 0.1, 1 and 10 GB of raw text, every
+# stage under --memory 1G; per stage the wall time, throughput and peak RSS
+# (/usr/bin/time -v), and the store's size on disk per non-zero pair.
+#
+#   tools/bench_scale.sh [-w WORK] [-s "0.1 1 10"] [--no-wiki] [--keep]
+#
+# Resumable: every finished stage leaves WORK/LABEL/STAGE.row, and a rerun of
+# the same command skips it (an interrupted ingest continues where it
+# stopped: its row then says "resumed"). A finished size's corpus, store and
+# vectors are deleted unless --keep. WORK/results.tsv collects the rows;
+# tools/plot_scale.sh draws them. Needs ../shared/data for wiki100M and the
+# questions; run on an idle machine.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+work=${TMPDIR:-/tmp}/sg-bench-scale
+sizes="0.1 1 10"
+wiki=1
+keep=0
+while [ $# -gt 0 ]; do
+  case $1 in
+    -w) work=$2; shift 2 ;;
+    -s) sizes=$2; shift 2 ;;
+    --no-wiki) wiki=0; shift ;;
+    --keep) keep=1; shift ;;
+    *) echo "usage: tools/bench_scale.sh [-w WORK] [-s SIZES_GB] [--no-wiki] [--keep]" >&2; exit 2 ;;
+  esac
+done
+data=${SG_SHARED_DATA:-$root/../shared/data}
+bin=$root/build/streamglove
+gen=$root/build/streamglove-make-corpus
+memory=1G
+mkdir -p "$work"
+results=$work/results.tsv
+columns="label\tgb\tstage\tseconds\tpeak_rss_mib\tinput_bytes\ttokens\tpairs\tstore_bytes\tresult\tnote"
+[ -f "$results" ] || printf "$columns\n" >"$results"
+
+# run_stage LABEL STAGE COMMAND...: runs COMMAND under /usr/bin/time -v unless
+# its row exists; sets $seconds and $rss_mib; $note says "resumed" when an
+# earlier attempt did not finish.
+run_stage() {
+  local label=$1 stage=$2
+  shift 2
+  local dir=$work/$label
+  mkdir -p "$dir"
+  note=""
+  [ -f "$dir/$stage.started" ] && note=resumed
+  touch "$dir/$stage.started"
+  echo "== $label: $stage: $*" >&2
+  /usr/bin/time -v -o "$dir/$stage.time" "$@" >"$dir/$stage.out" 2>"$dir/$stage.err" || {
+    echo "$label: $stage failed; see $dir/$stage.err" >&2
+    tail -n 5 "$dir/$stage.err" >&2
+    exit 1
+  }
+  seconds=$(awk -F': ' '/Elapsed \(wall clock\)/ {n = split($2, t, ":"); s = 0; for (i = 1; i <= n; ++i) s = s * 60 + t[i]; print s}' "$dir/$stage.time")
+  rss_mib=$(awk '/Maximum resident/ {printf "%.0f", $NF / 1024}' "$dir/$stage.time")
+}
+
+done_row() { [ -f "$work/$1/$2.row" ]; }
+# write_row LABEL GB STAGE INPUT_BYTES TOKENS PAIRS STORE_BYTES RESULT
+write_row() {
+  local row
+  row=$(printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s" "$1" "$2" "$3" "$seconds" "$rss_mib" "$4" "$5" "$6" \
+    "$7" "$8" "${note:--}")
+  echo "$row" >"$work/$1/$3.row"
+  echo "$row" >>"$results"
+  echo "   $row" >&2
+}
+
+json_field() { /usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))$2)" "$1"; }
+
+# pipeline LABEL GB CORPUS QUESTIONS WINDOW TRAIN_FLAGS...
+pipeline() {
+  local label=$1 gb=$2 corpus=$3 questions=$4 window=$5
+  shift 5
+  local dir=$work/$label
+  local bytes
+  bytes=$(cat "$dir/input_bytes")
+  if ! done_row "$label" vocab; then
+    run_stage "$label" vocab "$bin" vocab "$corpus" --min-count 5 --memory $memory -q -o "$dir/vocab.txt"
+    write_row "$label" "$gb" vocab "$bytes" - - - "$(wc -l <"$dir/vocab.txt") words"
+  fi
+  if ! done_row "$label" ingest; then
+    run_stage "$label" ingest "$bin" ingest --store "$dir/store" "$corpus" --vocab "$dir/vocab.txt" --window "$window" \
+      --memory $memory -q
+    "$bin" stats --store "$dir/store" --json >"$dir/stats.json"
+    write_row "$label" "$gb" ingest "$bytes" "$(json_field "$dir/stats.json" "['tokens']")" \
+      "$(json_field "$dir/stats.json" "['nonzero_pairs']")" "$(json_field "$dir/stats.json" "['size_on_disk']")" -
+  fi
+  local tokens pairs
+  tokens=$(json_field "$dir/stats.json" "['tokens']")
+  if ! done_row "$label" train; then
+    rm -f "$dir/vectors.txt.checkpoint"
+    run_stage "$label" train "$bin" train --store "$dir/store" -o "$dir/vectors.txt" --memory $memory -q "$@"
+    pairs=$(awk -F'\t' 'NR == 2 {print $6}' "$dir/vectors.txt.log.tsv")  # per epoch
+    local epochs
+    epochs=$(($(wc -l <"$dir/vectors.txt.log.tsv") - 1))
+    write_row "$label" "$gb" train "$bytes" "$tokens" "$pairs" "$(json_field "$dir/stats.json" "['size_on_disk']")" \
+      "$epochs epochs"
+  fi
+  if ! done_row "$label" eval; then
+    run_stage "$label" eval "$bin" eval analogy "$dir/vectors.txt" "$questions" --json
+    write_row "$label" "$gb" eval - - - - \
+      "$(json_field "$dir/eval.out" "['files'][0]['total']['accuracy']" | xargs printf "%.2f%% analogy")"
+  fi
+  if [ $keep = 0 ]; then rm -rf "$dir/corpus" "$dir/store" "$dir/vectors.txt" "$dir/vectors.txt.checkpoint"; fi
+}
+
+if [ $wiki = 1 ]; then
+  if [ ! -f "$data/corpus/wiki100M.txt.zst" ]; then
+    echo "no $data/corpus/wiki100M.txt.zst: skipping wiki100M (--no-wiki to silence)" >&2
+  else
+    mkdir -p "$work/wiki100M"
+    zstdcat "$data/corpus/wiki100M.txt.zst" | wc -c >"$work/wiki100M/input_bytes"
+    pipeline wiki100M 0.1 "$data/corpus/wiki100M.txt.zst" "$data/eval/analogy/questions-words.txt" 15 \
+      --preset glove-demo
+  fi
+fi
+
+for gb in $sizes; do
+  label=gen-${gb}GB
+  dir=$work/$label
+  mkdir -p "$dir"
+  if ! done_row "$label" generate; then
+    rm -rf "$dir/corpus"
+    mkdir -p "$dir/corpus"
+    shards=$(awk -v g="$gb" 'BEGIN {s = int(g * 8); print (s < 4 ? 4 : s)}')
+    run_stage "$label" generate "$gen" -o "$dir/corpus" --bytes "${gb}e9" --vocab 1000000 --shards "$shards" \
+      --format jsonl --relations 10 --pairs 30 --questions "$dir/questions.txt"
+    awk '/bytes,/ {print $4}' "$dir/generate.err" >"$dir/input_bytes"
+    write_row "$label" "$gb" generate "$(cat "$dir/input_bytes")" "$(awk '/bytes,/ {print $6}' "$dir/generate.err")" - - \
+      "$shards shards, $(du -sb "$dir/corpus" | cut -f1) bytes of zstd"
+  fi
+  pipeline "$label" "$gb" "$dir/corpus" "$dir/questions.txt" 10 --dim 50 --epochs 5 --x-max 10 --max-vocab 100000
+done
+
+echo "== results ($results)" >&2
+column -t -s $'\t' "$results"
