@@ -29,6 +29,8 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "util/alias_table.h"
+
 namespace {
 
 // A readable pseudo-word for an id: consonant-vowel syllables, unique per id.
@@ -43,41 +45,19 @@ std::string PseudoWord(uint64_t id, const char* prefix = "") {
   return w;
 }
 
-// Walker's alias method: O(1) draws from a Zipf law over n ranks, so a
-// billion-token corpus is not spent in binary searches over a 1M-entry CDF.
+// Zipf-distributed background word ids, drawn in O(1).
 class ZipfSampler {
  public:
-  ZipfSampler(size_t n, double exponent) : probability_(n), alias_(n) {
-    std::vector<double> p(n);
-    double sum = 0;
-    for (size_t i = 0; i < n; ++i) sum += p[i] = 1.0 / std::pow(static_cast<double>(i + 1), exponent);
-    std::vector<uint32_t> small, large;
-    for (size_t i = 0; i < n; ++i) {
-      p[i] *= static_cast<double>(n) / sum;
-      (p[i] < 1 ? small : large).push_back(static_cast<uint32_t>(i));
-    }
-    while (!small.empty() && !large.empty()) {
-      const uint32_t s = small.back(), l = large.back();
-      small.pop_back();
-      probability_[s] = p[s];
-      alias_[s] = l;
-      p[l] -= 1 - p[s];
-      if (p[l] < 1) {
-        large.pop_back();
-        small.push_back(l);
-      }
-    }
-    for (uint32_t i : small) probability_[i] = 1, alias_[i] = i;
-    for (uint32_t i : large) probability_[i] = 1, alias_[i] = i;
-  }
-  size_t operator()(std::mt19937_64& rng) const {
-    const size_t i = rng() % probability_.size();
-    return std::uniform_real_distribution<double>(0, 1)(rng) < probability_[i] ? i : alias_[i];
-  }
+  ZipfSampler(size_t n, double exponent) : table_(Weights(n, exponent)) {}
+  size_t operator()(std::mt19937_64& rng) const { return table_.Sample(rng()); }
 
  private:
-  std::vector<double> probability_;
-  std::vector<uint32_t> alias_;
+  static std::vector<double> Weights(size_t n, double exponent) {
+    std::vector<double> w(n);
+    for (size_t i = 0; i < n; ++i) w[i] = 1.0 / std::pow(static_cast<double>(i + 1), exponent);
+    return w;
+  }
+  streamglove::AliasTable table_;
 };
 
 class ZstdFile {

@@ -40,13 +40,23 @@ enum class BlockCompression {
   kNone,  // raw 12-byte records
 };
 
+// What the vectors are fitted to (docs/sgns.md for the second).
+enum class Objective {
+  kGlove,  // weighted least squares on log X_ij (Pennington et al.)
+  kSgns,   // word2vec's skip-gram with negative sampling, from the counts
+};
+
 struct TrainOptions {
+  Objective objective = Objective::kGlove;  // Default: GloVe.
   uint32_t dim = 50;         // vector size. Default: 50.
   uint32_t epochs = 25;      // passes over the pairs. Default: 25.
-  double x_max = 100;        // weighting cutoff. Default: 100.
-  double alpha = 0.75;       // weighting exponent. Default: 0.75.
-  double eta = 0.05;         // initial AdaGrad learning rate. Default: 0.05.
-  double grad_clip = 100;    // per-component gradient clip, as glove.c. Default: 100.
+  double x_max = 100;        // GloVe: weighting cutoff. Default: 100.
+  double alpha = 0.75;       // GloVe: weighting exponent. Default: 0.75.
+  double eta = 0;            // initial learning rate; 0: the objective's default (see DefaultEta).
+  double grad_clip = 100;    // GloVe: per-component gradient clip, as glove.c. Default: 100.
+  uint32_t negatives = 5;    // SGNS: noise words per positive update. Default: 5.
+  double noise_power = 0.75; // SGNS: noise words drawn from unigram^power. Default: 0.75.
+  double subsample = 1e-4;   // SGNS: word2vec's subsampling threshold t (0: none). Default: 1e-4.
   int threads = 0;           // 0: one per core.
   uint64_t seed = 1;         // initialisation and shuffling. Default: 1.
   uint64_t min_count = 1;    // train only words with at least this count. Default: 1.
@@ -62,7 +72,9 @@ struct TrainOptions {
 
 struct EpochStats {
   uint32_t epoch = 0;
-  double loss = 0;       // mean of f(X)(w·w̃ + b + b̃ − log X)² / 2 over the epoch's pairs
+  double loss = 0;       // GloVe: mean f(X)(w·w̃ + b + b̃ − log X)² / 2 per pair; SGNS: mean
+                         // −log σ(w·c) − Σ log σ(−w·c_n) per positive update
+  uint64_t updates = 0;  // GloVe: = pairs; SGNS: positive updates
   double seconds = 0;
   uint64_t pairs = 0;
   uint64_t skipped = 0;  // updates skipped for NaN or Inf
@@ -91,6 +103,9 @@ struct TrainPreset {
 const std::vector<TrainPreset>& TrainPresets();
 // The preset called `name`, or nullptr.
 const TrainPreset* FindTrainPreset(const std::string& name);
+
+// GloVe: 0.05 (glove.c's AdaGrad eta); SGNS: 0.025 (word2vec's skip-gram alpha).
+double DefaultEta(Objective objective);
 
 Status ValidateTrainOptions(const TrainOptions& options);
 

@@ -9,18 +9,29 @@ namespace streamglove {
 TrainCommand::TrainCommand(CLI::App* parent) {
   app_ = parent->add_subcommand(
       "train",
-      "Train GloVe vectors on a store (shuffled blocks streamed from disk, AdaGrad, Hogwild threads). "
+      "Train GloVe (or skip-gram with negative sampling) vectors on a store (shuffled blocks streamed from disk, "
+      "Hogwild threads). "
       "Writes OUT, OUT.log.tsv (loss per epoch) and OUT.checkpoint (after every epoch; --resume continues).");
   app_->add_option("--store", store_, "Store directory")->required();
   app_->add_option("-o,--output", output_, "Vectors file to write")->required();
   std::string presets;
   for (const TrainPreset& p : TrainPresets()) presets += fmt::format("\n  {}: {}", p.name, p.description);
   app_->add_option("--preset", preset_, "Named settings for --dim, --epochs, --x-max (explicit flags win):" + presets);
+  app_->add_option("--objective", objective_, "glove, or sgns (word2vec's skip-gram with negative sampling, from the counts)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"glove", "sgns"}));
   app_->add_option("--dim", options_.dim, "Vector size")->capture_default_str();
   app_->add_option("--epochs", options_.epochs, "Passes over the co-occurrence pairs")->capture_default_str();
-  app_->add_option("--x-max", options_.x_max, "Weighting cutoff x_max")->capture_default_str();
-  app_->add_option("--alpha", options_.alpha, "Weighting exponent")->capture_default_str();
-  app_->add_option("--eta", options_.eta, "Initial learning rate")->capture_default_str();
+  app_->add_option("--x-max", options_.x_max, "GloVe: weighting cutoff x_max")->capture_default_str();
+  app_->add_option("--alpha", options_.alpha, "GloVe: weighting exponent")->capture_default_str();
+  app_->add_option("--eta", options_.eta,
+                   fmt::format("Initial learning rate (default: {} for glove, {} for sgns)",
+                               DefaultEta(Objective::kGlove), DefaultEta(Objective::kSgns)));
+  app_->add_option("--negatives", options_.negatives, "SGNS: noise words per positive update")->capture_default_str();
+  app_->add_option("--noise-power", options_.noise_power, "SGNS: noise words drawn from unigram^power")
+      ->capture_default_str();
+  app_->add_option("--subsample", options_.subsample, "SGNS: word2vec's subsampling threshold t (0: none)")
+      ->capture_default_str();
   app_->add_option("--threads", options_.threads, "Worker threads (0: one per core)")->capture_default_str();
   app_->add_option("--seed", options_.seed, "Seed for initialisation and shuffling")->capture_default_str();
   app_->add_option("--min-count", options_.min_count, "Train only words seen at least this often")->capture_default_str();
@@ -51,6 +62,7 @@ Status TrainCommand::Validate() {
     if (app_->get_option("--x-max")->count() == 0) options_.x_max = p->x_max;
   }
   SG_RETURN_IF_ERROR(ParseMemoryFlag(memory_, &options_.memory_bytes));
+  options_.objective = objective_ == "sgns" ? Objective::kSgns : Objective::kGlove;
   options_.vectors = vectors_ == "word" ? VectorsKind::kWord
                      : vectors_ == "both" ? VectorsKind::kBoth
                                           : VectorsKind::kWordPlusContext;

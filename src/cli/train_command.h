@@ -23,6 +23,7 @@ class TrainCommand final : public Command {
   std::string format_ = "glove";
   std::string compression_ = "auto";
   std::string preset_;
+  std::string objective_ = "glove";
   bool quiet_ = false;
   TrainOptions options_;
 };

@@ -1,7 +1,6 @@
 #include "train/block_stream.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <random>
@@ -179,8 +178,8 @@ Status OpenBlockStream(Store* store, const std::string& dir, uint32_t vocab, siz
 }
 
 BlockReader::BlockReader(const BlockStreamInfo* info, std::vector<uint32_t> order,
-                         std::vector<uint64_t> shuffle_seeds, double x_max, double alpha)
-    : info_(info), order_(std::move(order)), shuffle_seeds_(std::move(shuffle_seeds)), x_max_(x_max), alpha_(alpha) {
+                         std::vector<uint64_t> shuffle_seeds, PairTransform transform)
+    : info_(info), order_(std::move(order)), shuffle_seeds_(std::move(shuffle_seeds)), transform_(std::move(transform)) {
   prefetch_ = std::thread([this] { Prefetch(); });
 }
 
@@ -217,9 +216,7 @@ void BlockReader::Prefetch() {
   for (size_t i = n; i-- > 0;) {
     PairRecord32 r;
     std::memcpy(&r, raw + i * sizeof(PairRecord32), sizeof(r));  // before its slot is overwritten
-    const double x = r.count;
-    ahead_[i] = TrainingPair{r.row, r.col, static_cast<float>(std::log(x)),
-                             static_cast<float>(x > x_max_ ? 1.0 : std::pow(x / x_max_, alpha_))};
+    ahead_[i] = transform_(r);
   }
   std::mt19937_64 rng(shuffle_seeds_[next_]);
   std::shuffle(ahead_.begin(), ahead_.end(), rng);

@@ -13,6 +13,7 @@
 #define STREAMGLOVE_TRAIN_BLOCK_STREAM_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -30,14 +31,17 @@ struct PairRecord32 {
 };
 static_assert(sizeof(PairRecord32) == 12);
 
-// A pair ready for training: the objective's log X_ij and weight f(X_ij),
-// computed once per block read (off the training threads), not per update.
+// A pair ready for training, its objective's figures computed once per block
+// read (off the training threads), not per update.
 struct TrainingPair {
   uint32_t row;
   uint32_t col;
-  float log_count;
-  float weight;  // f(x) = min(1, (x / x_max)^alpha)
+  float log_count;  // GloVe: log x
+  float weight;     // GloVe: f(x) = min(1, (x / x_max)^alpha); SGNS: expected positive updates
 };
+
+// Turns a stored record into the objective's TrainingPair.
+using PairTransform = std::function<TrainingPair(const PairRecord32&)>;
 
 struct BlockStreamInfo {
   std::string dir;
@@ -64,13 +68,13 @@ Status OpenBlockStream(Store* store, const std::string& dir, uint32_t vocab, siz
                        BlockCompression compression, BlockStreamInfo* info);
 
 // Reads blocks in a given order, one ahead of the consumer: on its own thread
-// it reads the next block, shuffles it (seeded by shuffle_seeds[i] for the
-// i-th block read, so the order is reproducible) and converts it to
-// TrainingPairs.
+// it reads the next block, converts it to TrainingPairs with `transform`
+// and shuffles it (seeded by shuffle_seeds[i] for the i-th block read, so the
+// order is reproducible).
 class BlockReader {
  public:
   BlockReader(const BlockStreamInfo* info, std::vector<uint32_t> order, std::vector<uint64_t> shuffle_seeds,
-              double x_max, double alpha);
+              PairTransform transform);
   ~BlockReader();
   // Fills *pairs with the next block; *done after the last.
   Status Next(std::vector<TrainingPair>* pairs, bool* done);
@@ -80,7 +84,7 @@ class BlockReader {
   const BlockStreamInfo* info_;
   const std::vector<uint32_t> order_;
   const std::vector<uint64_t> shuffle_seeds_;
-  const double x_max_, alpha_;
+  const PairTransform transform_;
   size_t next_ = 0;
   std::thread prefetch_;
   std::vector<TrainingPair> ahead_;

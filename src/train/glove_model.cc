@@ -1,26 +1,30 @@
 #include "train/glove_model.h"
 
 #include <cmath>
-#include <cstring>
 #include <random>
 
-#include <fmt/format.h>
 
-#include "util/file.h"
+#include "train/checkpoint.h"
 
 namespace streamglove {
 
 namespace {
-
-constexpr char kCheckpointMagic[8] = {'S', 'G', 'C', 'K', 'P', 'T', '0', '1'};
 constexpr uint32_t kMaxDim = 4096;
-
 }  // namespace
 
-GloveModel::GloveModel(uint32_t vocab, uint32_t dim, uint64_t seed)
+PairTransform GloveTransform(double x_max, double alpha) {
+  return [x_max, alpha](const PairRecord32& r) {
+    const double x = r.count;
+    return TrainingPair{r.row, r.col, static_cast<float>(std::log(x)),
+                        static_cast<float>(x > x_max ? 1.0 : std::pow(x / x_max, alpha))};
+  };
+}
+
+GloveModel::GloveModel(uint32_t vocab, uint32_t dim, uint64_t seed, const GloveHyper& hyper)
     : vocab_(vocab),
       dim_(dim),
-      stride_(Stride(dim)),
+      stride_(RowStride(dim)),
+      hyper_(hyper),
       word_(size_t{vocab} * stride_),
       context_(size_t{vocab} * stride_),
       word_gradsq_(size_t{vocab} * stride_),
@@ -39,7 +43,8 @@ GloveModel::GloveModel(uint32_t vocab, uint32_t dim, uint64_t seed)
   }
 }
 
-bool GloveModel::Update(const TrainingPair& pair, const GloveHyper& h, double* cost) {
+bool GloveModel::Update(const TrainingPair& pair, double* cost) {
+  const GloveHyper& h = hyper_;
   float* __restrict w = word_.data() + size_t{pair.row} * stride_;
   float* __restrict c = context_.data() + size_t{pair.col} * stride_;
   float* __restrict gw = word_gradsq_.data() + size_t{pair.row} * stride_;
@@ -84,52 +89,27 @@ bool GloveModel::Update(const TrainingPair& pair, const GloveHyper& h, double* c
   return true;
 }
 
+void GloveModel::TrainRange(const TrainingPair* pairs, size_t n, const RangeContext&, RangeTotals* totals) {
+  constexpr size_t kAhead = 8;  // pairs whose rows are being fetched
+  double cost = 0;
+  uint64_t skipped = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (i + kAhead < n) Prefetch(pairs[i + kAhead]);
+    if (!Update(pairs[i], &cost)) ++skipped;
+  }
+  totals->loss += cost;
+  totals->updates += n;
+  totals->skipped += skipped;
+}
+
 Status GloveModel::Save(const std::string& path, uint32_t epochs_done, uint64_t options_hash) const {
-  AtomicFileWriter out;
-  SG_RETURN_IF_ERROR(out.Open(path));
-  std::string header(kCheckpointMagic, sizeof(kCheckpointMagic));
-  for (uint64_t v : {uint64_t{vocab_}, uint64_t{dim_}, uint64_t{epochs_done}, options_hash}) {
-    header.append(reinterpret_cast<const char*>(&v), sizeof(v));
-  }
-  SG_RETURN_IF_ERROR(out.Append(header));
-  for (const LargeArray<float>* a : {&word_, &context_, &word_gradsq_, &context_gradsq_}) {
-    SG_RETURN_IF_ERROR(out.Append(std::string_view(reinterpret_cast<const char*>(a->data()), a->size() * sizeof(float))));
-  }
-  return out.Commit();
+  return SaveCheckpoint(path, vocab_, dim_, epochs_done, options_hash,
+                        {&word_, &context_, &word_gradsq_, &context_gradsq_});
 }
 
 Status GloveModel::Load(const std::string& path, uint64_t options_hash, uint32_t* epochs_done) {
-  SequentialFile in;
-  SG_RETURN_IF_ERROR(in.Open(path));
-  auto read_exact = [&](char* p, size_t n) -> Status {
-    while (n > 0) {
-      size_t got = 0;
-      SG_RETURN_IF_ERROR(in.Read(p, n, &got));
-      if (got == 0) return Status::Corruption(fmt::format("{}: byte {}: truncated checkpoint", path, in.position()));
-      p += got;
-      n -= got;
-    }
-    return Status::OK();
-  };
-  char magic[sizeof(kCheckpointMagic)];
-  uint64_t header[4];
-  SG_RETURN_IF_ERROR(read_exact(magic, sizeof(magic)));
-  if (std::memcmp(magic, kCheckpointMagic, sizeof(magic)) != 0) {
-    return Status::Corruption(fmt::format("{}: byte 0: not a streamglove checkpoint", path));
-  }
-  SG_RETURN_IF_ERROR(read_exact(reinterpret_cast<char*>(header), sizeof(header)));
-  if (header[0] != vocab_ || header[1] != dim_) {
-    return Status::InvalidArgument(fmt::format("{}: checkpoint of {} words x {} dims; this run has {} x {}", path,
-                                               header[0], header[1], vocab_, dim_));
-  }
-  if (header[3] != options_hash) {
-    return Status::InvalidArgument(fmt::format("{}: checkpoint was trained with other hyperparameters", path));
-  }
-  for (LargeArray<float>* a : {&word_, &context_, &word_gradsq_, &context_gradsq_}) {
-    SG_RETURN_IF_ERROR(read_exact(reinterpret_cast<char*>(a->data()), a->size() * sizeof(float)));
-  }
-  *epochs_done = static_cast<uint32_t>(header[2]);
-  return Status::OK();
+  return LoadCheckpoint(path, vocab_, dim_, options_hash, {&word_, &context_, &word_gradsq_, &context_gradsq_},
+                        epochs_done);
 }
 
 }  // namespace streamglove

@@ -1,17 +1,16 @@
 // GloveModel: word and context vectors with biases, their AdaGrad state, and
 // the GloVe update.
 //
-// Layout: four V x stride float arrays (word, context, and their squared
-// gradient sums); row i holds dim components then the bias, padded to a
-// multiple of 16 floats (64 bytes) so rows are cache-line aligned and the
-// update loops vectorise. Floats, not glove.c's doubles: half the memory
-// traffic, and 8 lanes per AVX register.
+// Layout: four V x RowStride(dim) float arrays (word, context, and their
+// squared gradient sums); row i holds dim components then the bias. Floats,
+// not glove.c's doubles: half the memory traffic, and 8 lanes per AVX
+// register.
 //
-// Thread-safety: Update() is called from many threads at once without locks
-// (Hogwild, as glove.c): two threads updating one row may lose an update.
-// With millions of rows and shuffled pairs such collisions are rare and, as
-// Recht et al. show for sparse SGD, do not change convergence; they only make
-// multi-threaded runs not bit-reproducible (single-threaded runs are).
+// Thread-safety: see EmbeddingModel. Two threads updating one row may lose an
+// update; with millions of rows and shuffled pairs such collisions are rare
+// and, as Recht et al. show for sparse SGD, do not change convergence; they
+// only make multi-threaded runs not bit-reproducible (single-threaded runs
+// are).
 #ifndef STREAMGLOVE_TRAIN_GLOVE_MODEL_H_
 #define STREAMGLOVE_TRAIN_GLOVE_MODEL_H_
 
@@ -21,27 +20,46 @@
 #include "streamglove/status.h"
 #include "streamglove/train.h"
 #include "train/block_stream.h"
+#include "train/embedding_model.h"
 #include "util/large_array.h"
 
 namespace streamglove {
 
-// The hyperparameters an update needs (x_max and alpha are already folded
-// into each TrainingPair's weight).
+// The hyperparameters an update needs (x_max and alpha are folded into each
+// TrainingPair's weight by GloveTransform).
 struct GloveHyper {
   float eta, grad_clip;
 };
 
-class GloveModel {
+// A stored count x as a GloVe training pair: log x and f(x) = min(1, (x / x_max)^alpha).
+PairTransform GloveTransform(double x_max, double alpha);
+
+class GloveModel final : public EmbeddingModel {
  public:
   // Initialises as glove.c: components uniform in [-0.5, 0.5) / dim, squared
   // gradients 1 (so the first step is eta).
-  GloveModel(uint32_t vocab, uint32_t dim, uint64_t seed);
+  GloveModel(uint32_t vocab, uint32_t dim, uint64_t seed, const GloveHyper& hyper);
+
+  static size_t MemoryBytes(uint32_t vocab, uint32_t dim) { return 4 * size_t{vocab} * RowStride(dim) * sizeof(float); }
 
   // One AdaGrad step on a pair, exactly glove.c's (clipping, NaN/Inf skip,
   // bias steps without eta). Adds the pair's weighted cost to *cost; returns
   // false, changing nothing, when diff or f·diff is not finite.
-  bool Update(const TrainingPair& pair, const GloveHyper& hyper, double* cost);
+  bool Update(const TrainingPair& pair, double* cost);
 
+  // Update() on each pair, the rows of pairs a few ahead being prefetched.
+  void TrainRange(const TrainingPair* pairs, size_t n, const RangeContext& context, RangeTotals* totals) override;
+
+  uint32_t vocab() const override { return vocab_; }
+  uint32_t dim() const override { return dim_; }
+  const float* word(uint32_t i) const override { return word_.data() + size_t{i} * stride_; }
+  const float* context(uint32_t i) const override { return context_.data() + size_t{i} * stride_; }
+
+  // The checkpoint holds word, context and both squared-gradient arrays.
+  Status Save(const std::string& path, uint32_t epochs_done, uint64_t options_hash) const override;
+  Status Load(const std::string& path, uint64_t options_hash, uint32_t* epochs_done) override;
+
+ private:
   // Asks the caches for the rows a later Update(pair) will touch.
   void Prefetch(const TrainingPair& pair) const {
     const size_t w = size_t{pair.row} * stride_, c = size_t{pair.col} * stride_;
@@ -53,23 +71,8 @@ class GloveModel {
     }
   }
 
-  uint32_t vocab() const { return vocab_; }
-  uint32_t dim() const { return dim_; }
-  const float* word(uint32_t i) const { return word_.data() + size_t{i} * stride_; }
-  const float* context(uint32_t i) const { return context_.data() + size_t{i} * stride_; }
-  static size_t MemoryBytes(uint32_t vocab, uint32_t dim) { return 4 * size_t{vocab} * Stride(dim) * sizeof(float); }
-  // Floats per row: dim components and the bias, padded to 64 bytes.
-  static uint32_t Stride(uint32_t dim) { return (dim + 1 + 15) / 16 * 16; }
-
-  // Checkpoint file: magic, version, vocab, dim, epochs done, then the four
-  // arrays (docs/formats.md). Written atomically.
-  Status Save(const std::string& path, uint32_t epochs_done, uint64_t options_hash) const;
-  // Loads a checkpoint of the same vocab and dim; *epochs_done says how far it
-  // got. An options_hash that differs is an error (other hyperparameters).
-  Status Load(const std::string& path, uint64_t options_hash, uint32_t* epochs_done);
-
- private:
   uint32_t vocab_, dim_, stride_;
+  GloveHyper hyper_;
   LargeArray<float> word_, context_, word_gradsq_, context_gradsq_;
 };
 

@@ -17,6 +17,8 @@
 #include "streamglove/train.h"
 #include "train/block_stream.h"
 #include "train/glove_model.h"
+#include "train/sgns_model.h"
+#include "util/alias_table.h"
 #include "util/hash.h"
 #include "util/interrupt.h"
 #include "util/progress.h"
@@ -37,9 +39,15 @@ uint32_t VocabCut(const std::vector<VocabEntry>& vocab, const TrainOptions& o) {
   return static_cast<uint32_t>(n);
 }
 
+double Eta(const TrainOptions& o) { return o.eta > 0 ? o.eta : DefaultEta(o.objective); }
+
 // Hyperparameters a checkpoint must share with the run that resumes it.
 uint64_t OptionsHash(const TrainOptions& o, uint32_t vocab, uint64_t pairs) {
-  return HashBytes(fmt::format("{} {} {} {} {} {} {} {}", o.dim, o.x_max, o.alpha, o.eta, o.grad_clip, o.seed,
+  if (o.objective == Objective::kSgns) {
+    return HashBytes(fmt::format("sgns {} {} {} {} {} {} {} {} {}", o.dim, Eta(o), o.negatives, o.noise_power,
+                                 o.subsample, o.epochs, o.seed, vocab, pairs));
+  }
+  return HashBytes(fmt::format("{} {} {} {} {} {} {} {}", o.dim, o.x_max, o.alpha, Eta(o), o.grad_clip, o.seed,
                                vocab, pairs));
 }
 
@@ -68,12 +76,17 @@ const TrainPreset* FindTrainPreset(const std::string& name) {
   return nullptr;
 }
 
+double DefaultEta(Objective objective) { return objective == Objective::kSgns ? 0.025 : 0.05; }
+
 Status ValidateTrainOptions(const TrainOptions& o) {
   if (o.dim < 1 || o.dim > 4096) return Status::InvalidArgument("--dim must be between 1 and 4096");
   if (o.epochs < 1) return Status::InvalidArgument("--epochs must be at least 1");
   if (!(o.x_max > 0)) return Status::InvalidArgument("--x-max must be positive");
   if (!(o.alpha > 0)) return Status::InvalidArgument("--alpha must be positive");
-  if (!(o.eta > 0)) return Status::InvalidArgument("--eta must be positive");
+  if (!(o.eta >= 0)) return Status::InvalidArgument("--eta must be positive (or 0 for the objective's default)");
+  if (o.negatives < 1 || o.negatives > 100) return Status::InvalidArgument("--negatives must be between 1 and 100");
+  if (!(o.noise_power >= 0 && o.noise_power <= 1)) return Status::InvalidArgument("--noise-power must be in [0, 1]");
+  if (!(o.subsample >= 0 && o.subsample < 1)) return Status::InvalidArgument("--subsample must be in [0, 1)");
   if (o.threads < 0 || o.threads > 1024) return Status::InvalidArgument("--threads must be between 0 and 1024");
   if (o.min_count < 1) return Status::InvalidArgument("--min-count must be at least 1");
   if (o.checkpoint_every < 1) return Status::InvalidArgument("--checkpoint-every must be at least 1");
@@ -96,8 +109,10 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
   // --memory is the whole process: the parameters first, then the blocks in
   // memory (the one being trained and the one read ahead, each as 16-byte
   // training records, 4/3 of its 12-byte file size): 2/3 of what is left.
-  const size_t parameter_bytes = GloveModel::MemoryBytes(cut, options.dim);
-  constexpr size_t kMinBlockMemory = size_t{48} << 20;
+  const bool sgns = options.objective == Objective::kSgns;
+  const size_t parameter_bytes =
+      sgns ? SgnsModel::MemoryBytes(cut, options.dim) : GloveModel::MemoryBytes(cut, options.dim);
+  constexpr size_t kMinBlockMemory = size_t{32} << 20;  // two 8 MiB blocks as training records
   if (parameter_bytes + kMinBlockMemory > options.memory_bytes) {
     return Status::InvalidArgument(fmt::format(
         "--memory {} cannot hold the parameters of {} words x {} dims ({}) and the blocks (at least {}): raise "
@@ -116,12 +131,26 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
   stats->vocab_size = cut;
   store.reset();  // training reads only the blocks: a snapshot of the store
 
-  GloveModel model(cut, options.dim, options.seed);
+  const float eta = static_cast<float>(Eta(options));
+  std::unique_ptr<EmbeddingModel> model;
+  PairTransform transform;
+  std::unique_ptr<AliasTable> noise;
+  if (sgns) {
+    uint64_t tokens = 0;  // as word2vec's train_words: the kept vocabulary's counts
+    for (const VocabEntry& v : vocab) tokens += v.count;
+    noise = std::make_unique<AliasTable>(NoiseWeights(vocab, cut, options.noise_power));
+    model = std::make_unique<SgnsModel>(cut, options.dim, options.seed, SgnsHyper{eta, options.negatives}, noise.get());
+    transform = SgnsTransform(SubsampleKeepProbabilities(vocab, cut, tokens, options.subsample));
+  } else {
+    model = std::make_unique<GloveModel>(cut, options.dim, options.seed,
+                                         GloveHyper{eta, static_cast<float>(options.grad_clip)});
+    transform = GloveTransform(options.x_max, options.alpha);
+  }
   const uint64_t options_hash = OptionsHash(options, cut, blocks.pairs);
   const std::string checkpoint = output + ".checkpoint";
   uint32_t epoch = 0;
   if (options.resume && std::filesystem::exists(checkpoint)) {
-    SG_RETURN_IF_ERROR(model.Load(checkpoint, options_hash, &epoch));
+    SG_RETURN_IF_ERROR(model->Load(checkpoint, options_hash, &epoch));
     stats->start_epoch = epoch;
   }
   // The loss log keeps the lines of the epochs the checkpoint holds: those
@@ -137,7 +166,6 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
   std::ofstream log(output + ".log.tsv", std::ios::trunc);
   log << kept_log;
 
-  const GloveHyper hyper{static_cast<float>(options.eta), static_cast<float>(options.grad_clip)};
   tbb::task_arena arena(threads);
   std::vector<TrainingPair> records;
   ProgressMeter meter("train", options.progress);
@@ -152,28 +180,28 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
     std::shuffle(order.begin(), order.end(), order_rng);
     std::vector<uint64_t> shuffle_seeds;
     for (uint32_t b : order) shuffle_seeds.push_back(MixSeed(options.seed, epoch, b));
-    BlockReader reader(&blocks, order, shuffle_seeds, options.x_max, options.alpha);
-    std::vector<double> cost(threads, 0.0);
-    std::vector<uint64_t> skipped(threads, 0);
-    for (;;) {
+    BlockReader reader(&blocks, order, shuffle_seeds, transform);
+    std::vector<RangeTotals> totals(threads);
+    uint64_t epoch_pairs = 0;
+    const double run_pairs_all = static_cast<double>(blocks.pairs) * options.epochs;
+    for (size_t block = 0;; ++block) {
       bool done = false;
       SG_RETURN_IF_ERROR(reader.Next(&records, &done));
       if (done) break;
       const size_t n = records.size();
+      // Where this block sits in the whole run (for a decaying learning rate).
+      const double before = static_cast<double>(blocks.pairs) * epoch + static_cast<double>(epoch_pairs);
       arena.execute([&] {
         tbb::parallel_for(0, threads, [&](int t) {
-          double c = 0;
-          uint64_t s = 0;
-          constexpr size_t kAhead = 8;  // pairs whose rows are being fetched
           const size_t begin = n * t / threads, end = n * (t + 1) / threads;
-          for (size_t i = begin; i < end; ++i) {
-            if (i + kAhead < end) model.Prefetch(records[i + kAhead]);
-            if (!model.Update(records[i], hyper, &c)) ++s;
-          }
-          cost[t] += c;
-          skipped[t] += s;
+          RangeContext context;
+          context.progress_begin = (before + static_cast<double>(begin)) / run_pairs_all;
+          context.progress_end = (before + static_cast<double>(end)) / run_pairs_all;
+          context.seed = MixSeed(options.seed, epoch, (uint64_t{block} << 16) | static_cast<uint64_t>(t));
+          model->TrainRange(records.data() + begin, end - begin, context, &totals[t]);
         });
       });
+      epoch_pairs += n;
       pairs_trained += n;
       if (Interrupted()) {
         meter.Finish();
@@ -188,13 +216,14 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
     EpochStats e;
     e.epoch = epoch + 1;
     e.pairs = blocks.pairs;
-    for (int t = 0; t < threads; ++t) {
-      e.loss += cost[t];
-      e.skipped += skipped[t];
+    for (const RangeTotals& t : totals) {
+      e.loss += t.loss;
+      e.updates += t.updates;
+      e.skipped += t.skipped;
     }
-    e.loss /= static_cast<double>(std::max<uint64_t>(blocks.pairs, 1));
+    e.loss /= static_cast<double>(std::max<uint64_t>(e.updates, 1));
     if ((epoch + 1) % options.checkpoint_every == 0 || epoch + 1 == options.epochs) {
-      SG_RETURN_IF_ERROR(model.Save(checkpoint, epoch + 1, options_hash));
+      SG_RETURN_IF_ERROR(model->Save(checkpoint, epoch + 1, options_hash));
     }
     e.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     log << fmt::format("{}\t{:.6f}\t{:.3f}\t{:.0f}\t{}\t{}\n", e.epoch, e.loss, e.seconds, e.pairs / e.seconds, e.skipped,
@@ -202,12 +231,13 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
     log.flush();
     if (options.progress) {
       meter.Finish();
-      fmt::print(stderr, "train: epoch {}/{}: loss {:.6f}, {:.1f} s, {:.2f} M pairs/s\n", e.epoch, options.epochs,
-                 e.loss, e.seconds, e.pairs / e.seconds / 1e6);
+      fmt::print(stderr, "train: epoch {}/{}: loss {:.6f}, {:.1f} s, {:.2f} M pairs/s{}\n", e.epoch, options.epochs,
+                 e.loss, e.seconds, e.pairs / e.seconds / 1e6,
+                 sgns ? fmt::format(" ({:.2f} M positive updates/s)", e.updates / e.seconds / 1e6) : "");
     }
     stats->epochs.push_back(e);
   }
-  return WriteVectors(output, vocab, model, options.vectors, options.format);
+  return WriteVectors(output, vocab, *model, options.vectors, options.format);
 }
 
 }  // namespace streamglove

@@ -6,7 +6,7 @@
 
 namespace streamglove {
 
-Status WriteVectors(const std::string& path, const std::vector<VocabEntry>& vocab, const GloveModel& model,
+Status WriteVectors(const std::string& path, const std::vector<VocabEntry>& vocab, const EmbeddingModel& model,
                     VectorsKind kind, VectorsFormat format) {
   const uint32_t d = model.dim();
   const uint32_t out_dim = kind == VectorsKind::kBoth ? 2 * d : d;

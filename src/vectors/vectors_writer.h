@@ -8,13 +8,13 @@
 
 #include "streamglove/train.h"
 #include "streamglove/vocabulary.h"
-#include "train/glove_model.h"
+#include "train/embedding_model.h"
 
 namespace streamglove {
 
 // Writes the model's vectors for vocab[0 .. model.vocab()) to `path`
 // atomically. REQUIRES: vocab.size() >= model.vocab().
-Status WriteVectors(const std::string& path, const std::vector<VocabEntry>& vocab, const GloveModel& model,
+Status WriteVectors(const std::string& path, const std::vector<VocabEntry>& vocab, const EmbeddingModel& model,
                     VectorsKind kind, VectorsFormat format);
 
 }  // namespace streamglove

@@ -183,3 +183,25 @@ TEST_CASE("A zstd-compressed block stream trains exactly as a raw one", "[train]
   CHECK(f.Run("c.txt", automatic, &stats) == a);
   CHECK_FALSE(stats.blocks_built);
 }
+
+TEST_CASE("SGNS with one thread is reproducible and learns and a GloVe checkpoint does not resume it", "[train][sgns]") {
+  TrainFixture f;
+  TrainStats stats;
+  TrainOptions sgns = f.Options();
+  sgns.objective = Objective::kSgns;
+  sgns.subsample = 1e-3;
+  const std::string a = f.Run("a.txt", sgns, &stats);
+  REQUIRE(stats.epochs.size() == 4);
+  CHECK(stats.epochs.front().updates > 0);
+  CHECK(stats.epochs.back().loss < stats.epochs.front().loss);
+  CHECK(f.Run("b.txt", sgns, &stats) == a);
+  TrainOptions other_seed = sgns;
+  other_seed.seed = 6;
+  CHECK(f.Run("c.txt", other_seed, &stats) != a);
+
+  f.Run("g.txt", f.Options(), &stats);  // GloVe, same vocabulary and dim
+  TrainOptions resume = sgns;
+  resume.resume = true;
+  const Status s = Train(f.store, f.dir.path() + "/g.txt", resume, &stats);
+  CHECK(s.ToString().find("other hyperparameters") != std::string::npos);
+}

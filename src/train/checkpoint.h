@@ -1,0 +1,26 @@
+// Checkpoint files: a model's float arrays behind a small header (magic,
+// vocab, dim, epochs done, options hash). See docs/formats.md.
+#ifndef STREAMGLOVE_TRAIN_CHECKPOINT_H_
+#define STREAMGLOVE_TRAIN_CHECKPOINT_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "streamglove/status.h"
+#include "util/large_array.h"
+
+namespace streamglove {
+
+// Writes the arrays atomically (a crash leaves the previous checkpoint).
+Status SaveCheckpoint(const std::string& path, uint32_t vocab, uint32_t dim, uint32_t epochs_done,
+                      uint64_t options_hash, const std::vector<const LargeArray<float>*>& arrays);
+
+// Fills the arrays (sized by the caller) from a checkpoint of the same vocab,
+// dim and options hash; anything else is an error naming the file.
+Status LoadCheckpoint(const std::string& path, uint32_t vocab, uint32_t dim, uint64_t options_hash,
+                      const std::vector<LargeArray<float>*>& arrays, uint32_t* epochs_done);
+
+}  // namespace streamglove
+
+#endif  // STREAMGLOVE_TRAIN_CHECKPOINT_H_

@@ -1,0 +1,63 @@
+// EmbeddingModel: what the trainer needs of an objective's parameters —
+// training a range of a block's pairs on one thread, checkpoints, and the
+// word and context rows the vectors file is made of.
+//
+// Implementations: GloveModel (train/glove_model.h), SgnsModel
+// (train/sgns_model.h). Rows are `dim` floats (then a bias for GloVe), padded
+// to 64 bytes.
+//
+// Thread-safety: TrainRange() runs on many threads at once over disjoint
+// ranges of one block, updating shared rows without locks (Hogwild, as
+// glove.c and word2vec); the other calls are made from one thread while no
+// TrainRange() runs.
+#ifndef STREAMGLOVE_TRAIN_EMBEDDING_MODEL_H_
+#define STREAMGLOVE_TRAIN_EMBEDDING_MODEL_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "streamglove/status.h"
+#include "train/block_stream.h"
+
+namespace streamglove {
+
+// Where a range sits in the whole run, for objectives whose learning rate
+// decays (fractions of all epochs' pairs, 0 at the start, 1 at the end), and
+// the seed of the range's own random numbers.
+struct RangeContext {
+  double progress_begin = 0, progress_end = 0;
+  uint64_t seed = 0;
+};
+
+struct RangeTotals {
+  double loss = 0;       // summed over the range's updates
+  uint64_t updates = 0;  // what the loss is averaged over
+  uint64_t skipped = 0;  // updates refused as non-finite
+};
+
+class EmbeddingModel {
+ public:
+  virtual ~EmbeddingModel() = default;
+
+  virtual void TrainRange(const TrainingPair* pairs, size_t n, const RangeContext& context, RangeTotals* totals) = 0;
+
+  virtual uint32_t vocab() const = 0;
+  virtual uint32_t dim() const = 0;
+  virtual const float* word(uint32_t i) const = 0;
+  virtual const float* context(uint32_t i) const = 0;
+
+  // Checkpoint file (docs/formats.md), written atomically. Load() accepts only
+  // a checkpoint of the same vocab, dim and options_hash.
+  virtual Status Save(const std::string& path, uint32_t epochs_done, uint64_t options_hash) const = 0;
+  virtual Status Load(const std::string& path, uint64_t options_hash, uint32_t* epochs_done) = 0;
+};
+
+// Floats per parameter row: dim components and one more (GloVe's bias),
+// padded to a multiple of 16 floats (64 bytes) so rows are cache-line aligned
+// and the update loops vectorise.
+inline uint32_t RowStride(uint32_t dim) { return (dim + 1 + 15) / 16 * 16; }
+
+}  // namespace streamglove
+
+#endif  // STREAMGLOVE_TRAIN_EMBEDDING_MODEL_H_

@@ -1,0 +1,133 @@
+#include "train/sgns_model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "train/checkpoint.h"
+
+namespace streamglove {
+
+namespace {
+
+constexpr uint32_t kMaxDim = 4096;
+// Beyond |w.c| = 6, sigma is taken as 0 or 1, as word2vec does.
+constexpr float kMaxLogit = 6;
+
+// A small, fast generator for the hot loop (stochastic rounding, noise
+// words); seeded per range so a one-thread run is reproducible.
+class SplitMix64 {
+ public:
+  explicit SplitMix64(uint64_t seed) : state_(seed) {}
+  uint64_t Next() {
+    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  float Uniform() { return static_cast<float>(Next() >> 40) * 0x1.0p-24f; }
+
+ private:
+  uint64_t state_;
+};
+
+}  // namespace
+
+std::vector<double> NoiseWeights(const std::vector<VocabEntry>& vocab, uint32_t cut, double power) {
+  std::vector<double> w(cut);
+  for (uint32_t i = 0; i < cut; ++i) w[i] = std::pow(static_cast<double>(vocab[i].count), power);
+  return w;
+}
+
+std::vector<float> SubsampleKeepProbabilities(const std::vector<VocabEntry>& vocab, uint32_t cut, uint64_t tokens,
+                                              double t) {
+  std::vector<float> keep(cut, 1.0f);
+  if (t <= 0 || tokens == 0) return keep;
+  for (uint32_t i = 0; i < cut; ++i) {
+    const double f = static_cast<double>(vocab[i].count) / static_cast<double>(tokens);
+    keep[i] = static_cast<float>(std::min(1.0, (std::sqrt(f / t) + 1) * t / f));
+  }
+  return keep;
+}
+
+PairTransform SgnsTransform(std::vector<float> keep) {
+  return [keep = std::move(keep)](const PairRecord32& r) {
+    return TrainingPair{r.row, r.col, 0.0f, r.count * keep[r.row] * keep[r.col]};
+  };
+}
+
+SgnsModel::SgnsModel(uint32_t vocab, uint32_t dim, uint64_t seed, const SgnsHyper& hyper, const AliasTable* noise)
+    : vocab_(vocab),
+      dim_(dim),
+      stride_(RowStride(dim)),
+      hyper_(hyper),
+      noise_(noise),
+      word_(size_t{vocab} * stride_),
+      context_(size_t{vocab} * stride_) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> uniform(-0.5f, 0.5f);
+  for (size_t i = 0; i < vocab; ++i) {
+    for (uint32_t b = 0; b < dim; ++b) word_[i * stride_ + b] = uniform(rng) / static_cast<float>(dim);
+  }
+}
+
+template <class Random>
+double SgnsModel::Update(uint32_t row, uint32_t col, float lr, Random& random) {
+  float* __restrict w = word_.data() + size_t{row} * stride_;
+  alignas(64) float step_w[kMaxDim];
+  const uint32_t d = dim_;
+  for (uint32_t b = 0; b < d; ++b) step_w[b] = 0;
+  double loss = 0;
+  for (uint32_t k = 0; k <= hyper_.negatives; ++k) {
+    uint32_t target = col;
+    if (k > 0) {
+      target = static_cast<uint32_t>(noise_->Sample(random.Next()));
+      if (target == col) continue;  // as word2vec: the positive is not its own noise
+    }
+    const float label = k == 0 ? 1.0f : 0.0f;
+    float* __restrict c = context_.data() + size_t{target} * stride_;
+    float dot = 0;
+    for (uint32_t b = 0; b < d; ++b) dot += w[b] * c[b];
+    // -log sigma(dot) for the positive, -log sigma(-dot) for noise.
+    const float margin = k == 0 ? dot : -dot;
+    loss += margin > kMaxLogit ? std::exp(-margin) : std::log1p(std::exp(-margin));
+    const float sigma = dot > kMaxLogit ? 1.0f : (dot < -kMaxLogit ? 0.0f : 1.0f / (1.0f + std::exp(-dot)));
+    const float g = (label - sigma) * lr;
+    for (uint32_t b = 0; b < d; ++b) {
+      step_w[b] += g * c[b];
+      c[b] += g * w[b];
+    }
+  }
+  for (uint32_t b = 0; b < d; ++b) w[b] += step_w[b];
+  return loss;
+}
+
+void SgnsModel::TrainRange(const TrainingPair* pairs, size_t n, const RangeContext& context, RangeTotals* totals) {
+  SplitMix64 random(context.seed);
+  const double span = context.progress_end - context.progress_begin;
+  double loss = 0;
+  uint64_t updates = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const double progress = context.progress_begin + span * static_cast<double>(i) / static_cast<double>(n);
+    const float lr = hyper_.eta * static_cast<float>(std::max(1e-4, 1 - progress));
+    const float x = pairs[i].weight;
+    uint32_t m = static_cast<uint32_t>(x);
+    if (random.Uniform() < x - static_cast<float>(m)) ++m;
+    for (; m > 0; --m) {
+      loss += Update(pairs[i].row, pairs[i].col, lr, random);
+      ++updates;
+    }
+  }
+  totals->loss += loss;
+  totals->updates += updates;
+}
+
+Status SgnsModel::Save(const std::string& path, uint32_t epochs_done, uint64_t options_hash) const {
+  return SaveCheckpoint(path, vocab_, dim_, epochs_done, options_hash, {&word_, &context_});
+}
+
+Status SgnsModel::Load(const std::string& path, uint64_t options_hash, uint32_t* epochs_done) {
+  return LoadCheckpoint(path, vocab_, dim_, options_hash, {&word_, &context_}, epochs_done);
+}
+
+}  // namespace streamglove

@@ -1,0 +1,84 @@
+// SgnsModel: word2vec's skip-gram with negative sampling, trained from the
+// co-occurrence store instead of a pass over the text (docs/sgns.md).
+//
+// Each stored pair (i, j) with count X_ij stands for X_ij observations of
+// context j around word i. Subsampling frequent words as word2vec does (keep
+// a word with probability p(w) = min(1, (sqrt(f_w / t) + 1) t / f_w), f_w its
+// share of the tokens) keeps each such observation with probability
+// p(i) p(j), so a pair is worth X_ij p(i) p(j) positive updates, realised by
+// stochastic rounding as it is trained. Each positive update is word2vec's:
+// one logistic step towards sigma(w_i . c_j) = 1 and `negatives` steps
+// towards sigma(w_i . c_n) = 0 for noise words n drawn from unigram^power,
+// with a learning rate falling linearly from eta to eta / 10^4 over the
+// whole run.
+//
+// Layout: two V x RowStride(dim) float arrays (word, context). Initialised as
+// word2vec: word components uniform in [-0.5, 0.5) / dim, contexts zero.
+//
+// Thread-safety: see EmbeddingModel (Hogwild, as word2vec).
+#ifndef STREAMGLOVE_TRAIN_SGNS_MODEL_H_
+#define STREAMGLOVE_TRAIN_SGNS_MODEL_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "streamglove/vocabulary.h"
+#include "train/embedding_model.h"
+#include "util/alias_table.h"
+#include "util/large_array.h"
+
+namespace streamglove {
+
+struct SgnsHyper {
+  float eta;           // initial learning rate
+  uint32_t negatives;  // noise words per positive update
+};
+
+// The noise distribution's weights: count^power for the ids below `cut`
+// (for an AliasTable).
+std::vector<double> NoiseWeights(const std::vector<VocabEntry>& vocab, uint32_t cut, double power);
+
+// word2vec's subsampling keep probabilities p(w) for the ids below `cut`;
+// t = 0 keeps everything. `tokens` is the corpus size the counts come from.
+std::vector<float> SubsampleKeepProbabilities(const std::vector<VocabEntry>& vocab, uint32_t cut, uint64_t tokens,
+                                              double t);
+
+// A stored count as an SGNS training pair: weight = x p(row) p(col).
+PairTransform SgnsTransform(std::vector<float> keep);
+
+class SgnsModel final : public EmbeddingModel {
+ public:
+  // `noise` (NoiseWeights) must outlive the model.
+  SgnsModel(uint32_t vocab, uint32_t dim, uint64_t seed, const SgnsHyper& hyper, const AliasTable* noise);
+
+  static size_t MemoryBytes(uint32_t vocab, uint32_t dim) { return 2 * size_t{vocab} * RowStride(dim) * sizeof(float); }
+
+  // Each pair's positive updates (stochastic rounding of its weight), each
+  // with its negatives. The loss is -log sigma(w.c) - sum log sigma(-w.c_n)
+  // per positive update.
+  void TrainRange(const TrainingPair* pairs, size_t n, const RangeContext& context, RangeTotals* totals) override;
+
+  uint32_t vocab() const override { return vocab_; }
+  uint32_t dim() const override { return dim_; }
+  const float* word(uint32_t i) const override { return word_.data() + size_t{i} * stride_; }
+  const float* context(uint32_t i) const override { return context_.data() + size_t{i} * stride_; }
+
+  Status Save(const std::string& path, uint32_t epochs_done, uint64_t options_hash) const override;
+  Status Load(const std::string& path, uint64_t options_hash, uint32_t* epochs_done) override;
+
+ private:
+  // One positive update of (row, col) and its negatives at learning rate lr;
+  // returns its loss.
+  template <class Random>
+  double Update(uint32_t row, uint32_t col, float lr, Random& random);
+
+  uint32_t vocab_, dim_, stride_;
+  SgnsHyper hyper_;
+  const AliasTable* noise_;
+  LargeArray<float> word_, context_;
+};
+
+}  // namespace streamglove
+
+#endif  // STREAMGLOVE_TRAIN_SGNS_MODEL_H_
