@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# SGNS side by side on wiki100M: streamglove (vocab + ingest + train
+# --objective sgns, and the GloVe objective) against fastText's skip-gram
+# (Debian's `fasttext`) and gensim's Word2Vec skip-gram (Debian's
+# python3-gensim), each given the same wall-clock budget on this machine:
+# the peers' epochs are the most that fit the budget, found from timed 1- and
+# 2-epoch runs (per-epoch time and fixed overhead). Same dimension, window,
+# min-count, negatives and subsampling for all. Each vectors file is scored by
+# `streamglove eval` (questions-words by Stanford's protocol, WS-353,
+# SimLex-999). Run on an idle machine.
+#
+#   tools/bench_sgns.sh [-d DIM] [-w WINDOW] [-e SGNS_EPOCHS] [-b BUDGET_SECONDS] [-g GLOVE_FLAGS]
+#
+# Without -b the budget is streamglove's own SGNS wall time (vocab + ingest +
+# train). The peers read the decompressed text (decompression is not timed).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+dim=100
+window=5
+epochs=5
+budget=
+glove_flags="--dim 100 --epochs 10 --x-max 10"
+while getopts "d:w:e:b:g:" opt; do
+  case $opt in
+    d) dim=$OPTARG ;;
+    w) window=$OPTARG ;;
+    e) epochs=$OPTARG ;;
+    b) budget=$OPTARG ;;
+    g) glove_flags=$OPTARG ;;
+    *) exit 2 ;;
+  esac
+done
+data=${SG_SHARED_DATA:-$root/../shared/data}
+corpus=$data/corpus/wiki100M.txt.zst
+[ -f "$corpus" ] || { echo "no $corpus" >&2; exit 77; }
+bin=$root/build/streamglove
+py=/usr/bin/python3
+work=$(mktemp -d "${TMPDIR:-/tmp}/sg-bench-sgns.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+zstdcat "$corpus" >"$work/wiki.txt"
+common_min_count=5
+negatives=5
+subsample=1e-4
+
+now() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+peak_rss() { awk '/Maximum resident/ {printf "%.0f", $NF / 1024}' "$1"; }
+
+# score NAME VECTORS SECONDS NOTE: one result line.
+score() {
+  local name=$1 vectors=$2 seconds=$3 note=$4
+  "$bin" eval analogy "$vectors" "$data/eval/analogy/questions-words.txt" --json >"$work/a.json"
+  "$bin" eval similarity "$vectors" "$data/eval/similarity/EN-WS-353-ALL.txt" \
+    "$data/eval/similarity/EN-SIMLEX-999.txt" --json >"$work/s.json"
+  $py - "$work/a.json" "$work/s.json" "$name" "$seconds" "$note" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1]))["files"][0]
+s = json.load(open(sys.argv[2]))
+rho = [f["spearman"] for f in s["files"]]
+print(f"{sys.argv[3]:<34} {float(sys.argv[4]):>8.1f} s  analogy {a['total']['accuracy']:6.2f}%"
+      f" (sem {a['semantic']['accuracy']:5.2f}, syn {a['syntactic']['accuracy']:5.2f})"
+      f"  WS-353 {rho[0]:.3f}  SimLex {rho[1]:.3f}  {sys.argv[5]}")
+PY
+}
+
+# --- streamglove
+start=$(now)
+"$bin" vocab "$corpus" --min-count $common_min_count -q -o "$work/vocab.txt"
+"$bin" ingest --store "$work/store" "$corpus" --vocab "$work/vocab.txt" --window "$window" -q
+ingest_seconds=$(elapsed "$start")
+/usr/bin/time -v -o "$work/sgns.time" "$bin" train --store "$work/store" -o "$work/sgns.txt" --objective sgns \
+  --dim "$dim" --epochs "$epochs" --negatives $negatives --subsample $subsample -q
+ours=$(elapsed "$start")
+train_seconds=$(awk -v a="$ours" -v b="$ingest_seconds" 'BEGIN { printf "%.1f", a - b }')
+pairs=$(awk -F'\t' 'NR == 2 {print $6}' "$work/sgns.txt.log.tsv")
+updates_note=$(awk -F'\t' -v e="$epochs" -v t="$train_seconds" 'NR > 1 {s += $6} END {printf "%.2f M pairs/s", s / t / 1e6}' \
+  "$work/sgns.txt.log.tsv")
+budget=${budget:-$ours}
+echo "budget: ${budget} s (streamglove SGNS: vocab + ingest ${ingest_seconds} s, train ${train_seconds} s)"
+echo "streamglove SGNS training: $pairs pairs per epoch, $updates_note (block build included), peak RSS $(peak_rss "$work/sgns.time") MiB"
+score "streamglove sgns (w+c)" "$work/sgns.txt" "$ours" "dim $dim, window $window, $epochs epochs"
+"$bin" train --store "$work/store" -o "$work/sgns-w.txt" --objective sgns --dim "$dim" --epochs "$epochs" \
+  --negatives $negatives --subsample $subsample --vectors word -q
+score "streamglove sgns (w only)" "$work/sgns-w.txt" "$ours" "same run's word vectors (trained again)"
+start=$(now)
+# shellcheck disable=SC2086
+"$bin" train --store "$work/store" -o "$work/glove.txt" $glove_flags -q
+glove_total=$(awk -v a="$ingest_seconds" -v b="$(elapsed "$start")" 'BEGIN { printf "%.1f", a + b }')
+score "streamglove glove" "$work/glove.txt" "$glove_total" "$glove_flags, window $window"
+
+# --- peers: epochs that fit the budget
+fasttext_run() {  # EPOCHS OUT
+  fasttext skipgram -input "$work/wiki.txt" -output "$2" -dim "$dim" -ws "$window" -epoch "$1" \
+    -minCount $common_min_count -neg $negatives -t $subsample -thread 2 -minn 0 -maxn 0 -verbose 0 >/dev/null
+}
+gensim_run() {  # EPOCHS OUT
+  $py - "$work/wiki.txt" "$2.vec" "$1" "$dim" "$window" $common_min_count $negatives $subsample <<'PY'
+import sys
+from gensim.models import Word2Vec
+src, out, epochs, dim, window, min_count, neg, sample = sys.argv[1:]
+m = Word2Vec(corpus_file=src, sg=1, vector_size=int(dim), window=int(window), min_count=int(min_count),
+             negative=int(neg), sample=float(sample), workers=2, epochs=int(epochs))
+m.wv.save_word2vec_format(out)
+PY
+}
+fit_epochs() {  # RUN_FUNCTION NAME: prints the epochs that fit the budget
+  local s t1 t2
+  s=$(now); "$1" 1 "$work/cal1"; t1=$(elapsed "$s")
+  s=$(now); "$1" 2 "$work/cal2"; t2=$(elapsed "$s")
+  awk -v t1="$t1" -v t2="$t2" -v b="$budget" -v name="$2" 'BEGIN {
+    per = t2 - t1; fixed = t1 - per; if (per <= 0) per = t1 / 2;
+    n = int((b - fixed) / per); if (n < 1) n = 1;
+    printf "%s: 1 epoch %.1f s, 2 epochs %.1f s -> %d epochs fit %s s\n", name, t1, t2, n, b > "/dev/stderr"; print n }'
+}
+export -f fasttext_run gensim_run
+export work dim window common_min_count negatives subsample py
+for peer in fasttext gensim; do
+  n=$(fit_epochs ${peer}_run "$peer")
+  start=$(now)
+  /usr/bin/time -v -o "$work/$peer.time" bash -c "${peer}_run $n $work/$peer"
+  seconds=$(elapsed "$start")
+  score "$peer skip-gram" "$work/$peer.vec" "$seconds" "dim $dim, window $window, $n epochs, peak RSS $(peak_rss "$work/$peer.time") MiB"
+done
