@@ -4,7 +4,11 @@
 # stage under --memory 1G; per stage the wall time, throughput and peak RSS
 # (/usr/bin/time -v), and the store's size on disk per non-zero pair.
 #
-#   tools/bench_scale.sh [-w WORK] [-s "0.1 1 10"] [--no-wiki] [--keep]
+#   tools/bench_scale.sh [-w WORK] [-s "0.1 1 10"] [-e EPOCHS] [--no-wiki] [--keep]
+#
+# Generated corpora: 1M-word Zipf vocabulary, 10 planted families of 30 pairs,
+# JSONL shards; ingest --window 10; train GloVe dim 50, EPOCHS (5) epochs,
+# x_max 10, the 100,000 most frequent words; eval on the planted analogies.
 #
 # Resumable: every finished stage leaves WORK/LABEL/STAGE.row, and a rerun of
 # the same command skips it (an interrupted ingest continues where it
@@ -19,13 +23,15 @@ work=${TMPDIR:-/tmp}/sg-bench-scale
 sizes="0.1 1 10"
 wiki=1
 keep=0
+epochs=5
 while [ $# -gt 0 ]; do
   case $1 in
     -w) work=$2; shift 2 ;;
     -s) sizes=$2; shift 2 ;;
+    -e) epochs=$2; shift 2 ;;
     --no-wiki) wiki=0; shift ;;
     --keep) keep=1; shift ;;
-    *) echo "usage: tools/bench_scale.sh [-w WORK] [-s SIZES_GB] [--no-wiki] [--keep]" >&2; exit 2 ;;
+    *) echo "usage: tools/bench_scale.sh [-w WORK] [-s SIZES_GB] [-e EPOCHS] [--no-wiki] [--keep]" >&2; exit 2 ;;
   esac
 done
 data=${SG_SHARED_DATA:-$root/../shared/data}
@@ -133,7 +139,7 @@ for gb in $sizes; do
     write_row "$label" "$gb" generate "$(cat "$dir/input_bytes")" "$(awk '/bytes,/ {print $6}' "$dir/generate.err")" - - \
       "$shards shards, $(du -sb "$dir/corpus" | cut -f1) bytes of zstd"
   fi
-  pipeline "$label" "$gb" "$dir/corpus" "$dir/questions.txt" 10 --dim 50 --epochs 5 --x-max 10 --max-vocab 100000
+  pipeline "$label" "$gb" "$dir/corpus" "$dir/questions.txt" 10 --dim 50 --epochs "$epochs" --x-max 10 --max-vocab 100000
 done
 
 echo "== results ($results)" >&2

@@ -26,9 +26,14 @@ build/streamglove stats --store "$demo/store"
 echo "== streamglove train (GloVe, dim 50, 10 epochs; loss per epoch in $demo/vectors.txt.log.tsv)"
 build/streamglove train --store "$demo/store" -o "$demo/vectors.txt" --dim 50 --epochs 10 --x-max 10 --memory 512M
 
-echo "== streamglove eval analogy on the corpus's planted relations"
+echo "== streamglove eval analogy on the corpus's planted relations (GloVe)"
 build/streamglove eval analogy "$demo/vectors.txt" "$demo/analogies.txt"
+
+echo "== streamglove train --objective sgns (skip-gram with negative sampling from the same counts, 3 epochs)"
+build/streamglove train --store "$demo/store" -o "$demo/sgns.txt" --objective sgns --dim 50 --epochs 3 --memory 512M
+echo "== streamglove eval analogy on the planted relations (SGNS)"
+build/streamglove eval analogy "$demo/sgns.txt" "$demo/analogies.txt"
 
 word=$(sed -n '2p' "$demo/analogies.txt" | awk '{print $1}')
 echo "== streamglove neighbors $word"
-build/streamglove neighbors "$demo/vectors.txt" "$word" -k 5
+build/streamglove neighbors "$demo/sgns.txt" "$word" -k 5

@@ -16,9 +16,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "streamglove/status.h"
 #include "train/block_stream.h"
+#include "util/large_array.h"
 
 namespace streamglove {
 
@@ -36,27 +38,37 @@ struct RangeTotals {
   uint64_t skipped = 0;  // updates refused as non-finite
 };
 
+// Floats per parameter row: dim components and one more (GloVe's bias),
+// padded to a multiple of 16 floats (64 bytes) so rows are cache-line aligned
+// and the update loops vectorise.
+inline uint32_t RowStride(uint32_t dim) { return (dim + 1 + 15) / 16 * 16; }
+
 class EmbeddingModel {
  public:
   virtual ~EmbeddingModel() = default;
 
   virtual void TrainRange(const TrainingPair* pairs, size_t n, const RangeContext& context, RangeTotals* totals) = 0;
 
-  virtual uint32_t vocab() const = 0;
-  virtual uint32_t dim() const = 0;
-  virtual const float* word(uint32_t i) const = 0;
-  virtual const float* context(uint32_t i) const = 0;
+  uint32_t vocab() const { return vocab_; }
+  uint32_t dim() const { return dim_; }
+  const float* word(uint32_t i) const { return word_.data() + size_t{i} * stride_; }
+  const float* context(uint32_t i) const { return context_.data() + size_t{i} * stride_; }
 
-  // Checkpoint file (docs/formats.md), written atomically. Load() accepts only
-  // a checkpoint of the same vocab, dim and options_hash.
-  virtual Status Save(const std::string& path, uint32_t epochs_done, uint64_t options_hash) const = 0;
-  virtual Status Load(const std::string& path, uint64_t options_hash, uint32_t* epochs_done) = 0;
+  // Checkpoint file (train/checkpoint.h) of CheckpointArrays(), written
+  // atomically. Load() accepts only a checkpoint of the same vocab, dim and
+  // options_hash.
+  Status Save(const std::string& path, uint32_t epochs_done, uint64_t options_hash);
+  Status Load(const std::string& path, uint64_t options_hash, uint32_t* epochs_done);
+
+ protected:
+  // Word and context arrays of vocab x RowStride(dim) floats, zero.
+  EmbeddingModel(uint32_t vocab, uint32_t dim);
+  // Everything a resumed run needs: the rows, and any optimiser state.
+  virtual std::vector<LargeArray<float>*> CheckpointArrays() = 0;
+
+  const uint32_t vocab_, dim_, stride_;
+  LargeArray<float> word_, context_;
 };
-
-// Floats per parameter row: dim components and one more (GloVe's bias),
-// padded to a multiple of 16 floats (64 bytes) so rows are cache-line aligned
-// and the update loops vectorise.
-inline uint32_t RowStride(uint32_t dim) { return (dim + 1 + 15) / 16 * 16; }
 
 }  // namespace streamglove
 

@@ -4,7 +4,6 @@
 #include <random>
 
 
-#include "train/checkpoint.h"
 
 namespace streamglove {
 
@@ -21,12 +20,8 @@ PairTransform GloveTransform(double x_max, double alpha) {
 }
 
 GloveModel::GloveModel(uint32_t vocab, uint32_t dim, uint64_t seed, const GloveHyper& hyper)
-    : vocab_(vocab),
-      dim_(dim),
-      stride_(RowStride(dim)),
+    : EmbeddingModel(vocab, dim),
       hyper_(hyper),
-      word_(size_t{vocab} * stride_),
-      context_(size_t{vocab} * stride_),
       word_gradsq_(size_t{vocab} * stride_),
       context_gradsq_(size_t{vocab} * stride_) {
   std::mt19937_64 rng(seed);
@@ -100,16 +95,6 @@ void GloveModel::TrainRange(const TrainingPair* pairs, size_t n, const RangeCont
   totals->loss += cost;
   totals->updates += n;
   totals->skipped += skipped;
-}
-
-Status GloveModel::Save(const std::string& path, uint32_t epochs_done, uint64_t options_hash) const {
-  return SaveCheckpoint(path, vocab_, dim_, epochs_done, options_hash,
-                        {&word_, &context_, &word_gradsq_, &context_gradsq_});
-}
-
-Status GloveModel::Load(const std::string& path, uint64_t options_hash, uint32_t* epochs_done) {
-  return LoadCheckpoint(path, vocab_, dim_, options_hash, {&word_, &context_, &word_gradsq_, &context_gradsq_},
-                        epochs_done);
 }
 
 }  // namespace streamglove

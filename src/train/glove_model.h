@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "streamglove/status.h"
 #include "streamglove/train.h"
@@ -50,16 +51,12 @@ class GloveModel final : public EmbeddingModel {
   // Update() on each pair, the rows of pairs a few ahead being prefetched.
   void TrainRange(const TrainingPair* pairs, size_t n, const RangeContext& context, RangeTotals* totals) override;
 
-  uint32_t vocab() const override { return vocab_; }
-  uint32_t dim() const override { return dim_; }
-  const float* word(uint32_t i) const override { return word_.data() + size_t{i} * stride_; }
-  const float* context(uint32_t i) const override { return context_.data() + size_t{i} * stride_; }
-
-  // The checkpoint holds word, context and both squared-gradient arrays.
-  Status Save(const std::string& path, uint32_t epochs_done, uint64_t options_hash) const override;
-  Status Load(const std::string& path, uint64_t options_hash, uint32_t* epochs_done) override;
-
  private:
+  // Word, context and both squared-gradient arrays.
+  std::vector<LargeArray<float>*> CheckpointArrays() override {
+    return {&word_, &context_, &word_gradsq_, &context_gradsq_};
+  }
+
   // Asks the caches for the rows a later Update(pair) will touch.
   void Prefetch(const TrainingPair& pair) const {
     const size_t w = size_t{pair.row} * stride_, c = size_t{pair.col} * stride_;
@@ -71,9 +68,8 @@ class GloveModel final : public EmbeddingModel {
     }
   }
 
-  uint32_t vocab_, dim_, stride_;
   GloveHyper hyper_;
-  LargeArray<float> word_, context_, word_gradsq_, context_gradsq_;
+  LargeArray<float> word_gradsq_, context_gradsq_;
 };
 
 }  // namespace streamglove

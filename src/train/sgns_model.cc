@@ -4,7 +4,6 @@
 #include <cmath>
 #include <random>
 
-#include "train/checkpoint.h"
 
 namespace streamglove {
 
@@ -57,13 +56,7 @@ PairTransform SgnsTransform(std::vector<float> keep) {
 }
 
 SgnsModel::SgnsModel(uint32_t vocab, uint32_t dim, uint64_t seed, const SgnsHyper& hyper, const AliasTable* noise)
-    : vocab_(vocab),
-      dim_(dim),
-      stride_(RowStride(dim)),
-      hyper_(hyper),
-      noise_(noise),
-      word_(size_t{vocab} * stride_),
-      context_(size_t{vocab} * stride_) {
+    : EmbeddingModel(vocab, dim), hyper_(hyper), noise_(noise) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<float> uniform(-0.5f, 0.5f);
   for (size_t i = 0; i < vocab; ++i) {
@@ -120,14 +113,6 @@ void SgnsModel::TrainRange(const TrainingPair* pairs, size_t n, const RangeConte
   }
   totals->loss += loss;
   totals->updates += updates;
-}
-
-Status SgnsModel::Save(const std::string& path, uint32_t epochs_done, uint64_t options_hash) const {
-  return SaveCheckpoint(path, vocab_, dim_, epochs_done, options_hash, {&word_, &context_});
-}
-
-Status SgnsModel::Load(const std::string& path, uint64_t options_hash, uint32_t* epochs_done) {
-  return LoadCheckpoint(path, vocab_, dim_, options_hash, {&word_, &context_}, epochs_done);
 }
 
 }  // namespace streamglove

@@ -59,24 +59,16 @@ class SgnsModel final : public EmbeddingModel {
   // per positive update.
   void TrainRange(const TrainingPair* pairs, size_t n, const RangeContext& context, RangeTotals* totals) override;
 
-  uint32_t vocab() const override { return vocab_; }
-  uint32_t dim() const override { return dim_; }
-  const float* word(uint32_t i) const override { return word_.data() + size_t{i} * stride_; }
-  const float* context(uint32_t i) const override { return context_.data() + size_t{i} * stride_; }
-
-  Status Save(const std::string& path, uint32_t epochs_done, uint64_t options_hash) const override;
-  Status Load(const std::string& path, uint64_t options_hash, uint32_t* epochs_done) override;
-
  private:
+  std::vector<LargeArray<float>*> CheckpointArrays() override { return {&word_, &context_}; }
+
   // One positive update of (row, col) and its negatives at learning rate lr;
   // returns its loss.
   template <class Random>
   double Update(uint32_t row, uint32_t col, float lr, Random& random);
 
-  uint32_t vocab_, dim_, stride_;
   SgnsHyper hyper_;
   const AliasTable* noise_;
-  LargeArray<float> word_, context_;
 };
 
 }  // namespace streamglove

@@ -1,0 +1,24 @@
+#include "train/embedding_model.h"
+
+#include "train/checkpoint.h"
+
+namespace streamglove {
+
+EmbeddingModel::EmbeddingModel(uint32_t vocab, uint32_t dim)
+    : vocab_(vocab),
+      dim_(dim),
+      stride_(RowStride(dim)),
+      word_(size_t{vocab} * stride_),
+      context_(size_t{vocab} * stride_) {}
+
+Status EmbeddingModel::Save(const std::string& path, uint32_t epochs_done, uint64_t options_hash) {
+  std::vector<const LargeArray<float>*> arrays;
+  for (LargeArray<float>* a : CheckpointArrays()) arrays.push_back(a);
+  return SaveCheckpoint(path, vocab_, dim_, epochs_done, options_hash, arrays);
+}
+
+Status EmbeddingModel::Load(const std::string& path, uint64_t options_hash, uint32_t* epochs_done) {
+  return LoadCheckpoint(path, vocab_, dim_, options_hash, CheckpointArrays(), epochs_done);
+}
+
+}  // namespace streamglove
