@@ -205,3 +205,25 @@ TEST_CASE("SGNS with one thread is reproducible and learns and a GloVe checkpoin
   const Status s = Train(f.store, f.dir.path() + "/g.txt", resume, &stats);
   CHECK(s.ToString().find("other hyperparameters") != std::string::npos);
 }
+
+TEST_CASE("Train's memory budget holds the parameters first and refuses one that cannot", "[train]") {
+  TrainFixture f;
+  TrainStats stats;
+  TrainOptions probe = f.Options();
+  probe.epochs = 1;
+  f.Run("probe.txt", probe, &stats);
+  const size_t vocab = stats.vocab_size;
+  // dim 512: rows of 528 floats; GloVe keeps 4 arrays of them, SGNS 2.
+  const size_t sgns_bytes = 2 * vocab * 528 * sizeof(float), glove_bytes = 2 * sgns_bytes;
+  TrainOptions glove = f.Options();
+  glove.dim = 512;
+  glove.epochs = 1;
+  glove.memory_bytes = (size_t{32} << 20) + (sgns_bytes + glove_bytes) / 2;  // blocks need 32 MiB
+  const Status s = Train(f.store, f.dir.path() + "/glove.txt", glove, &stats);
+  INFO(s.ToString());
+  CHECK(s.ToString().find("cannot hold the parameters") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(f.dir.path() + "/glove.txt"));
+  TrainOptions sgns = glove;
+  sgns.objective = Objective::kSgns;
+  CHECK(Train(f.store, f.dir.path() + "/sgns.txt", sgns, &stats).ok());
+}
