@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The scale benchmark: the whole pipeline (vocab, ingest, train, eval) on
-# wiki100M and on generated corpora of 0.1, 1 and 10 GB of raw text, every
-# stage under --memory 1G; per stage the wall time, throughput and peak RSS
-# (/usr/bin/time -v), and the store's size on disk per non-zero pair.
+# wiki100M and on generated corpora of 0.1, 1 and 10 GB of raw text, the
+# vocabulary pass, ingest and training under --memory 1G; per stage the wall
+# time, throughput and peak RSS (/usr/bin/time -v), and the store's size on
+# disk per non-zero pair.
 #
 #   tools/bench_scale.sh [-w WORK] [-s "0.1 1 10"] [-e EPOCHS] [--no-wiki] [--keep]
 #
@@ -144,3 +145,9 @@ done
 
 echo "== results ($results)" >&2
 column -t -s $'\t' "$results"
+echo "== throughput and store size" >&2
+awk -F'\t' 'NR > 1 && $3 == "vocab" { printf "%-10s vocab   %7.1f MB/s\n", $1, $6 / $4 / 1e6 }
+  NR > 1 && $3 == "ingest" { printf "%-10s ingest  %7.1f MB/s  %5.2f M tokens/s  %d pairs, %.2f bytes per pair on disk\n",
+    $1, $6 / $4 / 1e6, $7 / $4 / 1e6, $8, $9 / $8 }
+  NR > 1 && $3 == "train" { split($10, e, " "); printf "%-10s train   %7.2f M pairs/s (%d epochs of %d pairs, block build included)\n",
+    $1, e[1] * $8 / $4 / 1e6, e[1], $8 }' "$results"

@@ -11,16 +11,19 @@
 #
 #   tools/bench_sgns.sh [-d DIM] [-w WINDOW] [-e SGNS_EPOCHS] [-b BUDGET_SECONDS] [-g GLOVE_FLAGS]
 #
+# GLOVE_FLAGS default to "--dim DIM --epochs 10 --x-max 10".
+#
 # Without -b the budget is streamglove's own SGNS wall time (vocab + ingest +
 # train). The peers read the decompressed text (decompression is not timed).
 set -euo pipefail
+shopt -s inherit_errexit  # a failed calibration run inside $(...) stops the script
 cd "$(dirname "$0")/.."
 root=$PWD
 dim=100
 window=5
 epochs=5
 budget=
-glove_flags="--dim 100 --epochs 10 --x-max 10"
+glove_flags=""
 while getopts "d:w:e:b:g:" opt; do
   case $opt in
     d) dim=$OPTARG ;;
@@ -31,6 +34,7 @@ while getopts "d:w:e:b:g:" opt; do
     *) exit 2 ;;
   esac
 done
+glove_flags=${glove_flags:-"--dim $dim --epochs 10 --x-max 10"}
 data=${SG_SHARED_DATA:-$root/../shared/data}
 corpus=$data/corpus/wiki100M.txt.zst
 [ -f "$corpus" ] || { echo "no $corpus" >&2; exit 77; }
@@ -69,20 +73,23 @@ start=$(now)
 "$bin" vocab "$corpus" --min-count $common_min_count -q -o "$work/vocab.txt"
 "$bin" ingest --store "$work/store" "$corpus" --vocab "$work/vocab.txt" --window "$window" -q
 ingest_seconds=$(elapsed "$start")
-/usr/bin/time -v -o "$work/sgns.time" "$bin" train --store "$work/store" -o "$work/sgns.txt" --objective sgns \
-  --dim "$dim" --epochs "$epochs" --negatives $negatives --subsample $subsample -q
+# --vectors both: w and c side by side, split below into w (word2vec's output) and w + c.
+/usr/bin/time -v -o "$work/sgns.time" "$bin" train --store "$work/store" -o "$work/sgns-both.txt" --objective sgns \
+  --dim "$dim" --epochs "$epochs" --negatives $negatives --subsample $subsample --vectors both >"$work/sgns.err" 2>&1
 ours=$(elapsed "$start")
 train_seconds=$(awk -v a="$ours" -v b="$ingest_seconds" 'BEGIN { printf "%.1f", a - b }')
-pairs=$(awk -F'\t' 'NR == 2 {print $6}' "$work/sgns.txt.log.tsv")
-updates_note=$(awk -F'\t' -v e="$epochs" -v t="$train_seconds" 'NR > 1 {s += $6} END {printf "%.2f M pairs/s", s / t / 1e6}' \
-  "$work/sgns.txt.log.tsv")
+awk -v d="$dim" '{ printf "%s", $1; for (i = 2; i <= d + 1; ++i) printf " %s", $i; printf "\n" }' \
+  "$work/sgns-both.txt" >"$work/sgns-w.txt"
+awk -v d="$dim" '{ printf "%s", $1; for (i = 2; i <= d + 1; ++i) printf " %.6f", $i + $(i + d); printf "\n" }' \
+  "$work/sgns-both.txt" >"$work/sgns-wc.txt"
 budget=${budget:-$ours}
 echo "budget: ${budget} s (streamglove SGNS: vocab + ingest ${ingest_seconds} s, train ${train_seconds} s)"
-echo "streamglove SGNS training: $pairs pairs per epoch, $updates_note (block build included), peak RSS $(peak_rss "$work/sgns.time") MiB"
-score "streamglove sgns (w+c)" "$work/sgns.txt" "$ours" "dim $dim, window $window, $epochs epochs"
-"$bin" train --store "$work/store" -o "$work/sgns-w.txt" --objective sgns --dim "$dim" --epochs "$epochs" \
-  --negatives $negatives --subsample $subsample --vectors word -q
-score "streamglove sgns (w only)" "$work/sgns-w.txt" "$ours" "same run's word vectors (trained again)"
+awk -F'\t' 'NR > 1 {s += $3; p += $6} END {printf "streamglove SGNS training: %d pairs per epoch, %.2f M pairs/s over the epochs\n", p / (NR - 1), p / s / 1e6}' \
+  "$work/sgns-both.txt.log.tsv"
+grep -o '[0-9.]* M positive updates/s' "$work/sgns.err" | tail -1 | sed 's/^/last epoch: /'
+echo "peak RSS of SGNS training: $(peak_rss "$work/sgns.time") MiB"
+score "streamglove sgns (w)" "$work/sgns-w.txt" "$ours" "dim $dim, window $window, $epochs epochs"
+score "streamglove sgns (w+c)" "$work/sgns-wc.txt" "$ours" "the same run's w + c"
 start=$(now)
 # shellcheck disable=SC2086
 "$bin" train --store "$work/store" -o "$work/glove.txt" $glove_flags -q

@@ -67,9 +67,16 @@ class ZstdFile {
     ZSTD_CCtx_setParameter(cctx_, ZSTD_c_compressionLevel, 3);
     ZSTD_CCtx_setParameter(cctx_, ZSTD_c_checksumFlag, 1);
   }
-  ~ZstdFile() {
+  // Ends the frame and closes the file; throws on a failed write or close
+  // (a full disk must not leave a truncated shard behind a zero exit).
+  void Close() {
     Compress("", ZSTD_e_end);
-    std::fclose(out_);
+    std::FILE* out = out_;
+    out_ = nullptr;
+    if (std::fclose(out) != 0) throw std::runtime_error(fmt::format("{}: write failed", path_));
+  }
+  ~ZstdFile() {
+    if (out_ != nullptr) std::fclose(out_);  // after an error: the caller reports it
     ZSTD_freeCCtx(cctx_);
   }
   void Write(const std::string& s) { Compress(s, ZSTD_e_continue); }
@@ -168,6 +175,7 @@ ShardTotals WriteShard(const CorpusSpec& spec, size_t shard, const std::vector<s
     totals.bytes += line.size();
     ++totals.documents;
   }
+  out.Close();
   return totals;
 }
 

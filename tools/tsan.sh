@@ -39,8 +39,9 @@ EOF
   # the project is otherwise built against.
   tar -C "$deps/src" -xf "$deps/src"/onetbb_"${version}".debian.tar.xz
   if [ -f "$deps/src/debian/patches/series" ]; then
-    grep -v '^#' "$deps/src/debian/patches/series" | while read -r p; do
-      [ -n "$p" ] && patch -d "$source_dir" -p1 -s <"$deps/src/debian/patches/$p"
+    { grep -v '^#' "$deps/src/debian/patches/series" || true; } | while read -r p; do
+      [ -z "$p" ] && continue
+      patch -d "$source_dir" -p1 -s <"$deps/src/debian/patches/$p"
     done
   fi
   cmake -S "$source_dir" -B "$deps/build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \

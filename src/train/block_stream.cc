@@ -178,8 +178,8 @@ Status OpenBlockStream(Store* store, const std::string& dir, uint32_t vocab, siz
 }
 
 BlockReader::BlockReader(const BlockStreamInfo* info, std::vector<uint32_t> order,
-                         std::vector<uint64_t> shuffle_seeds, PairTransform transform)
-    : info_(info), order_(std::move(order)), shuffle_seeds_(std::move(shuffle_seeds)), transform_(std::move(transform)) {
+                         std::vector<uint64_t> shuffle_seeds, const PairTransform* transform)
+    : info_(info), order_(std::move(order)), shuffle_seeds_(std::move(shuffle_seeds)), transform_(transform) {
   prefetch_ = std::thread([this] { Prefetch(); });
 }
 
@@ -216,7 +216,7 @@ void BlockReader::Prefetch() {
   for (size_t i = n; i-- > 0;) {
     PairRecord32 r;
     std::memcpy(&r, raw + i * sizeof(PairRecord32), sizeof(r));  // before its slot is overwritten
-    ahead_[i] = transform_(r);
+    ahead_[i] = (*transform_)(r);
   }
   std::mt19937_64 rng(shuffle_seeds_[next_]);
   std::shuffle(ahead_.begin(), ahead_.end(), rng);

@@ -68,13 +68,14 @@ Status OpenBlockStream(Store* store, const std::string& dir, uint32_t vocab, siz
                        BlockCompression compression, BlockStreamInfo* info);
 
 // Reads blocks in a given order, one ahead of the consumer: on its own thread
-// it reads the next block, converts it to TrainingPairs with `transform`
+// it reads the next block, converts it to TrainingPairs with *transform (which
+// must outlive the reader)
 // and shuffles it (seeded by shuffle_seeds[i] for the i-th block read, so the
 // order is reproducible).
 class BlockReader {
  public:
   BlockReader(const BlockStreamInfo* info, std::vector<uint32_t> order, std::vector<uint64_t> shuffle_seeds,
-              PairTransform transform);
+              const PairTransform* transform);
   ~BlockReader();
   // Fills *pairs with the next block; *done after the last.
   Status Next(std::vector<TrainingPair>* pairs, bool* done);
@@ -84,7 +85,7 @@ class BlockReader {
   const BlockStreamInfo* info_;
   const std::vector<uint32_t> order_;
   const std::vector<uint64_t> shuffle_seeds_;
-  const PairTransform transform_;
+  const PairTransform* const transform_;
   size_t next_ = 0;
   std::thread prefetch_;
   std::vector<TrainingPair> ahead_;

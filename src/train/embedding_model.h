@@ -38,6 +38,9 @@ struct RangeTotals {
   uint64_t skipped = 0;  // updates refused as non-finite
 };
 
+// The largest --dim (the updates keep a row's step on the stack).
+inline constexpr uint32_t kMaxDim = 4096;
+
 // Floats per parameter row: dim components and one more (GloVe's bias),
 // padded to a multiple of 16 floats (64 bytes) so rows are cache-line aligned
 // and the update loops vectorise.

@@ -7,10 +7,6 @@
 
 namespace streamglove {
 
-namespace {
-constexpr uint32_t kMaxDim = 4096;
-}  // namespace
-
 PairTransform GloveTransform(double x_max, double alpha) {
   return [x_max, alpha](const PairRecord32& r) {
     const double x = r.count;

@@ -9,7 +9,6 @@ namespace streamglove {
 
 namespace {
 
-constexpr uint32_t kMaxDim = 4096;
 // Beyond |w.c| = 6, sigma is taken as 0 or 1, as word2vec does.
 constexpr float kMaxLogit = 6;
 
@@ -83,7 +82,8 @@ double SgnsModel::Update(uint32_t row, uint32_t col, float lr, Random& random) {
     for (uint32_t b = 0; b < d; ++b) dot += w[b] * c[b];
     // -log sigma(dot) for the positive, -log sigma(-dot) for noise.
     const float margin = k == 0 ? dot : -dot;
-    loss += margin > kMaxLogit ? std::exp(-margin) : std::log1p(std::exp(-margin));
+    // log(1 + e^-m), without overflow for very negative m.
+    loss += margin > kMaxLogit ? std::exp(-margin) : (margin < -kMaxLogit ? -margin : std::log1p(std::exp(-margin)));
     const float sigma = dot > kMaxLogit ? 1.0f : (dot < -kMaxLogit ? 0.0f : 1.0f / (1.0f + std::exp(-dot)));
     const float g = (label - sigma) * lr;
     for (uint32_t b = 0; b < d; ++b) {
@@ -103,7 +103,7 @@ void SgnsModel::TrainRange(const TrainingPair* pairs, size_t n, const RangeConte
   for (size_t i = 0; i < n; ++i) {
     const double progress = context.progress_begin + span * static_cast<double>(i) / static_cast<double>(n);
     const float lr = hyper_.eta * static_cast<float>(std::max(1e-4, 1 - progress));
-    const float x = pairs[i].weight;
+    const float x = std::min(pairs[i].weight, 1e9f);  // the cast below needs x < 2^32
     uint32_t m = static_cast<uint32_t>(x);
     if (random.Uniform() < x - static_cast<float>(m)) ++m;
     for (; m > 0; --m) {

@@ -49,7 +49,7 @@ PairTransform SgnsTransform(std::vector<float> keep);
 
 class SgnsModel final : public EmbeddingModel {
  public:
-  // `noise` (NoiseWeights) must outlive the model.
+  // The AliasTable `noise` (of NoiseWeights) must outlive the model.
   SgnsModel(uint32_t vocab, uint32_t dim, uint64_t seed, const SgnsHyper& hyper, const AliasTable* noise);
 
   static size_t MemoryBytes(uint32_t vocab, uint32_t dim) { return 2 * size_t{vocab} * RowStride(dim) * sizeof(float); }

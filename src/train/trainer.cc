@@ -79,7 +79,7 @@ const TrainPreset* FindTrainPreset(const std::string& name) {
 double DefaultEta(Objective objective) { return objective == Objective::kSgns ? 0.025 : 0.05; }
 
 Status ValidateTrainOptions(const TrainOptions& o) {
-  if (o.dim < 1 || o.dim > 4096) return Status::InvalidArgument("--dim must be between 1 and 4096");
+  if (o.dim < 1 || o.dim > kMaxDim) return Status::InvalidArgument(fmt::format("--dim must be between 1 and {}", kMaxDim));
   if (o.epochs < 1) return Status::InvalidArgument("--epochs must be at least 1");
   if (!(o.x_max > 0)) return Status::InvalidArgument("--x-max must be positive");
   if (!(o.alpha > 0)) return Status::InvalidArgument("--alpha must be positive");
@@ -132,12 +132,12 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
   store.reset();  // training reads only the blocks: a snapshot of the store
 
   const float eta = static_cast<float>(Eta(options));
+  std::unique_ptr<AliasTable> noise;  // before the model that points to it
   std::unique_ptr<EmbeddingModel> model;
   PairTransform transform;
-  std::unique_ptr<AliasTable> noise;
   if (sgns) {
-    uint64_t tokens = 0;  // as word2vec's train_words: the kept vocabulary's counts
-    for (const VocabEntry& v : vocab) tokens += v.count;
+    uint64_t tokens = 0;  // as word2vec's train_words: the trained vocabulary's counts
+    for (uint32_t i = 0; i < cut; ++i) tokens += vocab[i].count;
     noise = std::make_unique<AliasTable>(NoiseWeights(vocab, cut, options.noise_power));
     model = std::make_unique<SgnsModel>(cut, options.dim, options.seed, SgnsHyper{eta, options.negatives}, noise.get());
     transform = SgnsTransform(SubsampleKeepProbabilities(vocab, cut, tokens, options.subsample));
@@ -180,7 +180,7 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
     std::shuffle(order.begin(), order.end(), order_rng);
     std::vector<uint64_t> shuffle_seeds;
     for (uint32_t b : order) shuffle_seeds.push_back(MixSeed(options.seed, epoch, b));
-    BlockReader reader(&blocks, order, shuffle_seeds, transform);
+    BlockReader reader(&blocks, order, shuffle_seeds, &transform);
     std::vector<RangeTotals> totals(threads);
     uint64_t epoch_pairs = 0;
     const double run_pairs_all = static_cast<double>(blocks.pairs) * options.epochs;

@@ -1,6 +1,7 @@
 // SGNS: the update against a reference computation, the noise and
 // subsampling distributions against their formulas, and reproducibility.
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <random>
@@ -69,6 +70,27 @@ TEST_CASE("SGNS updates equal a reference computation of word2vec's step", "[tra
       CHECK(model.word(i)[b] == Approx(w[i][b]).margin(1e-6));
       CHECK(model.context(i)[b] == Approx(c[i][b]).margin(1e-6));
     }
+  }
+}
+
+TEST_CASE("SGNS learning rate falls linearly over the run and a noise word equal to the context is skipped", "[train][sgns]") {
+  // All noise mass on word 1, the positive's own context: every negative is
+  // skipped, so one update is a single logistic step at the current rate.
+  const AliasTable noise({0, 1});
+  const float eta = 0.2f;
+  for (double progress : {0.0, 0.25, 0.9, 0.99995}) {
+    SgnsModel model(2, 3, 4, SgnsHyper{eta, 3}, &noise);
+    std::vector<double> w(model.word(0), model.word(0) + 3), c(3, 0.0), step(3, 0.0);
+    const TrainingPair pair{0, 1, 0, 1};
+    RangeContext context;
+    context.progress_begin = context.progress_end = progress;
+    RangeTotals totals;
+    model.TrainRange(&pair, 1, context, &totals);
+    const double lr = eta * std::max(1e-4, 1 - progress);  // word2vec's schedule
+    const double loss = ReferenceStep(w, c, step, 1, lr);
+    INFO("progress " << progress);
+    CHECK(totals.loss == Approx(loss).epsilon(1e-6));
+    for (int b = 0; b < 3; ++b) CHECK(model.context(1)[b] == Approx(c[b]).margin(1e-9));
   }
 }
 
