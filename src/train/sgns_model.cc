@@ -76,16 +76,25 @@ double SgnsModel::Update(uint32_t row, uint32_t col, float lr, Random& random) {
       target = static_cast<uint32_t>(noise_->Sample(random.Next()));
       if (target == col) continue;  // as word2vec: the positive is not its own noise
     }
-    const float label = k == 0 ? 1.0f : 0.0f;
+    const bool positive = k == 0;
     float* __restrict c = context_.data() + size_t{target} * stride_;
     float dot = 0;
     for (uint32_t b = 0; b < d; ++b) dot += w[b] * c[b];
-    // -log sigma(dot) for the positive, -log sigma(-dot) for noise.
-    const float margin = k == 0 ? dot : -dot;
-    // log(1 + e^-m), without overflow for very negative m.
-    loss += margin > kMaxLogit ? std::exp(-margin) : (margin < -kMaxLogit ? -margin : std::log1p(std::exp(-margin)));
-    const float sigma = dot > kMaxLogit ? 1.0f : (dot < -kMaxLogit ? 0.0f : 1.0f / (1.0f + std::exp(-dot)));
-    const float g = (label - sigma) * lr;
+    // sigma(dot), and the loss: -log sigma(dot) = log(1 + e^-dot) for the
+    // positive, -log sigma(-dot) = dot + log(1 + e^-dot) for noise; one exp.
+    float sigma;
+    if (dot > kMaxLogit) {
+      sigma = 1;
+      loss += positive ? std::exp(-dot) : dot;
+    } else if (dot < -kMaxLogit) {
+      sigma = 0;
+      loss += positive ? -dot : std::exp(dot);
+    } else {
+      const float e = std::exp(-dot);
+      sigma = 1 / (1 + e);
+      loss += std::log1p(e) + (positive ? 0 : dot);
+    }
+    const float g = ((positive ? 1.0f : 0.0f) - sigma) * lr;
     for (uint32_t b = 0; b < d; ++b) {
       step_w[b] += g * c[b];
       c[b] += g * w[b];
