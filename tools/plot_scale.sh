@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Plots tools/bench_scale.sh's results for the generated corpora: wall time
 # per stage against corpus size, and peak RSS per stage against corpus size
-# (with the 1.1 GiB line the --memory 1G promise allows).
+# (with the 1.1 GiB line the --memory 1G promise allows); prints the results
+# as a Markdown table for docs/benchmarks.md.
 #
 #   tools/plot_scale.sh RESULTS.tsv OUT_DIR    -> OUT_DIR/scale-time.png, OUT_DIR/scale-rss.png
 set -euo pipefail
@@ -34,4 +35,16 @@ set yrange [0:1300]
 plot for [s in "generate vocab ingest train eval"] "$data/".s.".dat" using 1:3 with linespoints lw 2 title s, \
      1126.4 with lines dt 2 lc "red" title "1.1 GiB"
 EOF
-echo "wrote $out/scale-time.png $out/scale-rss.png"
+echo "wrote $out/scale-time.png $out/scale-rss.png" >&2
+awk -F'\t' 'BEGIN {
+    print "| corpus | stage | wall (s) | s per GB | peak RSS (MiB) | throughput | result |"
+    print "|---|---|---:|---:|---:|---|---|" }
+  NR == 1 { next }
+  { tp = "" }
+  $3 == "generate" || $3 == "vocab" { tp = sprintf("%.1f MB/s", $6 / $4 / 1e6) }
+  $3 == "ingest" { tp = sprintf("%.1f MB/s, %.2f M tokens/s; %.1f M pairs, %.2f bytes/pair on disk", $6 / $4 / 1e6,
+                                $7 / $4 / 1e6, $8 / 1e6, $9 / $8) }
+  $3 == "train" { split($10, e, " "); tp = sprintf("%.2f M pairs/s (%d x %.1f M pairs)", e[1] * $8 / $4 / 1e6, e[1], $8 / 1e6) }
+  { per_gb = ($3 == "eval") ? "" : sprintf("%.0f", $4 / $2)
+    note = ($11 == "-") ? "" : " (" $11 ")"
+    printf "| %s | %s | %.1f | %s | %s | %s | %s%s |\n", $1, $3, $4, per_gb, $5, tp, ($10 == "-" ? "" : $10), note }' "$results"
