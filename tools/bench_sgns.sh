@@ -43,6 +43,14 @@ py=/usr/bin/python3
 work=$(mktemp -d "${TMPDIR:-/tmp}/sg-bench-sgns.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 zstdcat "$corpus" >"$work/wiki.txt"
+# gensim's corpus_file mode drops everything past 10,000 words of a line, and
+# wiki100M is one line: give it 1,000-word lines (same tokens).
+/usr/bin/python3 -c "
+import sys
+w = open(sys.argv[1]).read().split()
+with open(sys.argv[2], 'w') as out:
+    for i in range(0, len(w), 1000): out.write(' '.join(w[i:i + 1000]) + '\\n')
+" "$work/wiki.txt" "$work/wiki-lines.txt"
 common_min_count=5
 negatives=5
 subsample=1e-4
@@ -102,7 +110,7 @@ fasttext_run() {  # EPOCHS OUT
     -minCount $common_min_count -neg $negatives -t $subsample -thread 2 -minn 0 -maxn 0 -verbose 0 >/dev/null
 }
 gensim_run() {  # EPOCHS OUT
-  $py - "$work/wiki.txt" "$2.vec" "$1" "$dim" "$window" $common_min_count $negatives $subsample <<'PY'
+  $py - "$work/wiki-lines.txt" "$2.vec" "$1" "$dim" "$window" $common_min_count $negatives $subsample <<'PY'
 import sys
 from gensim.models import Word2Vec
 src, out, epochs, dim, window, min_count, neg, sample = sys.argv[1:]
