@@ -106,11 +106,11 @@ double SgnsModel::Update(uint32_t row, uint32_t col, float lr, Random& random) {
 
 void SgnsModel::TrainRange(const TrainingPair* pairs, size_t n, const RangeContext& context, RangeTotals* totals) {
   SplitMix64 random(context.seed);
-  const double span = context.progress_end - context.progress_begin;
+  const double step = n > 0 ? (context.progress_end - context.progress_begin) / static_cast<double>(n) : 0;
+  double progress = context.progress_begin;
   double loss = 0;
   uint64_t updates = 0;
-  for (size_t i = 0; i < n; ++i) {
-    const double progress = context.progress_begin + span * static_cast<double>(i) / static_cast<double>(n);
+  for (size_t i = 0; i < n; ++i, progress += step) {
     const float lr = hyper_.eta * static_cast<float>(std::max(1e-4, 1 - progress));
     const float x = std::min(pairs[i].weight, 1e9f);  // the cast below needs x < 2^32
     uint32_t m = static_cast<uint32_t>(x);
