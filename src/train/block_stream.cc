@@ -180,6 +180,11 @@ Status OpenBlockStream(Store* store, const std::string& dir, uint32_t vocab, siz
 BlockReader::BlockReader(const BlockStreamInfo* info, std::vector<uint32_t> order,
                          std::vector<uint64_t> shuffle_seeds, const PairTransform* transform)
     : info_(info), order_(std::move(order)), shuffle_seeds_(std::move(shuffle_seeds)), transform_(transform) {
+  if (transform_->unit_updates) {
+    uint64_t largest = 0;
+    for (uint64_t n : info_->block_records) largest = std::max(largest, n);
+    part_updates_ = static_cast<size_t>(std::max<uint64_t>(1, largest / 2));
+  }
   prefetch_ = std::thread([this] { Prefetch(); });
 }
 
@@ -187,48 +192,93 @@ BlockReader::~BlockReader() {
   if (prefetch_.joinable()) prefetch_.join();
 }
 
-void BlockReader::Prefetch() {
-  if (next_ >= order_.size()) return;
-  const uint32_t b = order_[next_];
-  const size_t n = info_->block_records[b];
-  // Read the 12-byte records into the front of the 16-byte array and widen
-  // them in place, last first: no second buffer.
-  ahead_.resize(n);
-  const std::string path = BlockPath(*info_, b);
+Status BlockReader::ReadBlock(char* to, size_t n) {
+  const std::string path = BlockPath(*info_, order_[next_]);
   // Raw blocks are read as they are (their first bytes could pass for a
   // compression magic); compressed ones through a zstd ByteSource.
   std::unique_ptr<ByteSource> zstd;
   SequentialFile plain;
-  ahead_status_ = info_->compressed ? OpenByteSource(path, &zstd) : plain.Open(path);
-  char* p = reinterpret_cast<char*>(ahead_.data());
+  SG_RETURN_IF_ERROR(info_->compressed ? OpenByteSource(path, &zstd) : plain.Open(path));
   size_t left = n * sizeof(PairRecord32);
-  while (ahead_status_.ok() && left > 0) {
+  while (left > 0) {
     size_t got = 0;
-    ahead_status_ = zstd ? zstd->Read(p, left, &got) : plain.Read(p, left, &got);
-    if (ahead_status_.ok() && got == 0) {
-      ahead_status_ = Status::Corruption(fmt::format("{}: block shorter than its manifest says", path));
-    }
-    p += got;
+    SG_RETURN_IF_ERROR(zstd ? zstd->Read(to, left, &got) : plain.Read(to, left, &got));
+    if (got == 0) return Status::Corruption(fmt::format("{}: block shorter than its manifest says", path));
+    to += got;
     left -= got;
   }
+  return Status::OK();
+}
+
+void BlockReader::Prefetch() {
+  ahead_.clear();
+  ahead_records_ = 0;
+  if (transform_->unit_updates) {
+    PrefetchUnitUpdates();
+    return;
+  }
+  // An empty block (possible in a tiny stream) is passed over: a part with
+  // no records means the end.
+  while (ahead_status_.ok() && ahead_records_ == 0 && next_ < order_.size()) PrefetchBlock();
+}
+
+void BlockReader::PrefetchBlock() {
+  const size_t n = info_->block_records[order_[next_]];
+  // Read the 12-byte records into the front of the 16-byte array and widen
+  // them in place, last first: no second buffer.
+  ahead_.resize(n);
+  ahead_status_ = ReadBlock(reinterpret_cast<char*>(ahead_.data()), n);
   if (!ahead_status_.ok()) return;
   const char* raw = reinterpret_cast<const char*>(ahead_.data());
   for (size_t i = n; i-- > 0;) {
     PairRecord32 r;
     std::memcpy(&r, raw + i * sizeof(PairRecord32), sizeof(r));  // before its slot is overwritten
-    ahead_[i] = (*transform_)(r);
+    ahead_[i] = transform_->convert(r);
   }
   std::mt19937_64 rng(shuffle_seeds_[next_]);
   std::shuffle(ahead_.begin(), ahead_.end(), rng);
+  ahead_records_ = n;
+  ++next_;
 }
 
-Status BlockReader::Next(std::vector<TrainingPair>* pairs, bool* done) {
+void BlockReader::PrefetchUnitUpdates() {
+  ahead_.reserve(part_updates_);  // exactly: a part never grows past it
+  std::uniform_real_distribution<double> uniform(0.0, 1.0);
+  while (ahead_.size() < part_updates_) {
+    if (pending_copies_ > 0) {
+      const size_t copies = std::min<uint64_t>(pending_copies_, part_updates_ - ahead_.size());
+      ahead_.insert(ahead_.end(), copies, pending_);
+      pending_copies_ -= copies;
+    } else if (block_next_ < block_.size()) {
+      pending_ = transform_->convert(block_[block_next_++]);
+      ++ahead_records_;
+      const double x = std::min(static_cast<double>(pending_.weight), 1e15);
+      pending_copies_ = static_cast<uint64_t>(x);
+      if (uniform(rng_) < x - static_cast<double>(pending_copies_)) ++pending_copies_;
+      pending_.weight = 1;
+    } else if (next_ < order_.size()) {
+      // The next block, shuffled so that a part cut from it is a random sample.
+      block_.resize(info_->block_records[order_[next_]]);
+      block_next_ = 0;
+      ahead_status_ = ReadBlock(reinterpret_cast<char*>(block_.data()), block_.size());
+      if (!ahead_status_.ok()) return;
+      rng_.seed(shuffle_seeds_[next_]);
+      std::shuffle(block_.begin(), block_.end(), rng_);
+      ++next_;
+    } else {
+      break;
+    }
+  }
+  std::shuffle(ahead_.begin(), ahead_.end(), rng_);
+}
+
+Status BlockReader::Next(std::vector<TrainingPair>* pairs, uint64_t* records, bool* done) {
   if (prefetch_.joinable()) prefetch_.join();
-  *done = next_ >= order_.size();
-  if (*done) return Status::OK();
   SG_RETURN_IF_ERROR(ahead_status_);
+  *done = ahead_records_ == 0;
+  if (*done) return Status::OK();
   pairs->swap(ahead_);
-  ++next_;
+  *records = ahead_records_;
   prefetch_ = std::thread([this] { Prefetch(); });
   return Status::OK();
 }

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <random>
 #include <string>
 #include <thread>
 #include <vector>
@@ -40,8 +41,16 @@ struct TrainingPair {
   float weight;     // GloVe: f(x) = min(1, (x / x_max)^alpha); SGNS: expected positive updates
 };
 
-// Turns a stored record into the objective's TrainingPair.
-using PairTransform = std::function<TrainingPair(const PairRecord32&)>;
+// How an objective trains stored records: `convert` turns a record into its
+// TrainingPair. With `unit_updates` the pair's weight is a number of updates
+// (SGNS): the reader turns a pair of weight x into floor(x) or ceil(x) copies
+// of weight 1 (stochastic rounding, mean x) and shuffles them among the
+// others, so a frequent pair's updates are spread over millions of others,
+// as word2vec's are over the text, instead of running back to back.
+struct PairTransform {
+  std::function<TrainingPair(const PairRecord32&)> convert;
+  bool unit_updates = false;
+};
 
 struct BlockStreamInfo {
   std::string dir;
@@ -67,29 +76,48 @@ std::string StoreStamp(Store* store);
 Status OpenBlockStream(Store* store, const std::string& dir, uint32_t vocab, size_t block_bytes,
                        BlockCompression compression, BlockStreamInfo* info);
 
-// Reads blocks in a given order, one ahead of the consumer: on its own thread
-// it reads the next block, converts it to TrainingPairs with *transform (which
-// must outlive the reader)
-// and shuffles it (seeded by shuffle_seeds[i] for the i-th block read, so the
-// order is reproducible).
+// Reads blocks in a given order, one part ahead of the consumer: on its own
+// thread it reads, converts with *transform (which must outlive the reader)
+// and shuffles the next part, seeded by shuffle_seeds[i] for the i-th block
+// read, so the order is reproducible. A part is one block, or with
+// transform->unit_updates the next (largest block's records / 2) unit updates
+// of the stream: memory stays at most that of two whole blocks as
+// TrainingPairs (one block as records plus two parts).
 class BlockReader {
  public:
   BlockReader(const BlockStreamInfo* info, std::vector<uint32_t> order, std::vector<uint64_t> shuffle_seeds,
               const PairTransform* transform);
   ~BlockReader();
-  // Fills *pairs with the next block; *done after the last.
-  Status Next(std::vector<TrainingPair>* pairs, bool* done);
+  // Fills *pairs with the next part and *records with the number of stored
+  // records it stands for; *done after the last.
+  Status Next(std::vector<TrainingPair>* pairs, uint64_t* records, bool* done);
 
  private:
   void Prefetch();
+  // Reads block order_[next_]'s n records into `to` (n * 12 bytes).
+  Status ReadBlock(char* to, size_t n);
+  // One block, converted and shuffled.
+  void PrefetchBlock();
+  // The next part of unit updates.
+  void PrefetchUnitUpdates();
+
   const BlockStreamInfo* info_;
   const std::vector<uint32_t> order_;
   const std::vector<uint64_t> shuffle_seeds_;
   const PairTransform* const transform_;
-  size_t next_ = 0;
+  size_t next_ = 0;  // in order_: the next block to read
   std::thread prefetch_;
   std::vector<TrainingPair> ahead_;
+  uint64_t ahead_records_ = 0;
   Status ahead_status_;
+  // unit_updates: the block being expanded (shuffled), how far, and the
+  // copies of its last converted pair still to emit.
+  size_t part_updates_ = 0;
+  std::vector<PairRecord32> block_;
+  size_t block_next_ = 0;
+  TrainingPair pending_{};
+  uint64_t pending_copies_ = 0;
+  std::mt19937_64 rng_;
 };
 
 }  // namespace streamglove

@@ -8,11 +8,12 @@
 namespace streamglove {
 
 PairTransform GloveTransform(double x_max, double alpha) {
-  return [x_max, alpha](const PairRecord32& r) {
-    const double x = r.count;
-    return TrainingPair{r.row, r.col, static_cast<float>(std::log(x)),
-                        static_cast<float>(x > x_max ? 1.0 : std::pow(x / x_max, alpha))};
-  };
+  return {[x_max, alpha](const PairRecord32& r) {
+            const double x = r.count;
+            return TrainingPair{r.row, r.col, static_cast<float>(std::log(x)),
+                                static_cast<float>(x > x_max ? 1.0 : std::pow(x / x_max, alpha))};
+          },
+          /*unit_updates=*/false};
 }
 
 GloveModel::GloveModel(uint32_t vocab, uint32_t dim, uint64_t seed, const GloveHyper& hyper)

@@ -49,9 +49,10 @@ std::vector<float> SubsampleKeepProbabilities(const std::vector<VocabEntry>& voc
 }
 
 PairTransform SgnsTransform(std::vector<float> keep) {
-  return [keep = std::move(keep)](const PairRecord32& r) {
-    return TrainingPair{r.row, r.col, 0.0f, r.count * keep[r.row] * keep[r.col]};
-  };
+  return {[keep = std::move(keep)](const PairRecord32& r) {
+            return TrainingPair{r.row, r.col, 0.0f, r.count * keep[r.row] * keep[r.col]};
+          },
+          /*unit_updates=*/true};
 }
 
 SgnsModel::SgnsModel(uint32_t vocab, uint32_t dim, uint64_t seed, const SgnsHyper& hyper, const AliasTable* noise)
@@ -109,19 +110,12 @@ void SgnsModel::TrainRange(const TrainingPair* pairs, size_t n, const RangeConte
   const double step = n > 0 ? (context.progress_end - context.progress_begin) / static_cast<double>(n) : 0;
   double progress = context.progress_begin;
   double loss = 0;
-  uint64_t updates = 0;
   for (size_t i = 0; i < n; ++i, progress += step) {
     const float lr = hyper_.eta * static_cast<float>(std::max(1e-4, 1 - progress));
-    const float x = std::min(pairs[i].weight, 1e9f);  // the cast below needs x < 2^32
-    uint32_t m = static_cast<uint32_t>(x);
-    if (random.Uniform() < x - static_cast<float>(m)) ++m;
-    for (; m > 0; --m) {
-      loss += Update(pairs[i].row, pairs[i].col, lr, random);
-      ++updates;
-    }
+    loss += Update(pairs[i].row, pairs[i].col, lr, random);
   }
   totals->loss += loss;
-  totals->updates += updates;
+  totals->updates += n;
 }
 
 }  // namespace streamglove

@@ -5,8 +5,9 @@
 // context j around word i. Subsampling frequent words as word2vec does (keep
 // a word with probability p(w) = min(1, (sqrt(f_w / t) + 1) t / f_w), f_w its
 // share of the tokens) keeps each such observation with probability
-// p(i) p(j), so a pair is worth X_ij p(i) p(j) positive updates, realised by
-// stochastic rounding as it is trained. Each positive update is word2vec's:
+// p(i) p(j), so a pair is worth X_ij p(i) p(j) positive updates, which the
+// block reader realises by stochastic rounding and spreads over the stream
+// (PairTransform::unit_updates). Each positive update is word2vec's:
 // one logistic step towards sigma(w_i . c_j) = 1 and `negatives` steps
 // towards sigma(w_i . c_n) = 0 for noise words n drawn from unigram^power,
 // with a learning rate falling linearly from eta to eta / 10^4 over the
@@ -44,7 +45,8 @@ std::vector<double> NoiseWeights(const std::vector<VocabEntry>& vocab, uint32_t 
 std::vector<float> SubsampleKeepProbabilities(const std::vector<VocabEntry>& vocab, uint32_t cut, uint64_t tokens,
                                               double t);
 
-// A stored count as an SGNS training pair: weight = x p(row) p(col).
+// A stored count as an SGNS training pair: weight = x p(row) p(col)
+// positive updates, spread by the reader as unit updates.
 PairTransform SgnsTransform(std::vector<float> keep);
 
 class SgnsModel final : public EmbeddingModel {
@@ -54,9 +56,9 @@ class SgnsModel final : public EmbeddingModel {
 
   static size_t MemoryBytes(uint32_t vocab, uint32_t dim) { return 2 * size_t{vocab} * RowStride(dim) * sizeof(float); }
 
-  // Each pair's positive updates (stochastic rounding of its weight), each
-  // with its negatives. The loss is -log sigma(w.c) - sum log sigma(-w.c_n)
-  // per positive update.
+  // One positive update per pair (its weight is not read: the reader has
+  // expanded the counts), each with its negatives. The loss is
+  // -log sigma(w.c) - sum log sigma(-w.c_n) per positive update.
   void TrainRange(const TrainingPair* pairs, size_t n, const RangeContext& context, RangeTotals* totals) override;
 
  private:

@@ -109,6 +109,7 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
   // --memory is the whole process: the parameters first, then the blocks in
   // memory (the one being trained and the one read ahead, each as 16-byte
   // training records, 4/3 of its 12-byte file size): 2/3 of what is left.
+  // (SGNS holds less: one block as records and two half-block parts.)
   const bool sgns = options.objective == Objective::kSgns;
   const size_t parameter_bytes =
       sgns ? SgnsModel::MemoryBytes(cut, options.dim) : GloveModel::MemoryBytes(cut, options.dim);
@@ -182,27 +183,30 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
     for (uint32_t b : order) shuffle_seeds.push_back(MixSeed(options.seed, epoch, b));
     BlockReader reader(&blocks, order, shuffle_seeds, &transform);
     std::vector<RangeTotals> totals(threads);
-    uint64_t epoch_pairs = 0;
+    uint64_t epoch_pairs = 0;  // stored records trained so far this epoch
     const double run_pairs_all = static_cast<double>(blocks.pairs) * options.epochs;
     for (size_t block = 0;; ++block) {
       bool done = false;
-      SG_RETURN_IF_ERROR(reader.Next(&records, &done));
+      uint64_t part_records = 0;
+      SG_RETURN_IF_ERROR(reader.Next(&records, &part_records, &done));
       if (done) break;
       const size_t n = records.size();
-      // Where this block sits in the whole run (for a decaying learning rate).
+      // Where this part sits in the whole run, in stored records (for a
+      // decaying learning rate; SGNS's parts hold unit updates, not records).
       const double before = static_cast<double>(blocks.pairs) * epoch + static_cast<double>(epoch_pairs);
+      const double records_per_pair = n > 0 ? static_cast<double>(part_records) / static_cast<double>(n) : 0;
       arena.execute([&] {
         tbb::parallel_for(0, threads, [&](int t) {
           const size_t begin = n * t / threads, end = n * (t + 1) / threads;
           RangeContext context;
-          context.progress_begin = (before + static_cast<double>(begin)) / run_pairs_all;
-          context.progress_end = (before + static_cast<double>(end)) / run_pairs_all;
+          context.progress_begin = (before + records_per_pair * static_cast<double>(begin)) / run_pairs_all;
+          context.progress_end = (before + records_per_pair * static_cast<double>(end)) / run_pairs_all;
           context.seed = MixSeed(options.seed, epoch, (uint64_t{block} << 16) | static_cast<uint64_t>(t));
           model->TrainRange(records.data() + begin, end - begin, context, &totals[t]);
         });
       });
-      epoch_pairs += n;
-      pairs_trained += n;
+      epoch_pairs += part_records;
+      pairs_trained += part_records;
       if (Interrupted()) {
         meter.Finish();
         return InterruptedStatus(

@@ -1,0 +1,151 @@
+// BlockReader: every stored record is read once per pass, and with unit
+// updates (SGNS) a pair of weight x becomes about x updates spread over the
+// stream, in parts no larger than half the largest block.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "test_util.h"
+#include "train/block_stream.h"
+
+using namespace streamglove;
+using namespace streamglove::test;
+
+namespace {
+
+// A raw block stream of `blocks` written as block files, as OpenBlockStream
+// lays them out (12-byte records).
+BlockStreamInfo WriteBlocks(const TestDir& dir, const std::vector<std::vector<PairRecord32>>& blocks) {
+  BlockStreamInfo info;
+  info.dir = dir.dir.path();
+  for (size_t b = 0; b < blocks.size(); ++b) {
+    std::string bytes(blocks[b].size() * sizeof(PairRecord32), '\0');
+    std::memcpy(bytes.data(), blocks[b].data(), bytes.size());
+    WriteFile(BlockPath(info, b), bytes);
+    info.block_records.push_back(blocks[b].size());
+    info.pairs += blocks[b].size();
+  }
+  return info;
+}
+
+struct Pass {
+  std::vector<TrainingPair> stream;  // every part, in order
+  std::vector<size_t> part_sizes;
+  uint64_t records = 0;
+};
+
+Pass ReadAll(const BlockStreamInfo& info, const PairTransform& transform, uint64_t seed) {
+  std::vector<uint32_t> order;
+  std::vector<uint64_t> seeds;
+  for (uint32_t b = 0; b < info.block_records.size(); ++b) {
+    order.push_back(b);
+    seeds.push_back(seed * 1000 + b);
+  }
+  BlockReader reader(&info, order, seeds, &transform);
+  Pass pass;
+  std::vector<TrainingPair> part;
+  for (;;) {
+    bool done = false;
+    uint64_t records = 0;
+    REQUIRE(reader.Next(&part, &records, &done).ok());
+    if (done) break;
+    pass.records += records;
+    pass.part_sizes.push_back(part.size());
+    pass.stream.insert(pass.stream.end(), part.begin(), part.end());
+  }
+  return pass;
+}
+
+// The record's count as the pair's weight (as an SGNS transform without
+// subsampling).
+PairTransform CountTransform(bool unit_updates) {
+  return {[](const PairRecord32& r) { return TrainingPair{r.row, r.col, 0.0f, r.count}; }, unit_updates};
+}
+
+}  // namespace
+
+TEST_CASE("A block stream is read whole, each block shuffled", "[train]") {
+  TestDir dir("sg-blocks-");
+  std::vector<std::vector<PairRecord32>> blocks(3);
+  for (uint32_t i = 0; i < 3000; ++i) blocks[i % 3].push_back({i, i + 1, 1.0f + i});
+  blocks.push_back({});  // an empty block is passed over, not taken for the end
+  std::swap(blocks[1], blocks[3]);
+  const BlockStreamInfo info = WriteBlocks(dir, blocks);
+  const Pass pass = ReadAll(info, CountTransform(false), 1);
+  CHECK(pass.records == 3000);
+  REQUIRE(pass.stream.size() == 3000);
+  CHECK(pass.part_sizes == std::vector<size_t>{1000, 1000, 1000});
+  std::vector<int> seen(3000, 0);
+  size_t in_order = 0;
+  for (size_t k = 0; k < pass.stream.size(); ++k) {
+    const TrainingPair& p = pass.stream[k];
+    REQUIRE(p.row < 3000);
+    CHECK(p.col == p.row + 1);
+    CHECK(p.weight == 1.0f + p.row);
+    ++seen[p.row];
+    if (k > 0 && p.row == pass.stream[k - 1].row + 3) ++in_order;
+  }
+  for (int s : seen) CHECK(s == 1);
+  CHECK(in_order < 30);  // shuffled: the written order is all but gone
+}
+
+TEST_CASE("Unit updates: a pair of weight x becomes about x updates, spread over the stream", "[train][sgns]") {
+  TestDir dir("sg-blocks-");
+  // Two blocks of 20,000 records: weights 0.3 (rows 0..9,999 of block 0),
+  // 2.5 (the rest of block 0), 1 (block 1), and one heavy pair of 3,000.
+  std::vector<std::vector<PairRecord32>> blocks(2);
+  for (uint32_t i = 0; i < 20000; ++i) blocks[0].push_back({i, 0, i < 10000 ? 0.3f : 2.5f});
+  for (uint32_t i = 0; i < 19999; ++i) blocks[1].push_back({20000 + i, 1, 1.0f});
+  blocks[1].push_back({99999, 7, 3000.0f});
+  const BlockStreamInfo info = WriteBlocks(dir, blocks);
+  const Pass pass = ReadAll(info, CountTransform(true), 2);
+  CHECK(pass.records == 40000);
+  for (size_t s : pass.part_sizes) CHECK(s <= 10000);  // half the largest block
+  std::map<uint32_t, uint64_t> copies;
+  std::vector<size_t> heavy_at;
+  for (size_t k = 0; k < pass.stream.size(); ++k) {
+    const TrainingPair& p = pass.stream[k];
+    CHECK(p.weight == 1.0f);
+    ++copies[p.row];
+    if (p.row == 99999) heavy_at.push_back(k);
+  }
+  uint64_t light = 0, medium_two = 0, medium_three = 0;
+  for (const auto& [row, n] : copies) {
+    if (row < 10000) {
+      REQUIRE(n == 1);  // floor(0.3) = 0 or ceil = 1
+      ++light;
+    } else if (row < 20000) {
+      REQUIRE((n == 2 || n == 3));
+      (n == 2 ? medium_two : medium_three)++;
+    } else if (row < 99999) {
+      CHECK(n == 1);
+    }
+  }
+  // Binomial(10,000, 0.3): mean 3,000, sd 46; Binomial(10,000, 0.5): sd 50.
+  CHECK(std::abs(static_cast<double>(light) - 3000) < 5 * 46);
+  CHECK(std::abs(static_cast<double>(medium_three) - 5000) < 5 * 50);
+  CHECK(medium_two + medium_three == 10000);
+  CHECK(copies[99999] == 3000);
+  // The heavy pair's 3,000 updates fill no run of consecutive positions: at
+  // most a few neighbours, as for any pair holding ~10% of its part.
+  REQUIRE(heavy_at.size() == 3000);
+  size_t run = 1, longest = 1;
+  for (size_t k = 1; k < heavy_at.size(); ++k) {
+    run = heavy_at[k] == heavy_at[k - 1] + 1 ? run + 1 : 1;
+    longest = std::max(longest, run);
+  }
+  CHECK(longest < 12);
+  CHECK(heavy_at.back() - heavy_at.front() > 5000);
+
+  // The same seeds give the same stream; others another.
+  const Pass again = ReadAll(info, CountTransform(true), 2);
+  REQUIRE(again.stream.size() == pass.stream.size());
+  CHECK(std::memcmp(again.stream.data(), pass.stream.data(), pass.stream.size() * sizeof(TrainingPair)) == 0);
+  const Pass other = ReadAll(info, CountTransform(true), 3);
+  CHECK((other.stream.size() != pass.stream.size() ||
+         std::memcmp(other.stream.data(), pass.stream.data(), pass.stream.size() * sizeof(TrainingPair)) != 0));
+}
