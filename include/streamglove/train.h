@@ -104,7 +104,8 @@ const std::vector<TrainPreset>& TrainPresets();
 // The preset called `name`, or nullptr.
 const TrainPreset* FindTrainPreset(const std::string& name);
 
-// GloVe: 0.05 (glove.c's AdaGrad eta); SGNS: 0.025 (word2vec's skip-gram alpha).
+// GloVe: 0.05 (glove.c's AdaGrad eta); SGNS: 0.075 (3x word2vec's skip-gram
+// alpha: best of 0.025-0.2 on wiki100M, docs/sgns.md).
 double DefaultEta(Objective objective);
 
 Status ValidateTrainOptions(const TrainOptions& options);

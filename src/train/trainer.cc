@@ -44,7 +44,9 @@ double Eta(const TrainOptions& o) { return o.eta > 0 ? o.eta : DefaultEta(o.obje
 // Hyperparameters a checkpoint must share with the run that resumes it.
 uint64_t OptionsHash(const TrainOptions& o, uint32_t vocab, uint64_t pairs) {
   if (o.objective == Objective::kSgns) {
-    return HashBytes(fmt::format("sgns {} {} {} {} {} {} {} {} {}", o.dim, Eta(o), o.negatives, o.noise_power,
+    // "spread": the unit-update stream (a checkpoint of the earlier
+    // back-to-back updates is not resumed by this one).
+    return HashBytes(fmt::format("sgns spread {} {} {} {} {} {} {} {} {}", o.dim, Eta(o), o.negatives, o.noise_power,
                                  o.subsample, o.epochs, o.seed, vocab, pairs));
   }
   return HashBytes(fmt::format("{} {} {} {} {} {} {} {}", o.dim, o.x_max, o.alpha, Eta(o), o.grad_clip, o.seed,
@@ -76,7 +78,7 @@ const TrainPreset* FindTrainPreset(const std::string& name) {
   return nullptr;
 }
 
-double DefaultEta(Objective objective) { return objective == Objective::kSgns ? 0.025 : 0.05; }
+double DefaultEta(Objective objective) { return objective == Objective::kSgns ? 0.075 : 0.05; }
 
 Status ValidateTrainOptions(const TrainOptions& o) {
   if (o.dim < 1 || o.dim > kMaxDim) return Status::InvalidArgument(fmt::format("--dim must be between 1 and {}", kMaxDim));
