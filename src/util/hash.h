@@ -1,5 +1,7 @@
-// Fast non-cryptographic hashing of byte strings (hash tables only; never
-// written to disk, so it may change between versions).
+// Fast non-cryptographic hashing of byte strings. Besides hash tables it
+// names things on disk (input fingerprints in a store's ingest records,
+// checkpoint option hashes, block-stream stamps) and seeds the training
+// shuffles: changing it invalidates those files and changes trained vectors.
 #ifndef STREAMGLOVE_UTIL_HASH_H_
 #define STREAMGLOVE_UTIL_HASH_H_
 
