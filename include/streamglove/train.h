@@ -92,10 +92,12 @@ struct TrainStats {
 };
 
 // Named settings (docs/benchmarks.md has the measurements behind them). A
-// preset sets dim, epochs and x_max; flags given explicitly override it.
+// preset sets the objective, dim, epochs and x_max; flags given explicitly
+// override it.
 struct TrainPreset {
   const char* name;
   const char* description;
+  Objective objective;
   uint32_t dim;
   uint32_t epochs;
   double x_max;

@@ -16,7 +16,8 @@ TrainCommand::TrainCommand(CLI::App* parent) {
   app_->add_option("-o,--output", output_, "Vectors file to write")->required();
   std::string presets;
   for (const TrainPreset& p : TrainPresets()) presets += fmt::format("\n  {}: {}", p.name, p.description);
-  app_->add_option("--preset", preset_, "Named settings for --dim, --epochs, --x-max (explicit flags win):" + presets);
+  app_->add_option("--preset", preset_,
+                   "Named settings for --objective, --dim, --epochs, --x-max (explicit flags win):" + presets);
   app_->add_option("--objective", objective_, "glove, or sgns (word2vec's skip-gram with negative sampling, from the counts)")
       ->capture_default_str()
       ->check(CLI::IsMember({"glove", "sgns"}));
@@ -57,6 +58,7 @@ Status TrainCommand::Validate() {
   if (!preset_.empty()) {
     const TrainPreset* p = FindTrainPreset(preset_);
     if (p == nullptr) return Status::InvalidArgument(fmt::format("--preset: no preset named '{}'", preset_));
+    if (app_->get_option("--objective")->count() == 0) objective_ = p->objective == Objective::kSgns ? "sgns" : "glove";
     if (app_->get_option("--dim")->count() == 0) options_.dim = p->dim;
     if (app_->get_option("--epochs")->count() == 0) options_.epochs = p->epochs;
     if (app_->get_option("--x-max")->count() == 0) options_.x_max = p->x_max;

@@ -63,10 +63,14 @@ uint64_t MixSeed(uint64_t seed, uint64_t a, uint64_t b) {
 
 const std::vector<TrainPreset>& TrainPresets() {
   static const std::vector<TrainPreset> presets = {
-      {"glove-demo", "Stanford GloVe's demo.sh: dim 50, 15 epochs, x_max 10", 50, 15, 10},
-      {"demo-time", "the best vectors found in the wall time of Stanford's whole demo: dim 200, 14 epochs, x_max 10",
-       200, 14, 10},
-      {"half-time", "dim 100, 10 epochs, x_max 10 (26.7% analogy on wiki100M; roughly half demo-time's wall time, not timed)", 100, 10, 10},
+      {"glove-demo", "Stanford GloVe's demo.sh: dim 50, 15 epochs, x_max 10", Objective::kGlove, 50, 15, 10},
+      {"demo-time", "the best GloVe vectors found in the wall time of Stanford's whole demo: dim 200, 14 epochs, x_max 10",
+       Objective::kGlove, 200, 14, 10},
+      {"half-time", "GloVe, dim 100, 10 epochs, x_max 10 (26.7% analogy on wiki100M; roughly half demo-time's wall time, not timed)",
+       Objective::kGlove, 100, 10, 10},
+      {"sgns-demo-time",
+       "skip-gram (sgns), dim 200, 24 epochs, on a window-5 store: better vectors than demo-time in Stanford's demo time",
+       Objective::kSgns, 200, 24, 10},
   };
   return presets;
 }
