@@ -24,7 +24,7 @@ BlockStreamInfo WriteBlocks(const TestDir& dir, const std::vector<std::vector<Pa
   info.dir = dir.dir.path();
   for (size_t b = 0; b < blocks.size(); ++b) {
     std::string bytes(blocks[b].size() * sizeof(PairRecord32), '\0');
-    std::memcpy(bytes.data(), blocks[b].data(), bytes.size());
+    if (!bytes.empty()) std::memcpy(bytes.data(), blocks[b].data(), bytes.size());  // an empty vector's data() may be null
     WriteFile(BlockPath(info, b), bytes);
     info.block_records.push_back(blocks[b].size());
     info.pairs += blocks[b].size();
