@@ -68,7 +68,7 @@ PairTransform CountTransform(bool unit_updates) {
 
 }  // namespace
 
-TEST_CASE("A block stream is read whole, each block shuffled", "[train]") {
+TEST_CASE("A block stream is read whole with each block shuffled", "[train]") {
   TestDir dir("sg-blocks-");
   std::vector<std::vector<PairRecord32>> blocks(3);
   for (uint32_t i = 0; i < 3000; ++i) blocks[i % 3].push_back({i, i + 1, 1.0f + i});
@@ -93,7 +93,7 @@ TEST_CASE("A block stream is read whole, each block shuffled", "[train]") {
   CHECK(in_order < 30);  // shuffled: the written order is all but gone
 }
 
-TEST_CASE("Unit updates: a pair of weight x becomes about x updates, spread over the stream", "[train][sgns]") {
+TEST_CASE("Unit updates: a pair of weight x becomes about x updates spread over the stream", "[train][sgns]") {
   TestDir dir("sg-blocks-");
   // Two blocks of 20,000 records: weights 0.3 (rows 0..9,999 of block 0),
   // 2.5 (the rest of block 0), 1 (block 1), and one heavy pair of 3,000.
