@@ -12,8 +12,8 @@ namespace {
 // Beyond |w.c| = 6, sigma is taken as 0 or 1, as word2vec does.
 constexpr float kMaxLogit = 6;
 
-// A small, fast generator for the hot loop (stochastic rounding, noise
-// words); seeded per range so a one-thread run is reproducible.
+// A small, fast generator for the hot loop (noise words); seeded per range
+// so a one-thread run is reproducible.
 class SplitMix64 {
  public:
   explicit SplitMix64(uint64_t seed) : state_(seed) {}
@@ -23,7 +23,6 @@ class SplitMix64 {
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
   }
-  float Uniform() { return static_cast<float>(Next() >> 40) * 0x1.0p-24f; }
 
  private:
   uint64_t state_;
