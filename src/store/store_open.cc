@@ -105,6 +105,23 @@ Status ResetTmpDir(const std::string& dir) {
   return ec ? FsError(tmp.string(), ec) : Status::OK();
 }
 
+// Deletes the empty WAL files earlier opens left: RocksDB before 8.3 creates a
+// WAL on every open and deletes it only after a memtable flush, which a store
+// that is opened, read and closed never has (facebook/rocksdb#11313, fixed by
+// #11409). An empty WAL holds no record, and with
+// track_and_verify_wals_in_manifest off (StoreOptions) RocksDB does not miss
+// it. Called under the lock, before RocksDB opens the directory.
+Status RemoveEmptyWalFiles(const std::string& dir) {
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const fs::path& path = it->path();
+    if (path.extension() != ".log" || !it->is_regular_file(ec) || ec) continue;
+    if (it->file_size(ec) == 0 && !ec) fs::remove(path, ec);
+    if (ec) return FsError(path.string(), ec);
+  }
+  return ec ? FsError(dir, ec) : Status::OK();
+}
+
 rocksdb::Options StoreOptions(size_t memory_bytes, bool create) {
   rocksdb::Options options;
   options.create_if_missing = create;
@@ -126,6 +143,7 @@ rocksdb::Options StoreOptions(size_t memory_bytes, bool create) {
   options.level_compaction_dynamic_level_bytes = true;
   options.info_log_level = rocksdb::WARN_LEVEL;
   options.keep_log_file_num = config::kStoreInfoLogFiles;
+  options.track_and_verify_wals_in_manifest = false;  // RemoveEmptyWalFiles relies on it
 
   const std::vector<rocksdb::CompressionType> supported = rocksdb::GetSupportedCompressions();
   const auto has = [&](rocksdb::CompressionType t) {
@@ -148,6 +166,7 @@ Status Store::Open(const std::string& dir, size_t memory_bytes, bool create,
   SG_RETURN_IF_ERROR(LockDirectory(dir, /*pid_required=*/true, &lock_fd));
   auto impl = std::make_unique<StoreImpl>(dir, lock_fd);
   SG_RETURN_IF_ERROR(ResetTmpDir(dir));
+  SG_RETURN_IF_ERROR(RemoveEmptyWalFiles(dir));
   SG_RETURN_IF_ERROR(impl->OpenDb(memory_bytes, create, /*read_only=*/false));
   SG_RETURN_IF_ERROR(impl->LoadMetadata());
   *store = std::move(impl);

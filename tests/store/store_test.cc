@@ -310,6 +310,29 @@ TEST_CASE("Store::Open removes batch files left by a killed process", "[store]")
   CHECK(FilesIn(tmp.path() + "/tmp") == 0);
 }
 
+TEST_CASE("Reopening a store does not pile up empty WAL files", "[store]") {
+  TempDir tmp;
+  REQUIRE(tmp.Create("", "sg-store-").ok());
+  const auto wal_files = [&] {
+    size_t n = 0;
+    for (const auto& e : std::filesystem::directory_iterator(tmp.path())) n += e.path().extension() == ".log";
+    return n;
+  };
+  NewInitializedStore(tmp.path()).reset();
+  const Pairs pairs = {{{0, 1}, 5}, {{2, 3}, 7}};
+  for (int i = 0; i < 5; ++i) {
+    std::unique_ptr<Store> store = OpenOrDie(tmp.path(), false);
+    if (i == 2) REQUIRE(CommitPairs(store.get(), pairs).ok());
+  }
+  // RocksDB's own info log is LOG, not *.log; what remains is the last open's
+  // WAL and any WAL still holding metadata written since the last flush.
+  CHECK(wal_files() <= 2);
+  std::unique_ptr<Store> store = OpenOrDie(tmp.path(), false);
+  CHECK(store->initialized());
+  CHECK(store->vocab().size() == TestVocab().size());
+  CHECK(ReadPairs(store.get()) == pairs);
+}
+
 TEST_CASE("A malformed merge operand is a corruption and never read as zero", "[store]") {
   TempDir tmp;
   REQUIRE(tmp.Create("", "sg-store-").ok());
