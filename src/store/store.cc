@@ -123,9 +123,10 @@ Status StoreImpl::GetProgress(IngestProgress* progress, bool* found) {
   return Status::OK();
 }
 
-Status StoreImpl::ForEachPair(
-    const std::function<Status(uint32_t row, uint32_t col, uint64_t value)>& f) {
-  const std::string first(1, kPairKeyPrefix), end(1, kPairKeyPrefix + 1);
+Status StoreImpl::ForEachPairBelow(uint32_t row_end, const PairVisitor& f) {
+  const std::string first(1, kPairKeyPrefix);
+  const std::string end =
+      row_end == UINT32_MAX ? std::string(1, kPairKeyPrefix + 1) : EncodePairBlockKey(row_end, 0);
   const rocksdb::Slice upper(end);
   rocksdb::ReadOptions ro;
   ro.iterate_upper_bound = &upper;

@@ -117,9 +117,15 @@ class Store {
   virtual Status CommitBatch(std::unique_ptr<Batch> batch, const IngestProgress* progress,
                              const std::vector<InputRecord>& finished) = 0;
 
-  // Calls f for every non-zero pair, in (row, col) order, with the summed
-  // value; stops at the first non-OK status f returns.
-  virtual Status ForEachPair(const std::function<Status(uint32_t row, uint32_t col, uint64_t value)>& f) = 0;
+  using PairVisitor = std::function<Status(uint32_t row, uint32_t col, uint64_t value)>;
+
+  // Calls f for every non-zero pair of the rows below row_end, in (row, col)
+  // order, with the summed value; stops at the first non-OK status f returns.
+  // The scan ends at row_end: the rows above it are never read.
+  virtual Status ForEachPairBelow(uint32_t row_end, const PairVisitor& f) = 0;
+
+  // ForEachPairBelow over every row.
+  Status ForEachPair(const PairVisitor& f) { return ForEachPairBelow(UINT32_MAX, f); }
 
   // Bytes of the store's own files on disk: the counts and records, not the
   // training block stream under kBlockStreamDir.

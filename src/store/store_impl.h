@@ -54,8 +54,7 @@ class StoreImpl final : public Store {
   Status CommitBatch(std::unique_ptr<Batch> batch, const IngestProgress* progress,
                      const std::vector<InputRecord>& finished) override;
 
-  Status ForEachPair(
-      const std::function<Status(uint32_t row, uint32_t col, uint64_t value)>& f) override;
+  Status ForEachPairBelow(uint32_t row_end, const PairVisitor& f) override;
 
   uint64_t SizeOnDisk() override;
   Status VerifyChecksums() override;

@@ -140,8 +140,8 @@ Status OpenBlockStream(Store* store, const std::string& dir, uint32_t vocab, siz
   // Deterministic for a given store, so a rebuilt stream is the same stream.
   std::mt19937_64 rng(std::hash<std::string>()(stamp) ^ vocab);
   const double scale = static_cast<double>(store->config().scale);
-  SG_RETURN_IF_ERROR(store->ForEachPair([&](uint32_t row, uint32_t col, uint64_t value) {
-    if (row >= vocab || col >= vocab) return Status::OK();
+  SG_RETURN_IF_ERROR(store->ForEachPairBelow(vocab, [&](uint32_t row, uint32_t col, uint64_t value) {
+    if (col >= vocab) return Status::OK();
     const PairRecord32 r{row, col, static_cast<float>(static_cast<double>(value) / scale)};
     const uint32_t b = static_cast<uint32_t>(rng() % blocks);
     ++info->block_records[b];

@@ -137,6 +137,21 @@ TEST_CASE("Store sums overlapping batches like a std::map", "[store]") {
   CHECK(s.code() == Status::Code::kNotFound);
   CHECK(s.message() == "stop");
   CHECK(calls == 3);
+
+  // ForEachPairBelow(r) visits exactly the pairs of rows below r.
+  const uint32_t last_row = expected.rbegin()->first.first;
+  for (uint32_t row_end : {0u, 1u, 17u, 40u, last_row, last_row + 1}) {
+    Pairs below, want;
+    for (const auto& [rc, value] : expected) {
+      if (rc.first < row_end) want[rc] = value;
+    }
+    REQUIRE(store->ForEachPairBelow(row_end, [&](uint32_t row, uint32_t col, uint64_t value) {
+      below[{row, col}] = value;
+      return Status::OK();
+    }).ok());
+    INFO("row_end " << row_end);
+    CHECK(below == want);
+  }
 }
 
 TEST_CASE("Store keeps config and vocabulary and inputs and progress across reopen", "[store]") {
