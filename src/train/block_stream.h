@@ -70,9 +70,11 @@ std::string StoreStamp(Store* store);
 // Opens or (re)builds the block stream of `store` in `dir` for the ids below
 // `vocab`, with blocks of about `block_bytes` (an existing stream whose blocks
 // are much larger, or compressed otherwise than `compression` asks, is
-// rebuilt). kAuto compresses when the stream exceeds half the memory
-// available for the page cache. Memory: one write buffer per block (at most
-// 1024 blocks), then a streaming compressor per thread.
+// rebuilt). kAuto compresses when the stream, estimated from the store's size,
+// exceeds half the memory available for the page cache; compressed blocks are
+// written compressed (a zstd frame per 32 KiB of records), never raw first.
+// Memory: two 32 KiB buffers per block (at most 1024 blocks) and one
+// compressor.
 Status OpenBlockStream(Store* store, const std::string& dir, uint32_t vocab, size_t block_bytes,
                        BlockCompression compression, BlockStreamInfo* info);
 

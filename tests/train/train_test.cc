@@ -1,6 +1,7 @@
 #include "streamglove/train.h"
 
 #include <catch2/catch.hpp>
+#include <zstd.h>
 #include <cmath>
 #include <fmt/format.h>
 #include <cstring>
@@ -178,6 +179,15 @@ TEST_CASE("A zstd-compressed block stream trains exactly as a raw one", "[train]
   CHECK(stats.blocks_built);  // rebuilt: the stream was raw
   CHECK_FALSE(std::filesystem::exists(f.store + "/blocks/block-00000"));
   CHECK(std::filesystem::file_size(f.store + "/blocks/block-00000.zst") < raw_bytes * 3 / 4);
+  // Written compressed as it is built: one frame per 32 KiB of records.
+  const std::string compressed = ReadFile(f.store + "/blocks/block-00000.zst");
+  size_t frames = 0;
+  for (size_t at = 0; at < compressed.size(); ++frames) {
+    const size_t n = ZSTD_findFrameCompressedSize(compressed.data() + at, compressed.size() - at);
+    REQUIRE_FALSE(ZSTD_isError(n));
+    at += n;
+  }
+  CHECK(frames == (raw_bytes + (32 << 10) - 1) / (32 << 10));
   // Auto takes the stream as it is.
   TrainOptions automatic = f.Options();
   CHECK(f.Run("c.txt", automatic, &stats) == a);
