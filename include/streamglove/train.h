@@ -5,8 +5,9 @@
 // (STORE/blocks/), rebuilt automatically when the store or the vocabulary cut
 // changes. Each epoch visits the blocks in a fresh random order, shuffles each
 // block in memory, and trains it with lock-free (Hogwild) AdaGrad updates
-// across threads, exactly the objective and update of Stanford GloVe's
-// glove.c. Parameters and AdaGrad state are checkpointed atomically after
+// across threads: the objective and update of Stanford GloVe's glove.c, its
+// steps scaled by a schedule (TrainOptions::step_scale, decay_fraction; 1 and
+// 0 give glove.c's own). Parameters and AdaGrad state are checkpointed atomically after
 // every epoch (or every `checkpoint_every` epochs), so `--resume` continues as
 // if never stopped; with one thread and a fixed seed, training is
 // reproducible bit for bit.
@@ -54,6 +55,12 @@ struct TrainOptions {
   double alpha = 0.75;       // GloVe: weighting exponent. Default: 0.75.
   double eta = 0;            // initial learning rate; 0: the objective's default (see DefaultEta).
   double grad_clip = 100;    // GloVe: per-component gradient clip, as glove.c. Default: 100.
+  // GloVe: AdaGrad's steps are multiplied by step_scale, which falls linearly
+  // to 0 over the last decay_fraction of the run. glove.c: 1 and 0. Larger
+  // steps early help the semantic analogies and the similarity scores, the
+  // decay the syntactic ones (docs/benchmarks.md). Defaults: 2 and 1/3.
+  double step_scale = 2;
+  double decay_fraction = 1.0 / 3;
   uint32_t negatives = 5;    // SGNS: noise words per positive update. Default: 5.
   double noise_power = 0.75; // SGNS: noise words drawn from unigram^power. Default: 0.75.
   double subsample = 1e-4;   // SGNS: word2vec's subsampling threshold t (0: none). Default: 1e-4.

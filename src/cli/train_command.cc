@@ -28,6 +28,12 @@ TrainCommand::TrainCommand(CLI::App* parent) {
   app_->add_option("--eta", options_.eta,
                    fmt::format("Initial learning rate (default: {} for glove, {} for sgns)",
                                DefaultEta(Objective::kGlove), DefaultEta(Objective::kSgns)));
+  app_->add_option("--step-scale", options_.step_scale,
+                   "GloVe: AdaGrad's steps times this (1 with --decay-fraction 0: glove.c's update)")
+      ->capture_default_str();
+  app_->add_option("--decay-fraction", options_.decay_fraction,
+                   "GloVe: over this last fraction of the run the step scale falls linearly to 0")
+      ->capture_default_str();
   app_->add_option("--negatives", options_.negatives, "SGNS: noise words per positive update")->capture_default_str();
   app_->add_option("--noise-power", options_.noise_power, "SGNS: noise words drawn from unigram^power")
       ->capture_default_str();

@@ -3,8 +3,6 @@
 #include <cmath>
 #include <random>
 
-
-
 namespace streamglove {
 
 PairTransform GloveTransform(double x_max, double alpha) {
@@ -35,7 +33,7 @@ GloveModel::GloveModel(uint32_t vocab, uint32_t dim, uint64_t seed, const GloveH
   }
 }
 
-bool GloveModel::Update(const TrainingPair& pair, double* cost) {
+bool GloveModel::Update(const TrainingPair& pair, float scale, double* cost) {
   const GloveHyper& h = hyper_;
   float* __restrict w = word_.data() + size_t{pair.row} * stride_;
   float* __restrict c = context_.data() + size_t{pair.col} * stride_;
@@ -59,8 +57,8 @@ bool GloveModel::Update(const TrainingPair& pair, double* cost) {
     const float g1 = fdiff * c[b], g2 = fdiff * w[b];
     const float t1 = (g1 < -clip ? -clip : (g1 > clip ? clip : g1)) * h.eta;
     const float t2 = (g2 < -clip ? -clip : (g2 > clip ? clip : g2)) * h.eta;
-    update_w[b] = t1 / std::sqrt(gw[b]);
-    update_c[b] = t2 / std::sqrt(gc[b]);
+    update_w[b] = scale * t1 / std::sqrt(gw[b]);
+    update_c[b] = scale * t2 / std::sqrt(gc[b]);
     sum_w += update_w[b];
     sum_c += update_c[b];
     gw[b] += t1 * t1;
@@ -73,7 +71,7 @@ bool GloveModel::Update(const TrainingPair& pair, double* cost) {
     }
   }
   // As glove.c: the bias steps use fdiff without eta.
-  const float bw = fdiff / std::sqrt(gw[d]), bc = fdiff / std::sqrt(gc[d]);
+  const float bw = scale * fdiff / std::sqrt(gw[d]), bc = scale * fdiff / std::sqrt(gc[d]);
   if (std::isfinite(bw)) w[d] -= bw;
   if (std::isfinite(bc)) c[d] -= bc;
   gw[d] += fdiff * fdiff;
@@ -81,13 +79,20 @@ bool GloveModel::Update(const TrainingPair& pair, double* cost) {
   return true;
 }
 
-void GloveModel::TrainRange(const TrainingPair* pairs, size_t n, const RangeContext&, RangeTotals* totals) {
-  constexpr size_t kAhead = 8;  // pairs whose rows are being fetched
+void GloveModel::TrainRange(const TrainingPair* pairs, size_t n, const RangeContext& context, RangeTotals* totals) {
+  constexpr size_t kAhead = 8;          // pairs whose rows are being fetched
+  constexpr size_t kScaleEvery = 1024;  // pairs between updates of the schedule's scale
+  const double progress_per_pair =
+      n > 0 ? (context.progress_end - context.progress_begin) / static_cast<double>(n) : 0;
   double cost = 0;
   uint64_t skipped = 0;
+  float scale = 1;
   for (size_t i = 0; i < n; ++i) {
+    if (i % kScaleEvery == 0) {
+      scale = hyper_.StepScale(context.progress_begin + progress_per_pair * static_cast<double>(i));
+    }
     if (i + kAhead < n) Prefetch(pairs[i + kAhead]);
-    if (!Update(pairs[i], &cost)) ++skipped;
+    if (!Update(pairs[i], scale, &cost)) ++skipped;
   }
   totals->loss += cost;
   totals->updates += n;

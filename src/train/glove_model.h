@@ -14,6 +14,7 @@
 #ifndef STREAMGLOVE_TRAIN_GLOVE_MODEL_H_
 #define STREAMGLOVE_TRAIN_GLOVE_MODEL_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -27,9 +28,19 @@
 namespace streamglove {
 
 // The hyperparameters an update needs (x_max and alpha are folded into each
-// TrainingPair's weight by GloveTransform).
+// TrainingPair's weight by GloveTransform), and the step schedule
+// (TrainOptions::step_scale, decay_fraction).
 struct GloveHyper {
   float eta, grad_clip;
+  double step_scale = 1, decay_fraction = 0;
+
+  // The steps' factor at `progress` (0 at the run's start, 1 at its end):
+  // step_scale, falling linearly to 0 over the last decay_fraction.
+  float StepScale(double progress) const {
+    const double left = 1 - progress;
+    if (decay_fraction <= 0 || left >= decay_fraction) return static_cast<float>(step_scale);
+    return static_cast<float>(step_scale * std::max(0.0, left) / decay_fraction);
+  }
 };
 
 // A stored count x as a GloVe training pair: log x and f(x) = min(1, (x / x_max)^alpha).
@@ -43,12 +54,14 @@ class GloveModel final : public EmbeddingModel {
 
   static size_t MemoryBytes(uint32_t vocab, uint32_t dim) { return 4 * size_t{vocab} * RowStride(dim) * sizeof(float); }
 
-  // One AdaGrad step on a pair, exactly glove.c's (clipping, NaN/Inf skip,
-  // bias steps without eta). Adds the pair's weighted cost to *cost; returns
-  // false, changing nothing, when diff or f·diff is not finite.
-  bool Update(const TrainingPair& pair, double* cost);
+  // One AdaGrad step on a pair, glove.c's (clipping, NaN/Inf skip, bias
+  // steps without eta) with every parameter's step times `scale` (the
+  // squared-gradient sums are glove.c's). Adds the pair's weighted cost to
+  // *cost; returns false, changing nothing, when diff or f·diff is not finite.
+  bool Update(const TrainingPair& pair, float scale, double* cost);
 
-  // Update() on each pair, the rows of pairs a few ahead being prefetched.
+  // Update() on each pair at the schedule's scale for where it sits in the
+  // run, the rows of pairs a few ahead being prefetched.
   void TrainRange(const TrainingPair* pairs, size_t n, const RangeContext& context, RangeTotals* totals) override;
 
  private:

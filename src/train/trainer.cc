@@ -49,8 +49,13 @@ uint64_t OptionsHash(const TrainOptions& o, uint32_t vocab, uint64_t pairs) {
     return HashBytes(fmt::format("sgns spread {} {} {} {} {} {} {} {} {}", o.dim, Eta(o), o.negatives, o.noise_power,
                                  o.subsample, o.epochs, o.seed, vocab, pairs));
   }
-  return HashBytes(fmt::format("{} {} {} {} {} {} {} {}", o.dim, o.x_max, o.alpha, Eta(o), o.grad_clip, o.seed,
-                               vocab, pairs));
+  const std::string base = fmt::format("{} {} {} {} {} {} {} {}", o.dim, o.x_max, o.alpha, Eta(o), o.grad_clip,
+                                      o.seed, vocab, pairs);
+  if (o.step_scale == 1 && o.decay_fraction == 0) return HashBytes(base);  // glove.c's update
+  // A decaying schedule depends on the run's length: a checkpoint resumes
+  // only a run of as many epochs.
+  return HashBytes(fmt::format("{} schedule {} {} {}", base, o.step_scale, o.decay_fraction,
+                               o.decay_fraction > 0 ? o.epochs : 0));
 }
 
 // Deterministic per (seed, epoch, block) so a resumed run shuffles as an
@@ -90,6 +95,10 @@ Status ValidateTrainOptions(const TrainOptions& o) {
   if (!(o.x_max > 0)) return Status::InvalidArgument("--x-max must be positive");
   if (!(o.alpha > 0)) return Status::InvalidArgument("--alpha must be positive");
   if (!(o.eta >= 0)) return Status::InvalidArgument("--eta must be positive (or 0 for the objective's default)");
+  if (!(o.step_scale > 0 && o.step_scale <= 100)) return Status::InvalidArgument("--step-scale must be in (0, 100]");
+  if (!(o.decay_fraction >= 0 && o.decay_fraction <= 1)) {
+    return Status::InvalidArgument("--decay-fraction must be in [0, 1]");
+  }
   if (o.negatives < 1 || o.negatives > 100) return Status::InvalidArgument("--negatives must be between 1 and 100");
   if (!(o.noise_power >= 0 && o.noise_power <= 1)) return Status::InvalidArgument("--noise-power must be in [0, 1]");
   if (!(o.subsample >= 0 && o.subsample < 1)) return Status::InvalidArgument("--subsample must be in [0, 1)");
@@ -150,7 +159,8 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
     transform = SgnsTransform(SubsampleKeepProbabilities(vocab, cut, tokens, options.subsample));
   } else {
     model = std::make_unique<GloveModel>(cut, options.dim, options.seed,
-                                         GloveHyper{eta, static_cast<float>(options.grad_clip)});
+                                         GloveHyper{eta, static_cast<float>(options.grad_clip), options.step_scale,
+                                                    options.decay_fraction});
     transform = GloveTransform(options.x_max, options.alpha);
   }
   const uint64_t options_hash = OptionsHash(options, cut, blocks.pairs);
