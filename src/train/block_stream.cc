@@ -97,6 +97,15 @@ Status ReadManifest(const std::string& dir, std::string* stamp, BlockStreamInfo*
   return Status::OK();
 }
 
+// Sets v's size to n, its old contents unwanted. A vector that grows keeps
+// its old buffer until the new one is allocated: for a block buffer, a third
+// block in memory where the budget counts two.
+template <typename T>
+void ResizeDiscarding(std::vector<T>* v, size_t n) {
+  if (v->capacity() < n) std::vector<T>().swap(*v);
+  v->resize(n);
+}
+
 }  // namespace
 
 std::string BlockPath(const BlockStreamInfo& info, size_t i) {
@@ -236,7 +245,7 @@ void BlockReader::PrefetchBlock() {
   const size_t n = info_->block_records[order_[next_]];
   // Read the 12-byte records into the front of the 16-byte array and widen
   // them in place, last first: no second buffer.
-  ahead_.resize(n);
+  ResizeDiscarding(&ahead_, n);
   ahead_status_ = ReadBlock(reinterpret_cast<char*>(ahead_.data()), n);
   if (!ahead_status_.ok()) return;
   const char* raw = reinterpret_cast<const char*>(ahead_.data());
@@ -268,7 +277,7 @@ void BlockReader::PrefetchUnitUpdates() {
       pending_.weight = 1;
     } else if (next_ < order_.size()) {
       // The next block, shuffled so that a part cut from it is a random sample.
-      block_.resize(info_->block_records[order_[next_]]);
+      ResizeDiscarding(&block_, info_->block_records[order_[next_]]);
       block_next_ = 0;
       ahead_status_ = ReadBlock(reinterpret_cast<char*>(block_.data()), block_.size());
       if (!ahead_status_.ok()) return;

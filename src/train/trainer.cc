@@ -257,6 +257,7 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
     }
     stats->epochs.push_back(e);
   }
+  std::vector<TrainingPair>().swap(records);  // the vectors file's rows are built in its place
   return WriteVectors(output, vocab, *model, options.vectors, options.format);
 }
 
