@@ -55,8 +55,9 @@ struct TrainOptions {
   double alpha = 0.75;       // GloVe: weighting exponent. Default: 0.75.
   double eta = 0;            // initial learning rate; 0: the objective's default (see DefaultEta).
   double grad_clip = 100;    // GloVe: per-component gradient clip, as glove.c. Default: 100.
-  // GloVe: AdaGrad's steps are multiplied by step_scale, which falls linearly
-  // to 0 over the last decay_fraction of the run. glove.c: 1 and 0. Larger
+  // GloVe: AdaGrad's steps of the vector components (not the biases) are
+  // multiplied by step_scale, which falls linearly to 0 over the last
+  // decay_fraction of the run. glove.c: 1 and 0. Larger
   // steps early help the semantic analogies and the similarity scores, the
   // decay the syntactic ones (docs/benchmarks.md). Defaults: 2 and 1/3.
   double step_scale = 2;

@@ -55,8 +55,8 @@ class GloveModel final : public EmbeddingModel {
   static size_t MemoryBytes(uint32_t vocab, uint32_t dim) { return 4 * size_t{vocab} * RowStride(dim) * sizeof(float); }
 
   // One AdaGrad step on a pair, glove.c's (clipping, NaN/Inf skip, bias
-  // steps without eta) with every parameter's step times `scale` (the
-  // squared-gradient sums are glove.c's). Adds the pair's weighted cost to
+  // steps without eta) with the vector components' steps times `scale` (the
+  // squared-gradient sums and the bias steps are glove.c's). Adds the pair's weighted cost to
   // *cost; returns false, changing nothing, when diff or f·diff is not finite.
   bool Update(const TrainingPair& pair, float scale, double* cost);
 

@@ -17,8 +17,8 @@ struct RefRow {
   std::vector<double> v, g;
 };
 
-// glove.c's update for one pair (glove.c: glove_thread), every step times
-// `scale`. Returns the pair's cost.
+// glove.c's update for one pair (glove.c: glove_thread), the components'
+// steps times `scale`. Returns the pair's cost.
 double ReferenceUpdate(RefRow& w, RefRow& c, double log_x, double f, double eta, double clip, double scale) {
   const size_t d = w.v.size() - 1;
   double diff = 0;
@@ -39,9 +39,9 @@ double ReferenceUpdate(RefRow& w, RefRow& c, double log_x, double f, double eta,
     w.v[b] -= uw[b];
     c.v[b] -= uc[b];
   }
-  // The bias steps and sums use fdiff without eta.
-  w.v[d] -= scale * fdiff / std::sqrt(w.g[d]);
-  c.v[d] -= scale * fdiff / std::sqrt(c.g[d]);
+  // The bias steps and sums use fdiff without eta, and are not scaled.
+  w.v[d] -= fdiff / std::sqrt(w.g[d]);
+  c.v[d] -= fdiff / std::sqrt(c.g[d]);
   w.g[d] += fdiff * fdiff;
   c.g[d] += fdiff * fdiff;
   return cost;
