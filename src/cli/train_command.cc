@@ -29,7 +29,8 @@ TrainCommand::TrainCommand(CLI::App* parent) {
                    fmt::format("Initial learning rate (default: {} for glove, {} for sgns)",
                                DefaultEta(Objective::kGlove), DefaultEta(Objective::kSgns)));
   app_->add_option("--step-scale", options_.step_scale,
-                   "GloVe: AdaGrad's steps times this (1 with --decay-fraction 0: glove.c's update)")
+                   "GloVe: AdaGrad's steps of the vector components (not the biases) times this (1 with --decay-fraction 0: "
+                   "glove.c's update)")
       ->capture_default_str();
   app_->add_option("--decay-fraction", options_.decay_fraction,
                    "GloVe: over this last fraction of the run the step scale falls linearly to 0")
