@@ -70,10 +70,10 @@ bool GloveModel::Update(const TrainingPair& pair, float scale, double* cost) {
       c[b] -= update_c[b];
     }
   }
-  // As glove.c: the bias steps use fdiff without eta.
-  // The bias steps are not scaled: glove.c's already overshoot on a pair's
-  // first update (sums start at 1), and scaled ones diverge (scale 2.5 did on
-  // wiki100M, where scale 3 on the components alone trains well).
+  // As glove.c: the bias steps use fdiff without eta. Not scaled either:
+  // glove.c's already overshoot on a pair's first update (sums start at 1),
+  // and scaled ones diverge (scale 2.5 did on wiki100M, where scale 3 on the
+  // components alone trains well).
   const float bw = fdiff / std::sqrt(gw[d]), bc = fdiff / std::sqrt(gc[d]);
   if (std::isfinite(bw)) w[d] -= bw;
   if (std::isfinite(bc)) c[d] -= bc;
