@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "cooccur/pair_run.h"
@@ -38,16 +39,30 @@ class DenseRegion {
     cells_[offsets_[row] + col] += value;
   }
 
-  // A stream of the non-zero cells in (row, col) order that zeroes each cell
-  // it returns, leaving the region empty once read to the end. REQUIRES: the
-  // region outlives it.
-  std::unique_ptr<PairStream> NewDrainStream();
+  // A stream of the non-zero cells with keys in [begin, end), in (row, col)
+  // order, that zeroes each cell it returns, leaving that range empty once
+  // read to the end. REQUIRES: the region outlives it. Streams of disjoint
+  // ranges may be read by different threads at once.
+  std::unique_ptr<PairStream> NewDrainStream(uint64_t begin = 0, uint64_t end = UINT64_MAX);
+
+  // Adds the cells of `other` with keys in [begin, end) to this region's and
+  // zeroes them in `other`. REQUIRES: the same vocabulary size and
+  // max_product. Calls on disjoint ranges may run on different threads.
+  void Absorb(DenseRegion* other, uint64_t begin, uint64_t end);
+
+  // Appends (key, non-zero cells) samples that split the region into
+  // stretches of at most `cells_per_sample` cells, each keyed by its first
+  // cell: the commit balances its key ranges with them. Reads every cell.
+  void AppendKeySamples(uint64_t cells_per_sample, std::vector<std::pair<uint64_t, uint64_t>>* samples) const;
 
   uint64_t max_product() const { return max_product_; }
   size_t cells() const { return cells_.size(); }
   size_t memory_bytes() const { return cells_.size() * 8 + offsets_.size() * 8; }
 
  private:
+  // The index of the first cell whose key is >= key.
+  uint64_t CellAt(uint64_t key) const;
+
   uint64_t max_product_;
   friend class DenseDrainStream;
   std::vector<uint64_t> offsets_;  // row r's cells: [offsets_[r], offsets_[r + 1])

@@ -14,9 +14,12 @@
 
 #include <fmt/format.h>
 #include <tbb/concurrent_queue.h>
+#include <tbb/info.h>
+#include <tbb/parallel_for.h>
 #include <tbb/parallel_pipeline.h>
 #include <tbb/task_arena.h>
 
+#include "cooccur/batch_merge.h"
 #include "cooccur/dense_region.h"
 #include "cooccur/fixed_point.h"
 #include "cooccur/pair_accumulator.h"
@@ -112,6 +115,7 @@ struct MemoryPlan {
   uint64_t dense_max_product;  // of each worker's region, from dense_bytes
   size_t buffer_records;  // per counting worker
   size_t stitch_records;
+  size_t merge_fan_in;  // runs one commit thread reads at once
 };
 
 Status PlanMemory(const IngestOptions& options, const CorpusOptions& corpus, int threads, size_t vocab_bytes,
@@ -120,8 +124,14 @@ Status PlanMemory(const IngestOptions& options, const CorpusOptions& corpus, int
   const size_t store_bytes = config::StoreMemoryBytes(m);
   plan->chunk_bytes = std::min(std::clamp(m / 128, config::kMinChunkBytes, size_t{4} << 20), corpus.chunk_bytes);
   plan->chunks_in_flight = config::kChunksInFlightPerThread * threads + 2;
+  // Every thread merges a key range of the batch at its commit.
+  plan->merge_fan_in = std::clamp(config::kMergeReserveBytes / threads / config::kRunReadBufferBytes,
+                                  config::kMinMergeFanIn, config::kMergeFanIn);
+  const size_t merge_bytes = std::max(config::kMergeReserveBytes,
+                                      threads * plan->merge_fan_in * config::kRunReadBufferBytes) +
+                             threads * config::kCommitWriterBytes;
   const size_t fixed = config::kProcessBaselineBytes + store_bytes + vocab_bytes +
-                       (plan->chunks_in_flight + 1) * plan->chunk_bytes + config::kMergeReserveBytes;
+                       (plan->chunks_in_flight + 1) * plan->chunk_bytes + merge_bytes;
   if (m < fixed + (size_t{16} << 20)) {
     return Status::InvalidArgument(fmt::format("--memory {} is too small for this vocabulary: give at least {}",
                                                FormatBytes(m), FormatBytes(fixed + (size_t{16} << 20))));
@@ -158,45 +168,6 @@ struct CountingWorker {
   WindowCounter counter;
 };
 
-// Merges the streams on this thread while a second thread encodes pair blocks
-// and writes the SST: the two halves cost about the same, so the commit takes
-// about half as long as doing both in turn.
-Status WriteMerged(std::vector<std::unique_ptr<PairStream>> streams, Store::Batch* batch) {
-  constexpr size_t kSliceRecords = size_t{1} << 16;
-  tbb::concurrent_bounded_queue<std::vector<PairRecord>> slices;
-  slices.set_capacity(4);
-  std::atomic<bool> writer_failed{false};
-  Status writer_status;
-  std::thread writer([&] {
-    for (;;) {
-      std::vector<PairRecord> slice;
-      slices.pop(slice);
-      if (slice.empty()) return;  // the end marker
-      for (size_t i = 0; i < slice.size() && writer_status.ok(); ++i) {
-        writer_status = batch->Add(PairRow(slice[i].key), PairCol(slice[i].key), slice[i].value);
-      }
-      if (!writer_status.ok()) writer_failed = true;
-    }
-  });
-  std::vector<PairRecord> slice;
-  slice.reserve(kSliceRecords);
-  Status s = MergePairStreams(std::move(streams), [&](const PairRecord& r) {
-    slice.push_back(r);
-    if (slice.size() == kSliceRecords) {
-      if (writer_failed) return Status::IOError("writer stopped");  // its status is returned below
-      slices.push(std::move(slice));
-      slice = {};
-      slice.reserve(kSliceRecords);
-    }
-    return Status::OK();
-  });
-  if (s.ok() && !slice.empty()) slices.push(std::move(slice));
-  slices.push({});
-  writer.join();
-  SG_RETURN_IF_ERROR(writer_status);
-  return s;
-}
-
 }  // namespace
 
 Status ValidateIngestOptions(const IngestOptions& options) {
@@ -220,9 +191,13 @@ Status ValidateIngestOptions(const IngestOptions& options) {
 Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs, const CorpusOptions& corpus_options,
               const IngestOptions& options, IngestStats* stats) {
   *stats = IngestStats();
-  const int threads = options.threads > 0 ? options.threads
-                                          : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  const int cores = std::max(1, tbb::info::default_concurrency());
+  const int threads = options.threads > 0 ? std::min(options.threads, cores) : cores;
   stats->threads = threads;
+  if (options.threads > cores) {
+    stats->messages.push_back(
+        fmt::format("--threads {}: using {}, the cores this process may run on", options.threads, cores));
+  }
   for (const InputFile& in : inputs) {
     if (in.path == "-") return Status::InvalidArgument("ingest reads files it can re-read to resume: save stdin to a file first");
   }
@@ -416,17 +391,29 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
     }
     if (!any) break;
 
-    // Commit: merge the dense region, every buffer and every spilled run.
+    // Commit: the dense regions, every buffer and every spilled run, merged
+    // by key range on every thread.
     const auto commit_start = Clock::now();
-    std::vector<std::unique_ptr<PairStream>> streams;
-    for (const auto& w : workers) w->pairs.FinishBatch(&streams);
-    stitch_pairs.FinishBatch(&streams);
-    std::vector<std::string> run_paths = runs.Take();
-    SG_RETURN_IF_ERROR(ReduceRuns(&run_paths, config::kMergeFanIn, &runs));
-    for (const std::string& p : run_paths) streams.push_back(NewPairRunReader(p));
+    BatchCounts counts;
     std::unique_ptr<Store::Batch> batch;
-    SG_RETURN_IF_ERROR(store->NewBatch(&batch));
-    SG_RETURN_IF_ERROR(WriteMerged(std::move(streams), batch.get()));
+    Status merged;
+    arena.execute([&] {
+      tbb::parallel_for(size_t{0}, workers.size(), [&](size_t i) { workers[i]->pairs.FinishBatch(); });
+      stitch_pairs.FinishBatch();
+      for (const auto& w : workers) {
+        if (w->pairs.dense()->cells() > 0) counts.dense.push_back(w->pairs.dense());
+        counts.sorted.push_back(w->pairs.sorted_records());
+      }
+      counts.sorted.push_back(stitch_pairs.sorted_records());
+      counts.runs = runs.Take();
+      merged = ReduceRuns(&counts.runs, plan.merge_fan_in, &runs);
+      if (!merged.ok()) return;
+      const std::vector<uint64_t> starts =
+          SplitKeySpace(counts, threads * config::kCommitRangesPerThread, config::kMinCommitRangeRecords);
+      merged = store->NewBatch(starts.size(), &batch);
+      if (merged.ok()) merged = MergeBatch(&counts, starts, batch.get());
+    });
+    SG_RETURN_IF_ERROR(merged);
     IngestProgress next;
     if (!last_ends_input) {
       const ChunkReader::Position pos = reader.next_position();
@@ -434,7 +421,7 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
                             pos.starts_in_token, stitcher.context(), input_tokens[last_input]};
     }
     SG_RETURN_IF_ERROR(store->CommitBatch(std::move(batch), last_ends_input ? nullptr : &next, finished));
-    for (const std::string& p : run_paths) std::filesystem::remove(p, ec);
+    for (const PairRun& run : counts.runs) std::filesystem::remove(run.path, ec);
     for (const auto& w : workers) w->pairs.Clear();
     stitch_pairs.Clear();
     stats->inputs_ingested += finished.size();

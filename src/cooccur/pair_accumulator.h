@@ -9,11 +9,7 @@
 #ifndef STREAMGLOVE_COOCCUR_PAIR_ACCUMULATOR_H_
 #define STREAMGLOVE_COOCCUR_PAIR_ACCUMULATOR_H_
 
-#include <atomic>
-#include <memory>
-#include <mutex>
-#include <string>
-#include <vector>
+#include <span>
 
 #include "cooccur/dense_region.h"
 #include "cooccur/pair_buffer.h"
@@ -21,22 +17,6 @@
 #include "streamglove/status.h"
 
 namespace streamglove {
-
-// The run files of the batch being counted, written by any thread.
-class BatchRuns {
- public:
-  explicit BatchRuns(std::string dir) : dir_(std::move(dir)) {}
-  // A new file name for a run; with `track`, Take() will return it.
-  std::string NewPath(bool track = true);
-  // The runs written so far, and forgets them.
-  std::vector<std::string> Take();
-
- private:
-  const std::string dir_;
-  std::mutex mu_;
-  uint64_t next_ = 0;               // GUARDED_BY(mu_)
-  std::vector<std::string> paths_;  // GUARDED_BY(mu_): tracked paths
-};
 
 class PairAccumulator {
  public:
@@ -60,10 +40,13 @@ class PairAccumulator {
   // batch will not commit).
   const Status& status() const { return status_; }
 
-  // At the end of a batch: the dense region's cells and the combined buffer
-  // as sorted streams (the runs are in BatchRuns); valid until Clear().
-  void FinishBatch(std::vector<std::unique_ptr<PairStream>>* streams);
-  // Empties the buffer for the next batch.
+  // At the end of a batch: sorts and combines the buffer. The batch's counts
+  // are then the dense region, sorted_records() and the runs in BatchRuns.
+  void FinishBatch() { buffer_.SortAndCombine(); }
+  DenseRegion* dense() { return &dense_; }
+  // REQUIRES: FinishBatch() since the last Add(); valid until Clear().
+  std::span<const PairRecord> sorted_records() const { return buffer_.records(); }
+  // Empties the buffer for the next batch (the merge drains the dense region).
   void Clear() { buffer_.Clear(); }
 
   uint64_t spilled_runs() const { return spilled_runs_; }

@@ -7,46 +7,67 @@
 #include <queue>
 
 #include <fmt/format.h>
+#include <tbb/parallel_for.h>
 
-#include "cooccur/pair_accumulator.h"
 #include "util/coding.h"
+#include "util/config.h"
 
 namespace streamglove {
 
 namespace {
 
-// Small, since up to config::kMergeFanIn runs are read at once.
-constexpr size_t kReadBufferBytes = size_t{64} << 10;
+constexpr size_t kReadBufferBytes = config::kRunReadBufferBytes;
 constexpr size_t kMaxRecordBytes = 20;  // two varints
 
 class PairRunReader final : public PairStream {
  public:
-  explicit PairRunReader(std::string path) : path_(std::move(path)), buffer_(kReadBufferBytes, '\0') {}
+  PairRunReader(const PairRun& run, uint64_t begin, uint64_t end)
+      : run_(run), begin_(begin), end_key_(end), buffer_(kReadBufferBytes, '\0') {}
 
   Status Next(PairRecord* record, bool* done) override {
-    if (!opened_) {
-      SG_RETURN_IF_ERROR(file_.Open(path_));
-      opened_ = true;
-    }
-    if (end_ - pos_ < kMaxRecordBytes && !eof_) SG_RETURN_IF_ERROR(Fill());
-    if (pos_ == end_) {
-      *done = true;
+    if (!opened_) SG_RETURN_IF_ERROR(OpenAtGroup());
+    for (;;) {
+      if (end_ - pos_ < kMaxRecordBytes && !eof_) SG_RETURN_IF_ERROR(Fill());
+      if (pos_ == end_ || records_read_ == run_.records) {
+        *done = true;
+        return Status::OK();
+      }
+      const char* p = buffer_.data() + pos_;
+      const char* limit = buffer_.data() + end_;
+      uint64_t delta = 0, value = 0;
+      if (!GetVarint64(&p, limit, &delta) || !GetVarint64(&p, limit, &value)) {
+        return Status::Corruption(fmt::format("{}: truncated pair run record", run_.path));
+      }
+      // A group's first record holds its key whole.
+      key_ = records_read_ % kPairRunGroupRecords == 0 ? delta : key_ + delta;
+      ++records_read_;
+      pos_ = p - buffer_.data();
+      if (key_ < begin_) continue;
+      if (key_ >= end_key_) {
+        records_read_ = run_.records;  // the rest is past the range
+        *done = true;
+        return Status::OK();
+      }
+      *record = PairRecord{key_, value};
+      *done = false;
       return Status::OK();
     }
-    const char* p = buffer_.data() + pos_;
-    const char* limit = buffer_.data() + end_;
-    uint64_t delta = 0, value = 0;
-    if (!GetVarint64(&p, limit, &delta) || !GetVarint64(&p, limit, &value)) {
-      return Status::Corruption(fmt::format("{}: truncated pair run record", path_));
-    }
-    key_ += delta;
-    *record = PairRecord{key_, value};
-    pos_ = p - buffer_.data();
-    *done = false;
-    return Status::OK();
   }
 
  private:
+  // Starts at the last group whose first key is <= begin_.
+  Status OpenAtGroup() {
+    opened_ = true;
+    SG_RETURN_IF_ERROR(file_.Open(run_.path));
+    const auto& groups = run_.groups;
+    auto it = std::upper_bound(groups.begin(), groups.end(), begin_,
+                               [](uint64_t key, const PairRun::Group& g) { return key < g.key; });
+    if (it == groups.begin()) return Status::OK();
+    --it;
+    records_read_ = static_cast<uint64_t>(it - groups.begin()) * kPairRunGroupRecords;
+    return file_.SeekTo(it->offset);
+  }
+
   Status Fill() {
     std::memmove(buffer_.data(), buffer_.data() + pos_, end_ - pos_);
     end_ -= pos_;
@@ -60,13 +81,15 @@ class PairRunReader final : public PairStream {
     return Status::OK();
   }
 
-  const std::string path_;
+  const PairRun& run_;
+  const uint64_t begin_, end_key_;
   SequentialFile file_;
   bool opened_ = false;
   std::string buffer_;
   size_t pos_ = 0, end_ = 0;
   bool eof_ = false;
   uint64_t key_ = 0;
+  uint64_t records_read_ = 0;  // from the start of the run
 };
 
 class PairSpanStream final : public PairStream {
@@ -87,61 +110,90 @@ class PairSpanStream final : public PairStream {
 
 namespace {
 
-// Writes sorted records as a run, one at a time.
+// Writes sorted records as a run, one at a time, noting where groups start.
 class PairRunWriter {
  public:
-  Status Open(const std::string& path) { return file_.Open(path, kReadBufferBytes); }
+  Status Open(const std::string& path, PairRun* run) {
+    run_ = run;
+    *run_ = PairRun{path, {}, 0};
+    return file_.Open(path, kReadBufferBytes);
+  }
   Status Add(const PairRecord& r) {
+    const bool group_start = run_->records % kPairRunGroupRecords == 0;
+    if (group_start) run_->groups.push_back(PairRun::Group{r.key, bytes_});
     record_.clear();
-    PutVarint64(&record_, r.key - previous_);
+    PutVarint64(&record_, group_start ? r.key : r.key - previous_);
     PutVarint64(&record_, r.value);
     previous_ = r.key;
+    ++run_->records;
+    bytes_ += record_.size();
     return file_.Append(record_);
   }
   Status Finish() { return file_.Close(/*sync=*/false); }
 
  private:
   WritableFile file_;
+  PairRun* run_ = nullptr;
   std::string record_;
   uint64_t previous_ = 0;
+  uint64_t bytes_ = 0;
 };
 
 }  // namespace
 
-Status WritePairRun(const std::string& path, std::span<const PairRecord> records) {
+Status WritePairRun(const std::string& path, std::span<const PairRecord> records, PairRun* run) {
   PairRunWriter writer;
-  SG_RETURN_IF_ERROR(writer.Open(path));
+  SG_RETURN_IF_ERROR(writer.Open(path, run));
   for (const PairRecord& r : records) SG_RETURN_IF_ERROR(writer.Add(r));
   return writer.Finish();
 }
 
-Status ReduceRuns(std::vector<std::string>* paths, size_t fan_in, BatchRuns* runs) {
+std::string BatchRuns::NewPath() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return fmt::format("{}/pairs-{:06d}", dir_, next_++);
+}
+
+void BatchRuns::Add(PairRun run) {
+  std::lock_guard<std::mutex> lock(mu_);
+  runs_.push_back(std::move(run));
+}
+
+std::vector<PairRun> BatchRuns::Take() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return std::exchange(runs_, {});
+}
+
+Status ReduceRuns(std::vector<PairRun>* runs, size_t fan_in, BatchRuns* names) {
   fan_in = std::max<size_t>(fan_in, 2);
-  while (paths->size() > fan_in) {
-    std::vector<std::string> merged;
-    for (size_t start = 0; start < paths->size(); start += fan_in) {
-      const size_t end = std::min(paths->size(), start + fan_in);
+  while (runs->size() > fan_in) {
+    const size_t groups = (runs->size() + fan_in - 1) / fan_in;
+    std::vector<PairRun> merged(groups);
+    std::vector<Status> status(groups);
+    tbb::parallel_for(size_t{0}, groups, [&](size_t g) {
+      const size_t start = g * fan_in, end = std::min(runs->size(), start + fan_in);
       if (end - start == 1) {
-        merged.push_back((*paths)[start]);
-        continue;
+        merged[g] = std::move((*runs)[start]);
+        return;
       }
       std::vector<std::unique_ptr<PairStream>> group;
-      for (size_t i = start; i < end; ++i) group.push_back(NewPairRunReader((*paths)[i]));
+      for (size_t i = start; i < end; ++i) group.push_back(NewPairRunReader((*runs)[i]));
       PairRunWriter writer;
-      const std::string out = runs->NewPath(/*track=*/false);  // returned in *paths
-      SG_RETURN_IF_ERROR(writer.Open(out));
-      SG_RETURN_IF_ERROR(MergePairStreams(std::move(group), [&](const PairRecord& r) { return writer.Add(r); }));
-      SG_RETURN_IF_ERROR(writer.Finish());
-      for (size_t i = start; i < end; ++i) ::unlink((*paths)[i].c_str());
-      merged.push_back(out);
-    }
-    paths->swap(merged);
+      Status s = writer.Open(names->NewPath(), &merged[g]);
+      if (s.ok()) s = MergePairStreams(std::move(group), [&](const PairRecord& r) { return writer.Add(r); });
+      if (s.ok()) s = writer.Finish();
+      if (s.ok()) {
+        for (size_t i = start; i < end; ++i) ::unlink((*runs)[i].path.c_str());
+      }
+      status[g] = std::move(s);
+    });
+    for (const Status& s : status) SG_RETURN_IF_ERROR(s);
+    runs->swap(merged);
   }
   return Status::OK();
 }
 
-std::unique_ptr<PairStream> NewPairRunReader(const std::string& path) {
-  return std::make_unique<PairRunReader>(path);
+std::unique_ptr<PairStream> NewPairRunReader(const PairRun& run, uint64_t begin, uint64_t end) {
+  return std::make_unique<PairRunReader>(run, begin, end);
 }
 
 std::unique_ptr<PairStream> NewPairSpanStream(std::span<const PairRecord> records) {

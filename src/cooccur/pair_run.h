@@ -2,16 +2,20 @@
 // the k-way merge of sorted pair streams.
 //
 // A run is a transient file of one batch (removed once the batch commits) of
-// records varint(key delta) | varint(value), keys strictly ascending. See
-// docs/formats.md.
+// records varint(key delta) | varint(value), keys strictly ascending. Every
+// kPairRunGroupRecords-th record starts a group and stores its key whole
+// (delta from 0), so a reader can start at any group: the commit reads each
+// run in several key ranges at once, one per thread. See docs/formats.md.
 //
-// Thread-safety: writers, readers and streams are used by one thread each.
+// Thread-safety: writers, readers and streams are used by one thread each;
+// a PairRun is immutable once written.
 #ifndef STREAMGLOVE_COOCCUR_PAIR_RUN_H_
 #define STREAMGLOVE_COOCCUR_PAIR_RUN_H_
 
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string>
 #include <vector>
@@ -22,8 +26,21 @@
 
 namespace streamglove {
 
+inline constexpr uint64_t kPairRunGroupRecords = 4096;
+
+// A written run: its file and where its groups start.
+struct PairRun {
+  struct Group {
+    uint64_t key;     // of the group's first record
+    uint64_t offset;  // byte offset of that record
+  };
+  std::string path;
+  std::vector<Group> groups;  // ascending keys; one per kPairRunGroupRecords records
+  uint64_t records = 0;
+};
+
 // REQUIRES: `records` sorted by key, keys distinct.
-Status WritePairRun(const std::string& path, std::span<const PairRecord> records);
+Status WritePairRun(const std::string& path, std::span<const PairRecord> records, PairRun* run);
 
 // A source of records in strictly ascending key order.
 class PairStream {
@@ -33,16 +50,34 @@ class PairStream {
   virtual Status Next(PairRecord* record, bool* done) = 0;
 };
 
-std::unique_ptr<PairStream> NewPairRunReader(const std::string& path);
+// The run's records with keys in [begin, end). REQUIRES: `run` outlives it.
+std::unique_ptr<PairStream> NewPairRunReader(const PairRun& run, uint64_t begin = 0, uint64_t end = UINT64_MAX);
 // Streams sorted in-memory records; `records` must outlive the stream.
 std::unique_ptr<PairStream> NewPairSpanStream(std::span<const PairRecord> records);
 
-class BatchRuns;
+// The run files of the batch being counted, written by any thread.
+class BatchRuns {
+ public:
+  explicit BatchRuns(std::string dir) : dir_(std::move(dir)) {}
+  // A new file name for a run.
+  std::string NewPath();
+  // Records a written run: Take() will return it.
+  void Add(PairRun run);
+  // The runs added so far, and forgets them.
+  std::vector<PairRun> Take();
+
+ private:
+  const std::string dir_;
+  std::mutex mu_;
+  uint64_t next_ = 0;          // GUARDED_BY(mu_)
+  std::vector<PairRun> runs_;  // GUARDED_BY(mu_)
+};
 
 // While there are more than `fan_in` runs, merges groups of `fan_in` of them
-// into new runs (named by `runs`), deleting the inputs; so a batch's final
-// merge never opens more than fan_in run files at once.
-Status ReduceRuns(std::vector<std::string>* paths, size_t fan_in, BatchRuns* runs);
+// into new runs (named by `names`), deleting the inputs; so no merge ever
+// opens more than fan_in run files at once. The groups of one level are
+// merged in parallel, on the calling thread's task arena.
+Status ReduceRuns(std::vector<PairRun>* runs, size_t fan_in, BatchRuns* names);
 
 // Merges the streams, summing equal keys, and calls emit in key order.
 Status MergePairStreams(std::vector<std::unique_ptr<PairStream>> streams,

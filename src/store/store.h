@@ -10,8 +10,8 @@
 //   "V" id (4 bytes BE)     vocabulary entry: word '\t' count
 //
 // Atomicity: every CommitBatch() writes its pairs and its metadata changes as
-// one SST file, ingested with IngestExternalFile: all of it or none of it is
-// in the store after a crash.
+// SST files, one per key range, ingested by one IngestExternalFile (one
+// MANIFEST record): all of them or none is in the store after a crash.
 //
 // Exclusivity: Open() takes an exclusive flock on DIR/LOCK.streamglove for
 // the object's lifetime; a second process gets Status::Busy.
@@ -103,15 +103,25 @@ class Store {
   virtual Status FindInput(const std::string& fingerprint, InputRecord* record, bool* found) = 0;
   virtual Status GetProgress(IngestProgress* progress, bool* found) = 0;
 
-  // Collects one batch of pairs; commit it with CommitBatch().
+  // Collects one batch of pairs in ranges(): consecutive key ranges, each
+  // written to its own temporary SST file under the store directory, so
+  // that threads can write a batch together. Commit it with CommitBatch().
+  //
+  // Thread-safety: Add() calls for different ranges may run concurrently;
+  // one range is written by one thread at a time.
   class Batch {
    public:
     virtual ~Batch() = default;
-    // REQUIRES: (row, col) strictly increasing across calls; value > 0.
-    virtual Status Add(uint32_t row, uint32_t col, uint64_t value) = 0;
+    virtual size_t ranges() const = 0;
+    // REQUIRES: range < ranges(); (row, col) strictly increasing across the
+    // calls for one range; every pair of a range precedes, in (row, col)
+    // order, every pair of the ranges after it, and no pair block
+    // (pair_block.h: kBlockColumns columns of a row) has pairs in two ranges
+    // (CommitBatch checks); value > 0.
+    virtual Status Add(size_t range, uint32_t row, uint32_t col, uint64_t value) = 0;
   };
-  // The batch writes to a temporary SST file under the store directory.
-  virtual Status NewBatch(std::unique_ptr<Batch>* batch) = 0;
+  // REQUIRES: ranges >= 1.
+  virtual Status NewBatch(size_t ranges, std::unique_ptr<Batch>* batch) = 0;
   // Atomically adds the batch's pairs to the store, sets the progress record
   // (or deletes it when `progress` is null) and adds `finished` input records.
   virtual Status CommitBatch(std::unique_ptr<Batch> batch, const IngestProgress* progress,

@@ -18,26 +18,23 @@ namespace streamglove {
 
 namespace {
 
-// Writes the pairs of one batch as Merge entries of DIR/tmp/batch-<n>.sst;
-// removes the file on destruction (after a commit, RocksDB has moved it).
+// Writes the pairs of one key range of a batch as Merge entries of
+// DIR/tmp/batch-<n>-<range>.sst, opened at the first pair; removes the file on
+// destruction (after a commit, RocksDB has moved it).
 //
 // Invariants: entries_ holds the columns of block (row_, block_) added since
 // the last Merge entry; the first error is kept and returned ever after.
-class BatchImpl final : public Store::Batch {
+class RangeWriter {
  public:
-  BatchImpl(const StoreImpl* owner, std::string path, size_t vocab_size)
-      : owner_(owner), path_(std::move(path)), vocab_size_(vocab_size) {}
-  ~BatchImpl() override {
+  RangeWriter(std::string path, size_t vocab_size) : path_(std::move(path)), vocab_size_(vocab_size) {}
+  ~RangeWriter() {
+    if (writer_ == nullptr) return;
     writer_.reset();
     ::unlink(path_.c_str());
   }
 
-  Status Open(const rocksdb::Options& options, rocksdb::ColumnFamilyHandle* cf) {
-    writer_ = std::make_unique<rocksdb::SstFileWriter>(rocksdb::EnvOptions(), options, cf);
-    return Check(writer_->Open(path_));
-  }
-
-  Status Add(uint32_t row, uint32_t col, uint64_t value) override {
+  Status Add(const rocksdb::Options& options, rocksdb::ColumnFamilyHandle* cf, uint32_t row, uint32_t col,
+             uint64_t value) {
     SG_RETURN_IF_ERROR(error_);
     if (any_ && (row < row_ || (row == row_ && col <= col_))) {
       return Status::InvalidArgument(fmt::format("{}: pair ({}, {}) after ({}, {}): not increasing",
@@ -49,6 +46,12 @@ class BatchImpl final : public Store::Batch {
     }
     if (value == 0) {
       return Status::InvalidArgument(fmt::format("{}: pair ({}, {}): value 0", path_, row, col));
+    }
+    if (writer_ == nullptr) {
+      writer_ = std::make_unique<rocksdb::SstFileWriter>(rocksdb::EnvOptions(), options, cf);
+      SG_RETURN_IF_ERROR(Check(writer_->Open(path_)));
+      first_row_ = row;
+      first_block_ = col / kBlockColumns;
     }
     const uint32_t block = col / kBlockColumns;
     if (any_ && (row != row_ || block != block_)) SG_RETURN_IF_ERROR(FlushBlock());
@@ -71,6 +74,7 @@ class BatchImpl final : public Store::Batch {
     return Check(writer_->Merge(EncodePairBlockKey(row_, block_), fragment_));
   }
 
+  // REQUIRES: blocks() > 0 (the file is open).
   Status Put(const std::string& key, const std::string& value) {
     SG_RETURN_IF_ERROR(error_);
     return Check(writer_->Put(key, value));
@@ -84,9 +88,11 @@ class BatchImpl final : public Store::Batch {
     return Check(writer_->Finish());
   }
 
-  const StoreImpl* owner() const { return owner_; }
   const std::string& path() const { return path_; }
   uint64_t blocks() const { return blocks_; }
+  // The first and last pair blocks written. REQUIRES: blocks() > 0.
+  std::pair<uint32_t, uint32_t> first_block() const { return {first_row_, first_block_}; }
+  std::pair<uint32_t, uint32_t> last_block() const { return {row_, block_}; }
 
  private:
   Status Check(const rocksdb::Status& s) {
@@ -95,22 +101,49 @@ class BatchImpl final : public Store::Batch {
     return error_;
   }
 
-  const StoreImpl* const owner_;  // identity only; never dereferenced
   const std::string path_;
   const size_t vocab_size_;
-  std::unique_ptr<rocksdb::SstFileWriter> writer_;
+  std::unique_ptr<rocksdb::SstFileWriter> writer_;  // null until the first pair
   Status error_;
 
   bool any_ = false;  // a pair was added; (row_, col_) is the last one
   uint32_t row_ = 0, col_ = 0, block_ = 0;
+  uint32_t first_row_ = 0, first_block_ = 0;
   std::vector<ColumnValue> entries_;
   std::string fragment_;
   uint64_t blocks_ = 0;  // Merge entries written
 };
 
+// A batch: one RangeWriter per key range.
+class BatchImpl final : public Store::Batch {
+ public:
+  BatchImpl(const StoreImpl* owner, const rocksdb::Options& options, rocksdb::ColumnFamilyHandle* cf,
+            const std::string& path_prefix, size_t ranges, size_t vocab_size)
+      : owner_(owner), options_(options), cf_(cf) {
+    ranges_.reserve(ranges);
+    for (size_t i = 0; i < ranges; ++i) {
+      ranges_.push_back(std::make_unique<RangeWriter>(fmt::format("{}-{}.sst", path_prefix, i), vocab_size));
+    }
+  }
+
+  size_t ranges() const override { return ranges_.size(); }
+  Status Add(size_t range, uint32_t row, uint32_t col, uint64_t value) override {
+    return ranges_[range]->Add(options_, cf_, row, col, value);
+  }
+
+  const StoreImpl* owner() const { return owner_; }
+  std::vector<std::unique_ptr<RangeWriter>>& range_writers() { return ranges_; }
+
+ private:
+  const StoreImpl* const owner_;  // identity only; never dereferenced
+  const rocksdb::Options options_;
+  rocksdb::ColumnFamilyHandle* const cf_;
+  std::vector<std::unique_ptr<RangeWriter>> ranges_;
+};
+
 }  // namespace
 
-void StoreImpl::WaitForL0Compactions() {
+void StoreImpl::WaitForL0Compactions(size_t files_per_batch) {
   const std::string l0_property =
       rocksdb::DB::Properties::kNumFilesAtLevelPrefix + std::string("0");
   const auto deadline =
@@ -121,7 +154,7 @@ void StoreImpl::WaitForL0Compactions() {
     uint64_t running = 0, pending = 0, errors = 0;
     if (!db_->GetProperty(l0_property, &l0) ||
         std::from_chars(l0.data(), l0.data() + l0.size(), l0_files).ec != std::errc() ||
-        l0_files < config::kStoreMaxL0FilesAtIngest ||
+        static_cast<size_t>(l0_files) < config::kStoreMaxL0BatchesAtIngest * files_per_batch ||
         !db_->GetIntProperty(rocksdb::DB::Properties::kNumRunningCompactions, &running) ||
         !db_->GetIntProperty(rocksdb::DB::Properties::kCompactionPending, &pending) ||
         !db_->GetIntProperty(rocksdb::DB::Properties::kBackgroundErrors, &errors) ||
@@ -132,18 +165,18 @@ void StoreImpl::WaitForL0Compactions() {
   }
 }
 
-Status StoreImpl::NewBatch(std::unique_ptr<Batch>* batch) {
+Status StoreImpl::NewBatch(size_t ranges, std::unique_ptr<Batch>* batch) {
   batch->reset();
   SG_RETURN_IF_ERROR(RequireInitialized());
-  auto b = std::make_unique<BatchImpl>(
-      this, fmt::format("{}/{}/batch-{}.sst", dir_, kStoreTmpDir, next_batch_++), vocab_.size());
-  // The batch file is ingested mostly into L0 and rewritten by compaction
-  // soon: write it with the fast upper-level compression, not the
+  if (ranges == 0) return Status::InvalidArgument(fmt::format("{}: a batch of no key ranges", dir_));
+  // The batch files are ingested mostly into L0 and rewritten by compaction
+  // soon: write them with the fast upper-level compression, not the
   // bottommost one SstFileWriter would otherwise pick.
   rocksdb::Options options = options_;
   options.bottommost_compression = rocksdb::kDisableCompressionOption;
-  SG_RETURN_IF_ERROR(b->Open(options, db_->DefaultColumnFamily()));
-  *batch = std::move(b);
+  *batch = std::make_unique<BatchImpl>(this, options, db_->DefaultColumnFamily(),
+                                       fmt::format("{}/{}/batch-{}", dir_, kStoreTmpDir, next_batch_++), ranges,
+                                       vocab_.size());
   return Status::OK();
 }
 
@@ -172,8 +205,20 @@ Status StoreImpl::CommitBatch(std::unique_ptr<Batch> batch, const IngestProgress
   std::string progress_value;
   if (progress != nullptr) EncodeProgress(*progress, &progress_value);
 
-  SG_RETURN_IF_ERROR(b->FlushBlock());
-  if (b->blocks() == 0) {
+  // The files of the ranges that hold pairs, which must not overlap: a pair
+  // block in two files of one ingestion would be two entries of one key with
+  // one sequence number.
+  std::vector<RangeWriter*> files;
+  for (const auto& range : b->range_writers()) {
+    SG_RETURN_IF_ERROR(range->FlushBlock());
+    if (range->blocks() == 0) continue;
+    if (!files.empty() && files.back()->last_block() >= range->first_block()) {
+      return Status::InvalidArgument(fmt::format("{}: key ranges of {} and {} overlap", dir_,
+                                                 files.back()->path(), range->path()));
+    }
+    files.push_back(range.get());
+  }
+  if (files.empty()) {
     // SstFileWriter refuses an empty file; metadata alone goes through the WAL.
     rocksdb::WriteBatch wb;
     rocksdb::Status s;
@@ -190,19 +235,28 @@ Status StoreImpl::CommitBatch(std::unique_ptr<Batch> batch, const IngestProgress
     return s.ok() ? Status::OK() : FromRocks(s, "committing batch metadata");
   }
 
-  for (const auto& [key, value] : inputs) SG_RETURN_IF_ERROR(b->Put(key, value));
-  SG_RETURN_IF_ERROR(progress != nullptr ? b->Put(kProgressKey, progress_value)
-                                         : b->Delete(kProgressKey));
-  SG_RETURN_IF_ERROR(b->Finish());
-  WaitForL0Compactions();
+  // Metadata keys ("M/...") follow every pair block key ('C' ...): they go at
+  // the end of the last file.
+  RangeWriter* last = files.back();
+  for (const auto& [key, value] : inputs) SG_RETURN_IF_ERROR(last->Put(key, value));
+  SG_RETURN_IF_ERROR(progress != nullptr ? last->Put(kProgressKey, progress_value)
+                                         : last->Delete(kProgressKey));
+  std::vector<std::string> paths;
+  for (RangeWriter* f : files) {
+    SG_RETURN_IF_ERROR(f->Finish());
+    paths.push_back(f->path());
+  }
+  WaitForL0Compactions(paths.size());
   rocksdb::IngestExternalFileOptions opts;
   opts.move_files = true;  // a hard link: the batch never exists twice on disk
   opts.allow_global_seqno = true;
   opts.allow_blocking_flush = true;
-  opts.write_global_seqno = false;  // keep the file immutable; the seqno lives in the MANIFEST
-  const rocksdb::Status s = db_->IngestExternalFile({b->path()}, opts);
-  // `batch` goes out of scope here and removes the temporary file.
-  if (!s.ok()) return FromRocks(s, fmt::format("committing batch {}", b->path()));
+  opts.write_global_seqno = false;  // keep the files immutable; the seqno lives in the MANIFEST
+  // One ingestion of all the files is one MANIFEST record: all or none of
+  // them is in the store after a crash.
+  const rocksdb::Status s = db_->IngestExternalFile(paths, opts);
+  // `batch` goes out of scope here and removes the temporary files.
+  if (!s.ok()) return FromRocks(s, fmt::format("committing batch {}", paths.front()));
   return Status::OK();
 }
 

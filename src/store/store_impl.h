@@ -50,7 +50,7 @@ class StoreImpl final : public Store {
   Status FindInput(const std::string& fingerprint, InputRecord* record, bool* found) override;
   Status GetProgress(IngestProgress* progress, bool* found) override;
 
-  Status NewBatch(std::unique_ptr<Batch>* batch) override;
+  Status NewBatch(size_t ranges, std::unique_ptr<Batch>* batch) override;
   Status CommitBatch(std::unique_ptr<Batch> batch, const IngestProgress* progress,
                      const std::vector<InputRecord>& finished) override;
 
@@ -66,16 +66,16 @@ class StoreImpl final : public Store {
 
  private:
   Status RequireInitialized() const;
-  // Returns once L0 holds fewer than kStoreMaxL0FilesAtIngest files, or no
-  // compaction is running or pending that could make it so, or after
-  // kStoreMaxL0WaitSeconds.
-  void WaitForL0Compactions();
+  // Returns once L0 holds fewer than kStoreMaxL0BatchesAtIngest batches of
+  // `files_per_batch` files, or no compaction is running or pending that
+  // could make it so, or after kStoreMaxL0WaitSeconds.
+  void WaitForL0Compactions(size_t files_per_batch);
 
   const std::string dir_;
   const int lock_fd_;
   rocksdb::Options options_;  // the DB's; batches write their SST files with a copy
   std::unique_ptr<rocksdb::DB> db_;
-  uint64_t next_batch_ = 0;  // numbers DIR/tmp/batch-<n>.sst
+  uint64_t next_batch_ = 0;  // numbers DIR/tmp/batch-<n>-<range>.sst
 
   bool initialized_ = false;
   StoreConfig config_;

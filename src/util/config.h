@@ -25,12 +25,26 @@ inline constexpr size_t kMinChunkBytes = size_t{256} << 10;
 // A vocabulary table never spills below this size.
 inline constexpr size_t kMinTableBytes = size_t{1} << 20;
 
-// Runs merged at once, in the vocabulary pass and in an ingest commit (each
-// holds a 64 KiB read buffer: 8 MiB at most, within kMergeReserveBytes).
+// Runs merged at once by one thread, in the vocabulary pass and in an ingest
+// commit: each holds a read buffer of kRunReadBufferBytes. An ingest commit
+// merges on every thread at once, so it divides kMergeReserveBytes among them
+// (and so opens fewer runs per thread, down to kMinMergeFanIn).
 inline constexpr size_t kMergeFanIn = 128;
+inline constexpr size_t kMinMergeFanIn = 4;
+inline constexpr size_t kRunReadBufferBytes = size_t{64} << 10;
 
-// Memory kept for merging a batch's sorted runs and writing its SST file.
+// Memory kept for merging a batch's sorted runs, all threads together.
 inline constexpr size_t kMergeReserveBytes = size_t{24} << 20;
+// Memory of one SST file being written by a commit thread: RocksDB's data
+// and index block builders and its compression buffer (16 KiB blocks; the
+// index grows by about 30 bytes a block, 2 MiB for a 1 GiB file).
+inline constexpr size_t kCommitWriterBytes = size_t{4} << 20;
+// A commit splits its key space into about this many ranges per thread
+// (merged and written as one SST file each, by whichever thread is free), so
+// a range that merges slowly does not hold up the rest...
+inline constexpr size_t kCommitRangesPerThread = 2;
+// ...but no range smaller than this many records: each is one more SST file.
+inline constexpr size_t kMinCommitRangeRecords = size_t{1} << 14;
 
 // The largest dense co-occurrence region of one counting worker. Measured on
 // a 30 MB slice of wiki100M (window 15, 2 threads, counting phase): 32 MiB
@@ -56,9 +70,10 @@ inline constexpr int kStoreBackgroundJobs = 2;
 inline constexpr size_t kStoreInfoLogFiles = 2;
 // RocksDB never stalls IngestExternalFile for too many L0 files (it stalls
 // only regular writes), and every batch overlaps the last, so lands in L0.
-// CommitBatch waits for compactions while L0 holds this many files or more,
+// CommitBatch waits for compactions while L0 holds this many batches or more
+// (counted as files / the batch's files: a batch is one file per key range),
 // which bounds the pinned L0 index blocks and the merge fan-in of reads.
-inline constexpr int kStoreMaxL0FilesAtIngest = 12;
+inline constexpr size_t kStoreMaxL0BatchesAtIngest = 12;
 inline constexpr int kStoreL0PollMillis = 50;
 inline constexpr int kStoreMaxL0WaitSeconds = 300;  // then ingest anyway
 

@@ -77,6 +77,14 @@ Status SequentialFile::Open(const std::string& path) {
   return Status::OK();
 }
 
+Status SequentialFile::SeekTo(uint64_t offset) {
+  if (::lseek(fd_, static_cast<off_t>(offset), SEEK_SET) < 0) {
+    return Status::IOError(fmt::format("{}: seeking to byte {}: {}", path_, offset, std::strerror(errno)));
+  }
+  position_ = offset;
+  return Status::OK();
+}
+
 Status SequentialFile::Read(char* buf, size_t n, size_t* got) {
   for (;;) {
     const ssize_t r = ::read(fd_, buf, n);

@@ -30,8 +30,10 @@ class SequentialFile {
 
   // Reads up to `n` bytes; *got = 0 only at end of file.
   Status Read(char* buf, size_t n, size_t* got);
+  // Moves to byte `offset` of a regular file; position() becomes `offset`.
+  Status SeekTo(uint64_t offset);
 
-  // Bytes read so far.
+  // Bytes read so far (the position, after a SeekTo).
   uint64_t position() const { return position_; }
   // The file's size when it is a regular file, else 0 (pipes, stdin).
   uint64_t size() const { return size_; }

@@ -51,11 +51,16 @@ std::unique_ptr<Store> NewInitializedStore(const std::string& dir,
   return store;
 }
 
+// Commits `pairs` as one batch of `ranges` key ranges, each an equal share
+// of the row numbers (so some may be empty).
 Status CommitPairs(Store* store, const Pairs& pairs, const IngestProgress* progress = nullptr,
-                   const std::vector<InputRecord>& finished = {}) {
+                   const std::vector<InputRecord>& finished = {}, size_t ranges = 1) {
   std::unique_ptr<Store::Batch> batch;
-  SG_RETURN_IF_ERROR(store->NewBatch(&batch));
-  for (const auto& [rc, value] : pairs) SG_RETURN_IF_ERROR(batch->Add(rc.first, rc.second, value));
+  SG_RETURN_IF_ERROR(store->NewBatch(ranges, &batch));
+  const uint64_t rows_per_range = store->vocab().size() / ranges + 1;
+  for (const auto& [rc, value] : pairs) {
+    SG_RETURN_IF_ERROR(batch->Add(rc.first / rows_per_range, rc.first, rc.second, value));
+  }
   return store->CommitBatch(std::move(batch), progress, finished);
 }
 
@@ -116,7 +121,8 @@ TEST_CASE("Store sums overlapping batches like a std::map", "[store]") {
         batch[{row, col}] += 1 + rng() % 5000;
       }
       if (b == 5) batch[{words - 1, words - 1}] = 1;
-      REQUIRE(CommitPairs(store.get(), batch).ok());
+      // Batches of 1 to 4 key ranges (one file each), some of them empty.
+      REQUIRE(CommitPairs(store.get(), batch, nullptr, {}, 1 + b % 4).ok());
       for (const auto& [rc, value] : batch) expected[rc] += value;
       if (b == 3) CHECK(ReadPairs(store.get()) == expected);
     }
@@ -253,18 +259,62 @@ TEST_CASE("Batch::Add enforces its preconditions and abandoned batches leave no 
   std::unique_ptr<Store> store = NewInitializedStore(tmp.path(), NumberedVocab(10));
   {
     std::unique_ptr<Store::Batch> batch;
-    REQUIRE(store->NewBatch(&batch).ok());
-    CHECK(batch->Add(10, 0, 1).code() == Status::Code::kInvalidArgument);
-    CHECK(batch->Add(0, 10, 1).code() == Status::Code::kInvalidArgument);
-    REQUIRE(batch->Add(1, 5, 1).ok());
-    CHECK(batch->Add(1, 5, 1).code() == Status::Code::kInvalidArgument);
-    CHECK(batch->Add(0, 9, 1).code() == Status::Code::kInvalidArgument);
-    CHECK(batch->Add(1, 6, 0).code() == Status::Code::kInvalidArgument);
-    REQUIRE(batch->Add(1, 6, 2).ok());
+    REQUIRE(store->NewBatch(1, &batch).ok());
+    CHECK(batch->Add(0, 10, 0, 1).code() == Status::Code::kInvalidArgument);
+    CHECK(batch->Add(0, 0, 10, 1).code() == Status::Code::kInvalidArgument);
+    REQUIRE(batch->Add(0, 1, 5, 1).ok());
+    CHECK(batch->Add(0, 1, 5, 1).code() == Status::Code::kInvalidArgument);
+    CHECK(batch->Add(0, 0, 9, 1).code() == Status::Code::kInvalidArgument);
+    CHECK(batch->Add(0, 1, 6, 0).code() == Status::Code::kInvalidArgument);
+    REQUIRE(batch->Add(0, 1, 6, 2).ok());
     CHECK(FilesIn(tmp.path() + "/tmp") == 1);
   }
   CHECK(FilesIn(tmp.path() + "/tmp") == 0);
   CHECK(ReadPairs(store.get()).empty());
+}
+
+TEST_CASE("CommitBatch refuses key ranges that share a pair block and commits nothing", "[store]") {
+  TempDir tmp;
+  REQUIRE(tmp.Create("", "sg-store-").ok());
+  std::unique_ptr<Store> store = NewInitializedStore(tmp.path(), NumberedVocab(2 * kBlockColumns));
+  IngestProgress progress;
+  progress.fingerprint = "00ff";
+  progress.path = "/data/shard-1.txt";
+  SECTION("one block in two ranges") {
+    std::unique_ptr<Store::Batch> batch;
+    REQUIRE(store->NewBatch(3, &batch).ok());
+    REQUIRE(batch->Add(0, 1, 5, 1).ok());
+    REQUIRE(batch->Add(2, 1, 9, 1).ok());  // the same block as (1, 5), two ranges on
+    const Status s = store->CommitBatch(std::move(batch), &progress, {});
+    CHECK(s.code() == Status::Code::kInvalidArgument);
+    CHECK(s.message().find("overlap") != std::string::npos);
+  }
+  SECTION("ranges out of order") {
+    std::unique_ptr<Store::Batch> batch;
+    REQUIRE(store->NewBatch(2, &batch).ok());
+    REQUIRE(batch->Add(0, 2, 0, 1).ok());
+    REQUIRE(batch->Add(1, 1, 0, 1).ok());
+    CHECK(store->CommitBatch(std::move(batch), &progress, {}).code() == Status::Code::kInvalidArgument);
+  }
+  SECTION("adjacent blocks of one row in two ranges are fine") {
+    std::unique_ptr<Store::Batch> batch;
+    REQUIRE(store->NewBatch(2, &batch).ok());
+    REQUIRE(batch->Add(0, 1, kBlockColumns - 1, 3).ok());
+    REQUIRE(batch->Add(1, 1, kBlockColumns, 4).ok());
+    REQUIRE(store->CommitBatch(std::move(batch), &progress, {}).ok());
+    CHECK(ReadPairs(store.get()) == Pairs{{{1, kBlockColumns - 1}, 3}, {{1, kBlockColumns}, 4}});
+    bool found = false;
+    IngestProgress got;
+    REQUIRE(store->GetProgress(&got, &found).ok());
+    CHECK(found);
+    return;
+  }
+  CHECK(ReadPairs(store.get()).empty());
+  bool found = true;
+  IngestProgress got;
+  REQUIRE(store->GetProgress(&got, &found).ok());
+  CHECK_FALSE(found);
+  CHECK(FilesIn(tmp.path() + "/tmp") == 0);
 }
 
 TEST_CASE("Store::Open refuses what is not a usable store", "[store]") {
@@ -309,7 +359,7 @@ TEST_CASE("Store::Open refuses what is not a usable store", "[store]") {
   SECTION("an uninitialized store is not written to") {
     store = OpenOrDie(tmp.path(), true);
     std::unique_ptr<Store::Batch> batch;
-    CHECK(store->NewBatch(&batch).code() == Status::Code::kInvalidArgument);
+    CHECK(store->NewBatch(1, &batch).code() == Status::Code::kInvalidArgument);
     store.reset();
     store = OpenOrDie(tmp.path(), false);
     CHECK_FALSE(store->initialized());

@@ -1,0 +1,114 @@
+#include "cooccur/batch_merge.h"
+
+#include <catch2/catch.hpp>
+#include <map>
+#include <random>
+
+#include "store/pair_block.h"
+#include "util/file.h"
+
+using namespace streamglove;
+
+namespace {
+
+// A Store::Batch that keeps each range's pairs and checks the order within it.
+class RecordingBatch final : public Store::Batch {
+ public:
+  explicit RecordingBatch(size_t ranges) : ranges_(ranges) {}
+  size_t ranges() const override { return ranges_.size(); }
+  Status Add(size_t range, uint32_t row, uint32_t col, uint64_t value) override {
+    auto& pairs = ranges_.at(range);
+    if (!pairs.empty() && pairs.rbegin()->first >= PairKey(row, col)) return Status::InvalidArgument("not increasing");
+    pairs[PairKey(row, col)] = value;
+    return Status::OK();
+  }
+  std::vector<std::map<uint64_t, uint64_t>> ranges_;
+};
+
+}  // namespace
+
+TEST_CASE("MergeBatch sums dense regions, buffers and runs like std::map, range by range", "[cooccur]") {
+  TempDir dir;
+  REQUIRE(dir.Create("", "sg-merge-").ok());
+  const uint32_t vocab = 3 * kBlockColumns + 11;
+  const size_t max_ranges = GENERATE(1, 2, 7, 64);
+  std::mt19937_64 rng(max_ranges);
+  std::map<uint64_t, uint64_t> expected;
+  // Zipf-like ids, so the dense regions and the low rows get most pairs.
+  auto id = [&] { return static_cast<uint32_t>(std::min<uint64_t>(vocab - 1, (rng() % vocab) * (rng() % vocab) / vocab)); };
+
+  const uint64_t max_product = DenseRegion::MaxProductForBytes(vocab, size_t{1} << 20);
+  std::vector<std::unique_ptr<DenseRegion>> regions;
+  BatchCounts counts;
+  for (int w = 0; w < 3; ++w) {
+    regions.push_back(std::make_unique<DenseRegion>(vocab, max_product));
+    counts.dense.push_back(regions.back().get());
+  }
+  std::vector<std::vector<PairRecord>> buffers(4);
+  BatchRuns names(dir.path());
+  for (int source = 0; source < 10; ++source) {
+    std::map<uint64_t, uint64_t> one;
+    for (int i = 0; i < 20000; ++i) {
+      const uint32_t row = id(), col = id();
+      const uint64_t value = 1 + rng() % 1000;
+      expected[PairKey(row, col)] += value;
+      if (source < 3 && regions[source]->Contains(row, col)) {
+        regions[source]->Add(row, col, value);
+      } else {
+        one[PairKey(row, col)] += value;
+      }
+    }
+    std::vector<PairRecord> records;
+    for (const auto& [k, v] : one) records.push_back({k, v});
+    if (source < 4) {
+      buffers[source] = std::move(records);
+    } else {
+      counts.runs.emplace_back();
+      REQUIRE(WritePairRun(names.NewPath(), records, &counts.runs.back()).ok());
+    }
+  }
+  for (const auto& b : buffers) counts.sorted.push_back(b);
+
+  const std::vector<uint64_t> starts = SplitKeySpace(counts, max_ranges, /*min_records=*/1000);
+  REQUIRE(!starts.empty());
+  CHECK(starts.front() == 0);
+  CHECK(starts.size() <= max_ranges);
+  if (max_ranges > 1) CHECK(starts.size() > 1);
+  for (size_t i = 1; i < starts.size(); ++i) {
+    CHECK(starts[i] > starts[i - 1]);
+    CHECK(PairCol(starts[i]) % kBlockColumns == 0);
+  }
+
+  RecordingBatch batch(starts.size());
+  REQUIRE(MergeBatch(&counts, starts, &batch).ok());
+  std::map<uint64_t, uint64_t> got;
+  size_t largest = 0;
+  for (size_t i = 0; i < starts.size(); ++i) {
+    for (const auto& [k, v] : batch.ranges_[i]) {
+      CHECK(k >= starts[i]);
+      if (i + 1 < starts.size()) CHECK(k < starts[i + 1]);
+      got[k] = v;
+    }
+    largest = std::max(largest, batch.ranges_[i].size());
+  }
+  CHECK(got == expected);
+  // The ranges share the work: none holds much more than its share, where a
+  // share is several samples (a sample stands for kPairRunGroupRecords).
+  INFO(starts.size() << " ranges, the largest " << largest << " of " << expected.size() << " records");
+  if (expected.size() / starts.size() >= 8 * kPairRunGroupRecords) {
+    CHECK(largest < 2 * expected.size() / starts.size());
+  }
+  // Every dense region is left empty for the next batch.
+  for (const auto& region : regions) {
+    PairRecord r;
+    bool done = false;
+    REQUIRE(region->NewDrainStream()->Next(&r, &done).ok());
+    CHECK(done);
+  }
+}
+
+TEST_CASE("MergeBatch refuses a batch whose ranges do not match", "[cooccur]") {
+  BatchCounts counts;
+  RecordingBatch batch(2);
+  CHECK(MergeBatch(&counts, {0}, &batch).code() == Status::Code::kInvalidArgument);
+}
