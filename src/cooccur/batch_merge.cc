@@ -84,6 +84,7 @@ Status MergeBatch(BatchCounts* counts, const std::vector<uint64_t>& starts, Stor
           status[i] = MergePairStreams(std::move(streams), [&](const PairRecord& r) {
             return batch->Add(i, PairRow(r.key), PairCol(r.key), r.value);
           });
+          if (status[i].ok()) status[i] = batch->FinishRange(i);
         }
       },
       tbb::simple_partitioner());

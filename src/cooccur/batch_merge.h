@@ -7,7 +7,8 @@
 // workers' dense regions are summed cell by cell into the first (cheaper
 // than merging them record by record), then that region's cells, the sorted
 // buffers' records and the runs' records of the range are k-way merged into
-// the range's SST file. A commit costs 1/threads of the serial merge.
+// the range's SST file, which the same thread then finishes (and so syncs).
+// A commit costs 1/threads of the serial merge.
 //
 // Thread-safety: MergeBatch uses the calling thread's task arena; the sources
 // must not change while it runs.

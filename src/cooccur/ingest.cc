@@ -143,7 +143,9 @@ Status PlanMemory(const IngestOptions& options, const CorpusOptions& corpus, int
   if (options.max_dense_bytes != 0) plan->dense_bytes = std::min(plan->dense_bytes, options.max_dense_bytes);
   const size_t buffers = rest - plan->dense_bytes * threads;
   plan->stitch_records = std::max<size_t>(4096, buffers / 16 / PairBuffer::kBytesPerRecord);
-  plan->buffer_records = std::max<size_t>(4096, (buffers - buffers / 16) / threads / PairBuffer::kBytesPerRecord);
+  plan->buffer_records =
+      std::max<size_t>(4096, std::min((buffers - buffers / 16) / threads, config::kMaxPairBufferBytes) /
+                                 PairBuffer::kBytesPerRecord);
   if (options.max_buffer_bytes != 0) {
     plan->buffer_records = std::max<size_t>(64, std::min(plan->buffer_records, options.max_buffer_bytes / PairBuffer::kBytesPerRecord));
     plan->stitch_records = std::min(plan->stitch_records, plan->buffer_records);

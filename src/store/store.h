@@ -10,8 +10,9 @@
 //   "V" id (4 bytes BE)     vocabulary entry: word '\t' count
 //
 // Atomicity: every CommitBatch() writes its pairs and its metadata changes as
-// SST files, one per key range, ingested by one IngestExternalFile (one
-// MANIFEST record): all of them or none is in the store after a crash.
+// SST files, one per key range and one of metadata, ingested by one
+// IngestExternalFile (one MANIFEST record): all of them or none is in the
+// store after a crash.
 //
 // Exclusivity: Open() takes an exclusive flock on DIR/LOCK.streamglove for
 // the object's lifetime; a second process gets Status::Busy.
@@ -119,6 +120,10 @@ class Store {
     // (pair_block.h: kBlockColumns columns of a row) has pairs in two ranges
     // (CommitBatch checks); value > 0.
     virtual Status Add(size_t range, uint32_t row, uint32_t col, uint64_t value) = 0;
+    // Completes range `range`'s file (synced to disk), so that CommitBatch
+    // has less to do on one thread; no Add() for the range after it.
+    // Optional: CommitBatch finishes the ranges that were not.
+    virtual Status FinishRange(size_t range) = 0;
   };
   // REQUIRES: ranges >= 1.
   virtual Status NewBatch(size_t ranges, std::unique_ptr<Batch>* batch) = 0;

@@ -36,6 +36,7 @@ class RangeWriter {
   Status Add(const rocksdb::Options& options, rocksdb::ColumnFamilyHandle* cf, uint32_t row, uint32_t col,
              uint64_t value) {
     SG_RETURN_IF_ERROR(error_);
+    if (finished_) return Status::InvalidArgument(fmt::format("{}: pair after the range was finished", path_));
     if (any_ && (row < row_ || (row == row_ && col <= col_))) {
       return Status::InvalidArgument(fmt::format("{}: pair ({}, {}) after ({}, {}): not increasing",
                                                  path_, row, col, row_, col_));
@@ -48,8 +49,7 @@ class RangeWriter {
       return Status::InvalidArgument(fmt::format("{}: pair ({}, {}): value 0", path_, row, col));
     }
     if (writer_ == nullptr) {
-      writer_ = std::make_unique<rocksdb::SstFileWriter>(rocksdb::EnvOptions(), options, cf);
-      SG_RETURN_IF_ERROR(Check(writer_->Open(path_)));
+      SG_RETURN_IF_ERROR(Open(options, cf));
       first_row_ = row;
       first_block_ = col / kBlockColumns;
     }
@@ -74,7 +74,13 @@ class RangeWriter {
     return Check(writer_->Merge(EncodePairBlockKey(row_, block_), fragment_));
   }
 
-  // REQUIRES: blocks() > 0 (the file is open).
+  // Opens the file; Add() does so at the first pair.
+  Status Open(const rocksdb::Options& options, rocksdb::ColumnFamilyHandle* cf) {
+    writer_ = std::make_unique<rocksdb::SstFileWriter>(rocksdb::EnvOptions(), options, cf);
+    return Check(writer_->Open(path_));
+  }
+
+  // REQUIRES: the file is open; keys after every key written.
   Status Put(const std::string& key, const std::string& value) {
     SG_RETURN_IF_ERROR(error_);
     return Check(writer_->Put(key, value));
@@ -83,8 +89,12 @@ class RangeWriter {
     SG_RETURN_IF_ERROR(error_);
     return Check(writer_->Delete(key));
   }
+  // Flushes the open block and completes the file, if any pair was added;
+  // once only.
   Status Finish() {
-    SG_RETURN_IF_ERROR(error_);
+    SG_RETURN_IF_ERROR(FlushBlock());
+    if (writer_ == nullptr || finished_) return Status::OK();
+    finished_ = true;
     return Check(writer_->Finish());
   }
 
@@ -104,6 +114,7 @@ class RangeWriter {
   const std::string path_;
   const size_t vocab_size_;
   std::unique_ptr<rocksdb::SstFileWriter> writer_;  // null until the first pair
+  bool finished_ = false;
   Status error_;
 
   bool any_ = false;  // a pair was added; (row_, col_) is the last one
@@ -119,7 +130,7 @@ class BatchImpl final : public Store::Batch {
  public:
   BatchImpl(const StoreImpl* owner, const rocksdb::Options& options, rocksdb::ColumnFamilyHandle* cf,
             const std::string& path_prefix, size_t ranges, size_t vocab_size)
-      : owner_(owner), options_(options), cf_(cf) {
+      : owner_(owner), options_(options), cf_(cf), path_prefix_(path_prefix) {
     ranges_.reserve(ranges);
     for (size_t i = 0; i < ranges; ++i) {
       ranges_.push_back(std::make_unique<RangeWriter>(fmt::format("{}-{}.sst", path_prefix, i), vocab_size));
@@ -130,6 +141,13 @@ class BatchImpl final : public Store::Batch {
   Status Add(size_t range, uint32_t row, uint32_t col, uint64_t value) override {
     return ranges_[range]->Add(options_, cf_, row, col, value);
   }
+  Status FinishRange(size_t range) override { return ranges_[range]->Finish(); }
+
+  // The file for the batch's metadata records, opened.
+  Status NewMetadataFile(std::unique_ptr<RangeWriter>* file) {
+    *file = std::make_unique<RangeWriter>(path_prefix_ + "-meta.sst", 0);
+    return (*file)->Open(options_, cf_);
+  }
 
   const StoreImpl* owner() const { return owner_; }
   std::vector<std::unique_ptr<RangeWriter>>& range_writers() { return ranges_; }
@@ -138,6 +156,7 @@ class BatchImpl final : public Store::Batch {
   const StoreImpl* const owner_;  // identity only; never dereferenced
   const rocksdb::Options options_;
   rocksdb::ColumnFamilyHandle* const cf_;
+  const std::string path_prefix_;
   std::vector<std::unique_ptr<RangeWriter>> ranges_;
 };
 
@@ -235,15 +254,17 @@ Status StoreImpl::CommitBatch(std::unique_ptr<Batch> batch, const IngestProgress
     return s.ok() ? Status::OK() : FromRocks(s, "committing batch metadata");
   }
 
-  // Metadata keys ("M/...") follow every pair block key ('C' ...): they go at
-  // the end of the last file.
-  RangeWriter* last = files.back();
-  for (const auto& [key, value] : inputs) SG_RETURN_IF_ERROR(last->Put(key, value));
-  SG_RETURN_IF_ERROR(progress != nullptr ? last->Put(kProgressKey, progress_value)
-                                         : last->Delete(kProgressKey));
+  // Metadata keys ("M/...") follow every pair block key ('C' ...): their own
+  // small file does not overlap the ranges'.
+  std::unique_ptr<RangeWriter> metadata;
+  SG_RETURN_IF_ERROR(b->NewMetadataFile(&metadata));
+  for (const auto& [key, value] : inputs) SG_RETURN_IF_ERROR(metadata->Put(key, value));
+  SG_RETURN_IF_ERROR(progress != nullptr ? metadata->Put(kProgressKey, progress_value)
+                                         : metadata->Delete(kProgressKey));
+  files.push_back(metadata.get());
   std::vector<std::string> paths;
   for (RangeWriter* f : files) {
-    SG_RETURN_IF_ERROR(f->Finish());
+    SG_RETURN_IF_ERROR(f->Finish());  // a no-op for the ranges finished already
     paths.push_back(f->path());
   }
   WaitForL0Compactions(paths.size());

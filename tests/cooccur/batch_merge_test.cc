@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <map>
 #include <random>
+#include <set>
 
 #include "store/pair_block.h"
 #include "util/file.h"
@@ -19,9 +20,15 @@ class RecordingBatch final : public Store::Batch {
   Status Add(size_t range, uint32_t row, uint32_t col, uint64_t value) override {
     auto& pairs = ranges_.at(range);
     if (!pairs.empty() && pairs.rbegin()->first >= PairKey(row, col)) return Status::InvalidArgument("not increasing");
+    if (finished_.count(range)) return Status::InvalidArgument("range finished");
     pairs[PairKey(row, col)] = value;
     return Status::OK();
   }
+  Status FinishRange(size_t range) override {
+    finished_.insert(range);
+    return Status::OK();
+  }
+  std::set<size_t> finished_;
   std::vector<std::map<uint64_t, uint64_t>> ranges_;
 };
 
@@ -92,6 +99,7 @@ TEST_CASE("MergeBatch sums dense regions, buffers and runs like std::map, range 
     largest = std::max(largest, batch.ranges_[i].size());
   }
   CHECK(got == expected);
+  CHECK(batch.finished_.size() == starts.size());
   // The ranges share the work: none holds much more than its share, where a
   // share is several samples (a sample stands for kPairRunGroupRecords).
   INFO(starts.size() << " ranges, the largest " << largest << " of " << expected.size() << " records");

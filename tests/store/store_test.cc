@@ -300,6 +300,8 @@ TEST_CASE("CommitBatch refuses key ranges that share a pair block and commits no
     std::unique_ptr<Store::Batch> batch;
     REQUIRE(store->NewBatch(2, &batch).ok());
     REQUIRE(batch->Add(0, 1, kBlockColumns - 1, 3).ok());
+    REQUIRE(batch->FinishRange(0).ok());
+    CHECK(batch->Add(0, 1, kBlockColumns, 1).code() == Status::Code::kInvalidArgument);
     REQUIRE(batch->Add(1, 1, kBlockColumns, 4).ok());
     REQUIRE(store->CommitBatch(std::move(batch), &progress, {}).ok());
     CHECK(ReadPairs(store.get()) == Pairs{{{1, kBlockColumns - 1}, 3}, {{1, kBlockColumns}, 4}});
