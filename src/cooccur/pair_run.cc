@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <queue>
 
 #include <fmt/format.h>
 #include <tbb/parallel_for.h>
@@ -202,29 +201,55 @@ std::unique_ptr<PairStream> NewPairSpanStream(std::span<const PairRecord> record
 
 Status MergePairStreams(std::vector<std::unique_ptr<PairStream>> streams,
                         const std::function<Status(const PairRecord&)>& emit) {
-  std::vector<PairRecord> heads(streams.size());
-  auto greater = [&](size_t a, size_t b) { return heads[a].key > heads[b].key; };
-  std::priority_queue<size_t, std::vector<size_t>, decltype(greater)> heap(greater);
+  // A binary min-heap of each stream's next record. The smallest is replaced
+  // by its stream's next record and sifted down in one pass (half the work of
+  // a pop and a push); keys sit in the heap entries themselves, so compares
+  // never leave it.
+  struct Head {
+    PairRecord record;
+    size_t stream;
+  };
+  std::vector<Head> heap;
+  heap.reserve(streams.size());
   for (size_t i = 0; i < streams.size(); ++i) {
+    Head h{{0, 0}, i};
     bool done = false;
-    SG_RETURN_IF_ERROR(streams[i]->Next(&heads[i], &done));
-    if (!done) heap.push(i);
+    SG_RETURN_IF_ERROR(streams[i]->Next(&h.record, &done));
+    if (!done) heap.push_back(h);
   }
+  const auto sift_down = [&](size_t i) {
+    const Head moving = heap[i];
+    const size_t n = heap.size();
+    for (;;) {
+      size_t child = 2 * i + 1;
+      if (child >= n) break;
+      if (child + 1 < n && heap[child + 1].record.key < heap[child].record.key) ++child;
+      if (heap[child].record.key >= moving.record.key) break;
+      heap[i] = heap[child];
+      i = child;
+    }
+    heap[i] = moving;
+  };
+  for (size_t i = heap.size() / 2; i-- > 0;) sift_down(i);
+
   PairRecord current{0, 0};
   bool have = false;
   while (!heap.empty()) {
-    const size_t i = heap.top();
-    heap.pop();
-    if (have && heads[i].key == current.key) {
-      current.value += heads[i].value;
+    Head& top = heap.front();
+    if (have && top.record.key == current.key) {
+      current.value += top.record.value;
     } else {
       if (have) SG_RETURN_IF_ERROR(emit(current));
-      current = heads[i];
+      current = top.record;
       have = true;
     }
     bool done = false;
-    SG_RETURN_IF_ERROR(streams[i]->Next(&heads[i], &done));
-    if (!done) heap.push(i);
+    SG_RETURN_IF_ERROR(streams[top.stream]->Next(&top.record, &done));
+    if (done) {
+      top = heap.back();
+      heap.pop_back();
+    }
+    if (!heap.empty()) sift_down(0);
   }
   if (have) SG_RETURN_IF_ERROR(emit(current));
   return Status::OK();
