@@ -21,8 +21,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
 bin=$build/streamglove
-data=${DATA_DIR:-../shared/data}
-corpus=$data/corpus/wiki100M.txt.zst
+corpus=${DATA_DIR:-../shared/data}/corpus/wiki100M.txt.zst
 memory=${MEMORY:-4G}
 [ -f "$corpus" ] || { echo "SKIP: $corpus not found"; exit 0; }
 work=${WORK:-$(mktemp -d "${TMPDIR:-/tmp}/sg-bench-threads.XXXXXX")}
