@@ -20,7 +20,7 @@ WindowCounter::WindowCounter(const VocabIndex* vocab, const WindowConfig& config
       symmetric_(config.symmetric),
       weight_(Weights(config)),
       out_(out),
-      ring_(config.window, 0) {}
+      ring_(2 * size_t{config.window}, 0) {}
 
 void WindowCounter::BeginChunk(ChunkEdges* edges) {
   edges_ = edges;
@@ -41,13 +41,18 @@ void WindowCounter::OnToken(std::string_view token) {
   const uint32_t id = vocab_->Lookup(token);
   if (id == VocabIndex::kUnknown) return;
   const uint64_t n = std::min<uint64_t>(position_, window_);
+  // The ring holds each id twice, at i and i + W, so the W ids before this
+  // one are ring_[slot + W - d] without a division per pair.
+  const size_t slot = position_ % window_;
+  const uint32_t* before = ring_.data() + slot + window_;
   for (uint64_t d = 1; d <= n; ++d) {
-    const uint32_t left = ring_[(position_ - d) % window_];
+    const uint32_t left = before[-static_cast<ptrdiff_t>(d)];
     out_->Add(left, id, weight_[d]);
     if (symmetric_) out_->Add(id, left, weight_[d]);
   }
   edges_->increments += symmetric_ ? 2 * n : n;
-  ring_[position_ % window_] = id;
+  ring_[slot] = id;
+  ring_[slot + window_] = id;
   ++position_;
   if (!edges_->has_document_end && edges_->head.size() < window_) edges_->head.push_back(id);
 }

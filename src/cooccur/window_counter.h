@@ -63,7 +63,7 @@ class WindowCounter final : public TokenSink {
   std::vector<uint64_t> weight_;  // weight_[d] for 1 <= d <= window
   PairAccumulator* out_;
   ChunkEdges* edges_ = nullptr;
-  std::vector<uint32_t> ring_;  // the last `window_` ids of the current segment
+  std::vector<uint32_t> ring_;  // the last `window_` ids of the current segment, twice (see OnToken)
   uint64_t position_ = 0;       // in-vocabulary ids seen in the current segment
 };
 
