@@ -34,6 +34,10 @@ class DenseRegion {
   bool Contains(uint32_t row, uint32_t col) const {
     return (uint64_t{row} + 1) * (uint64_t{col} + 1) <= max_product_;
   }
+  // Starts loading the cell's cache line, if the cell is in the region.
+  void Prefetch(uint32_t row, uint32_t col) const {
+    if (Contains(row, col)) __builtin_prefetch(cells_.data() + offsets_[row] + col, /*rw=*/1);
+  }
   // REQUIRES: Contains(row, col).
   void Add(uint32_t row, uint32_t col, uint64_t value) {
     cells_[offsets_[row] + col] += value;

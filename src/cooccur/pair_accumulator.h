@@ -27,6 +27,9 @@ class PairAccumulator {
         buffer_(buffer_records, vocab_size),
         runs_(runs) {}
 
+  // A hint that Add(row, col, ...) follows soon.
+  void Prefetch(uint32_t row, uint32_t col) const { dense_.Prefetch(row, col); }
+
   void Add(uint32_t row, uint32_t col, uint64_t value) {
     if (dense_.Contains(row, col)) {
       dense_.Add(row, col, value);

@@ -45,6 +45,13 @@ void WindowCounter::OnToken(std::string_view token) {
   // one are ring_[slot + W - d] without a division per pair.
   const size_t slot = position_ % window_;
   const uint32_t* before = ring_.data() + slot + window_;
+  // The dense cells are random reads of a region far larger than the caches:
+  // asking for all of them first lets their misses overlap.
+  for (uint64_t d = 1; d <= n; ++d) {
+    const uint32_t left = before[-static_cast<ptrdiff_t>(d)];
+    out_->Prefetch(left, id);
+    if (symmetric_) out_->Prefetch(id, left);
+  }
   for (uint64_t d = 1; d <= n; ++d) {
     const uint32_t left = before[-static_cast<ptrdiff_t>(d)];
     out_->Add(left, id, weight_[d]);
