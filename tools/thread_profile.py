@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs a command and samples how many of its threads are running.
 
-    tools/thread_profile.py [--interval SECONDS] [--out FILE] -- COMMAND ARGS...
+    tools/thread_profile.py [--interval SECONDS] [--out FILE] [--timeline FILE] -- COMMAND ARGS...
 
 Every --interval (default 0.01 s) it reads the state of each thread of the
 command (/proc/PID/task/*/stat, state 'R'), and at the end prints one line:
@@ -11,7 +11,8 @@ command (/proc/PID/task/*/stat, state 'R'), and at the end prints one line:
 "serial" is the share of the wall time during which only one thread works: the
 part that more cores cannot shorten. The command's own output passes through;
 its exit code is this script's. With --out the line goes to FILE instead of
-stderr. Linux only; the samples see the command's process, not its children.
+stderr; --timeline FILE writes each sample as "seconds running-threads", to
+find where the serial stretches are. Linux only; the samples see the command's process, not its children.
 """
 import os
 import subprocess
@@ -40,10 +41,13 @@ def running_threads(pid):
 
 
 def main(argv):
-    interval, out = 0.01, None
+    interval, out, timeline = 0.01, None, None
     while argv and argv[0] != "--":
         if argv[0] == "--interval":
             interval = float(argv[1])
+            argv = argv[2:]
+        elif argv[0] == "--timeline":
+            timeline = open(argv[1], "w")
             argv = argv[2:]
         elif argv[0] == "--out":
             out = argv[1]
@@ -51,15 +55,20 @@ def main(argv):
         else:
             sys.exit(f"thread_profile.py: unknown option {argv[0]}")
     if not argv[1:]:
-        sys.exit("usage: thread_profile.py [--interval S] [--out FILE] -- COMMAND ARGS...")
+        sys.exit("usage: thread_profile.py [--interval S] [--out FILE] [--timeline FILE] -- COMMAND ARGS...")
     proc = subprocess.Popen(argv[1:])
+    start = time.monotonic()
     histogram = {}
     while proc.poll() is None:
         n = running_threads(proc.pid)
         if n is not None:
+            if timeline:
+                timeline.write(f"{time.monotonic() - start:.3f} {n}\n")
             # This script's own sampling never runs inside the command.
             histogram[n] = histogram.get(n, 0) + 1
         time.sleep(interval)
+    if timeline:
+        timeline.close()
     total = sum(histogram.values()) or 1
     serial = histogram.get(1, 0) / total
     idle = histogram.get(0, 0) / total

@@ -1,9 +1,9 @@
 #include "cooccur/batch_merge.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
 #include <tbb/parallel_for.h>
+
+#include <algorithm>
 
 #include "store/pair_block.h"
 
@@ -20,7 +20,8 @@ uint64_t BlockStart(uint64_t key) {
 
 }  // namespace
 
-std::vector<uint64_t> SplitKeySpace(const BatchCounts& counts, size_t max_ranges, uint64_t min_records) {
+std::vector<uint64_t> SplitKeySpace(const BatchCounts& counts, size_t max_ranges,
+                                    uint64_t min_records) {
   std::vector<std::pair<uint64_t, uint64_t>> samples;  // (key, records from it to the next sample)
   if (!counts.dense.empty()) counts.dense.front()->AppendKeySamples(kSampleRecords, &samples);
   for (std::span<const PairRecord> records : counts.sorted) {
@@ -30,19 +31,22 @@ std::vector<uint64_t> SplitKeySpace(const BatchCounts& counts, size_t max_ranges
   }
   for (const PairRun& run : counts.runs) {
     for (size_t g = 0; g < run.groups.size(); ++g) {
-      samples.emplace_back(run.groups[g].key, std::min(kSampleRecords, run.records - g * kSampleRecords));
+      samples.emplace_back(run.groups[g].key,
+                           std::min(kSampleRecords, run.records - g * kSampleRecords));
     }
   }
   std::sort(samples.begin(), samples.end());
   uint64_t total = 0;
   for (const auto& s : samples) total += s.second;
-  const uint64_t per_range = std::max<uint64_t>({total / std::max<size_t>(max_ranges, 1), min_records, 1});
+  const uint64_t per_range =
+      std::max<uint64_t>({total / std::max<size_t>(max_ranges, 1), min_records, 1});
 
   std::vector<uint64_t> starts{0};
   uint64_t seen = 0;
   for (const auto& [key, records] : samples) {
     // A range starts at the block of the sample that passes its share.
-    if (seen >= starts.size() * per_range && starts.size() < max_ranges && total - seen >= per_range / 2) {
+    if (seen >= starts.size() * per_range && starts.size() < max_ranges &&
+        total - seen >= per_range / 2) {
       const uint64_t start = BlockStart(key);
       if (start > starts.back()) starts.push_back(start);
     }
@@ -57,7 +61,8 @@ Status MergeBatch(BatchCounts* counts, const std::vector<uint64_t>& starts, Stor
         fmt::format("a batch of {} ranges for {} key ranges", batch->ranges(), starts.size()));
   }
   for (const DenseRegion* d : counts->dense) {
-    if (d->cells() != counts->dense.front()->cells() || d->max_product() != counts->dense.front()->max_product()) {
+    if (d->cells() != counts->dense.front()->cells() ||
+        d->max_product() != counts->dense.front()->max_product()) {
       return Status::InvalidArgument("dense regions of different layouts in one batch");
     }
   }
@@ -71,7 +76,8 @@ Status MergeBatch(BatchCounts* counts, const std::vector<uint64_t>& starts, Stor
           std::vector<std::unique_ptr<PairStream>> streams;
           if (!counts->dense.empty()) {
             DenseRegion* sum = counts->dense.front();
-            for (size_t d = 1; d < counts->dense.size(); ++d) sum->Absorb(counts->dense[d], begin, end);
+            for (size_t d = 1; d < counts->dense.size(); ++d)
+              sum->Absorb(counts->dense[d], begin, end);
             streams.push_back(sum->NewDrainStream(begin, end));
           }
           for (std::span<const PairRecord> records : counts->sorted) {
@@ -80,7 +86,8 @@ Status MergeBatch(BatchCounts* counts, const std::vector<uint64_t>& starts, Stor
             const auto last = std::lower_bound(first, records.end(), end, by_key);
             if (first != last) streams.push_back(NewPairSpanStream({first, last}));
           }
-          for (const PairRun& run : counts->runs) streams.push_back(NewPairRunReader(run, begin, end));
+          for (const PairRun& run : counts->runs)
+            streams.push_back(NewPairRunReader(run, begin, end));
           status[i] = MergePairStreams(std::move(streams), [&](const PairRecord& r) {
             return batch->Add(i, PairRow(r.key), PairCol(r.key), r.value);
           });

@@ -37,7 +37,8 @@ struct BatchCounts {
 // The starts of at most `max_ranges` key ranges of at least about
 // `min_records` records each (one range when the batch is smaller): starts[0]
 // is 0, the rest ascend, each the first key of a pair block.
-std::vector<uint64_t> SplitKeySpace(const BatchCounts& counts, size_t max_ranges, uint64_t min_records);
+std::vector<uint64_t> SplitKeySpace(const BatchCounts& counts, size_t max_ranges,
+                                    uint64_t min_records);
 
 // Merges range i, [starts[i], starts[i + 1]) (the last one open-ended), into
 // range i of `batch`, the ranges in parallel. REQUIRES: batch->ranges() ==

@@ -19,7 +19,8 @@ class RecordingBatch final : public Store::Batch {
   size_t ranges() const override { return ranges_.size(); }
   Status Add(size_t range, uint32_t row, uint32_t col, uint64_t value) override {
     auto& pairs = ranges_.at(range);
-    if (!pairs.empty() && pairs.rbegin()->first >= PairKey(row, col)) return Status::InvalidArgument("not increasing");
+    if (!pairs.empty() && pairs.rbegin()->first >= PairKey(row, col))
+      return Status::InvalidArgument("not increasing");
     if (finished_.count(range)) return Status::InvalidArgument("range finished");
     pairs[PairKey(row, col)] = value;
     return Status::OK();
@@ -34,7 +35,8 @@ class RecordingBatch final : public Store::Batch {
 
 }  // namespace
 
-TEST_CASE("MergeBatch sums dense regions, buffers and runs like std::map, range by range", "[cooccur]") {
+TEST_CASE("MergeBatch sums dense regions, buffers and runs like std::map, range by range",
+          "[cooccur]") {
   TempDir dir;
   REQUIRE(dir.Create("", "sg-merge-").ok());
   const uint32_t vocab = 3 * kBlockColumns + 11;
@@ -42,7 +44,10 @@ TEST_CASE("MergeBatch sums dense regions, buffers and runs like std::map, range 
   std::mt19937_64 rng(max_ranges);
   std::map<uint64_t, uint64_t> expected;
   // Zipf-like ids, so the dense regions and the low rows get most pairs.
-  auto id = [&] { return static_cast<uint32_t>(std::min<uint64_t>(vocab - 1, (rng() % vocab) * (rng() % vocab) / vocab)); };
+  auto id = [&] {
+    return static_cast<uint32_t>(
+        std::min<uint64_t>(vocab - 1, (rng() % vocab) * (rng() % vocab) / vocab));
+  };
 
   const uint64_t max_product = DenseRegion::MaxProductForBytes(vocab, size_t{1} << 20);
   std::vector<std::unique_ptr<DenseRegion>> regions;
@@ -102,7 +107,8 @@ TEST_CASE("MergeBatch sums dense regions, buffers and runs like std::map, range 
   CHECK(batch.finished_.size() == starts.size());
   // The ranges share the work: none holds much more than its share, where a
   // share is several samples (a sample stands for kPairRunGroupRecords).
-  INFO(starts.size() << " ranges, the largest " << largest << " of " << expected.size() << " records");
+  INFO(starts.size() << " ranges, the largest " << largest << " of " << expected.size()
+                     << " records");
   if (expected.size() / starts.size() >= 8 * kPairRunGroupRecords) {
     CHECK(largest < 2 * expected.size() / starts.size());
   }
