@@ -52,7 +52,19 @@ int main(int argc, char** argv) {
       return 2;
     }
     InstallInterruptHandlers();
-    if (Status s = command->Run(); !s.ok()) {
+    Status s;
+    // Expected failures come back as a Status; an allocation the machine (or
+    // `ulimit -v`) refuses, or a thread it cannot start, comes as an
+    // exception, and still gets one line and exit 1.
+    try {
+      s = command->Run();
+    } catch (const std::bad_alloc&) {
+      s = Status::IOError("out of memory: the machine (or ulimit -v) gave less than this run needs; "
+                          "lower --memory or --threads");
+    } catch (const std::exception& e) {
+      s = Status::IOError(e.what());
+    }
+    if (!s.ok()) {
       if (s.code() == Status::Code::kInterrupted) {
         fmt::print(stderr, "streamglove: {}\n", s.message());
         return 128 + InterruptSignal();
