@@ -113,7 +113,8 @@ struct MemoryPlan {
   size_t chunks_in_flight;
   size_t dense_bytes;
   uint64_t dense_max_product;  // of each worker's region, from dense_bytes
-  size_t buffer_records;  // per counting worker
+  size_t buffer_records;          // per counting worker
+  size_t initial_buffer_records;  // what a buffer uses before it must grow
   size_t stitch_records;
   size_t merge_fan_in;  // runs one commit thread reads at once
 };
@@ -143,9 +144,8 @@ Status PlanMemory(const IngestOptions& options, const CorpusOptions& corpus, int
   if (options.max_dense_bytes != 0) plan->dense_bytes = std::min(plan->dense_bytes, options.max_dense_bytes);
   const size_t buffers = rest - plan->dense_bytes * threads;
   plan->stitch_records = std::max<size_t>(4096, buffers / 16 / PairBuffer::kBytesPerRecord);
-  plan->buffer_records =
-      std::max<size_t>(4096, std::min((buffers - buffers / 16) / threads, config::kMaxPairBufferBytes) /
-                                 PairBuffer::kBytesPerRecord);
+  plan->buffer_records = std::max<size_t>(4096, (buffers - buffers / 16) / threads / PairBuffer::kBytesPerRecord);
+  plan->initial_buffer_records = config::kInitialPairBufferBytes / PairBuffer::kBytesPerRecord;
   if (options.max_buffer_bytes != 0) {
     plan->buffer_records = std::max<size_t>(64, std::min(plan->buffer_records, options.max_buffer_bytes / PairBuffer::kBytesPerRecord));
     plan->stitch_records = std::min(plan->stitch_records, plan->buffer_records);
@@ -163,7 +163,7 @@ struct CountingWorker {
   CountingWorker(const CorpusOptions& corpus, const std::vector<InputFile>* inputs, const VocabIndex* vocab,
                  const WindowConfig& window, const MemoryPlan& plan, BatchRuns* runs)
       : tokenizer(corpus, inputs),
-        pairs(vocab->size(), plan.dense_max_product, plan.buffer_records, runs),
+        pairs(vocab->size(), plan.dense_max_product, plan.buffer_records, plan.initial_buffer_records, runs),
         counter(vocab, window, &pairs) {}
   ChunkTokenizer tokenizer;
   PairAccumulator pairs;
@@ -301,7 +301,8 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
     idle_workers.push(workers.back().get());
   }
   // Stitching adds at most W^2 pairs a chunk: a buffer alone serves it.
-  PairAccumulator stitch_pairs(vocab.size(), /*max_product=*/0, plan.stitch_records, &runs);
+  PairAccumulator stitch_pairs(vocab.size(), /*max_product=*/0, plan.stitch_records,
+                               plan.initial_buffer_records, &runs);
   ChunkStitcher stitcher(window, &stitch_pairs);
   std::vector<uint64_t> input_tokens(todo.size(), 0);  // touched by the serial stitch stage only
   if (resuming) {
@@ -400,8 +401,9 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
     std::unique_ptr<Store::Batch> batch;
     Status merged;
     arena.execute([&] {
-      tbb::parallel_for(size_t{0}, workers.size(), [&](size_t i) { workers[i]->pairs.FinishBatch(); });
-      stitch_pairs.FinishBatch();
+      tbb::parallel_for(size_t{0}, workers.size() + 1, [&](size_t i) {
+        (i < workers.size() ? workers[i]->pairs : stitch_pairs).FinishBatch();
+      });
       for (const auto& w : workers) {
         if (w->pairs.dense()->cells() > 0) counts.dense.push_back(w->pairs.dense());
         counts.sorted.push_back(w->pairs.sorted_records());

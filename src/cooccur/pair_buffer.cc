@@ -11,8 +11,11 @@ namespace {
 constexpr int kDigitBits = 11;  // 2048 buckets: the counts stay in L1
 }
 
-PairBuffer::PairBuffer(size_t capacity, uint32_t vocab_size)
-    : records_(capacity), scratch_(capacity), id_bits_(std::max(1, static_cast<int>(std::bit_width(vocab_size)))) {}
+PairBuffer::PairBuffer(size_t capacity, size_t initial_limit, uint32_t vocab_size)
+    : records_(capacity),
+      scratch_(capacity),
+      limit_(std::clamp<size_t>(initial_limit, std::min<size_t>(capacity, 1), capacity)),
+      id_bits_(std::max(1, static_cast<int>(std::bit_width(vocab_size)))) {}
 
 void PairBuffer::SortAndCombine() {
   if (size_ == 0) return;

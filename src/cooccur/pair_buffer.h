@@ -10,6 +10,7 @@
 #ifndef STREAMGLOVE_COOCCUR_PAIR_BUFFER_H_
 #define STREAMGLOVE_COOCCUR_PAIR_BUFFER_H_
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -30,14 +31,24 @@ inline uint32_t PairCol(uint64_t key) { return static_cast<uint32_t>(key); }
 
 class PairBuffer {
  public:
-  // Holds up to `capacity` records; ids are below `vocab_size`.
-  PairBuffer(size_t capacity, uint32_t vocab_size);
+  // Holds up to `capacity` records, at first up to `initial_limit` of them
+  // (Grow() raises the limit); ids are below `vocab_size`. The arrays are
+  // mapped lazily, so memory past the limit is never touched.
+  PairBuffer(size_t capacity, size_t initial_limit, uint32_t vocab_size);
 
   static constexpr size_t kBytesPerRecord = 2 * sizeof(PairRecord);
 
-  bool full() const { return size_ == records_.size(); }
+  bool full() const { return size_ == limit_; }
   size_t size() const { return size_; }
+  // The records it holds before it is full.
+  size_t limit() const { return limit_; }
   size_t capacity() const { return records_.size(); }
+  // Doubles the limit, up to the capacity; false when it is there already.
+  bool Grow() {
+    if (limit_ == records_.size()) return false;
+    limit_ = std::min(records_.size(), 2 * limit_);
+    return true;
+  }
 
   // REQUIRES: !full().
   void Add(uint32_t row, uint32_t col, uint64_t value) { records_[size_++] = PairRecord{PairKey(row, col), value}; }
@@ -54,6 +65,7 @@ class PairBuffer {
   LargeArray<PairRecord> records_;
   LargeArray<PairRecord> scratch_;
   size_t size_ = 0;
+  size_t limit_;  // <= records_.size()
   int id_bits_;  // bits needed for an id
 };
 

@@ -54,14 +54,14 @@ inline constexpr size_t kMinCommitRangeRecords = size_t{1} << 14;
 // --memory 512M the budget gives each worker about 95 MiB anyway.
 inline constexpr size_t kMaxDenseRegionBytes = size_t{128} << 20;
 
-// The largest pair buffer of one counting worker (its records and the radix
-// sort's scratch). Memory beyond it is left unused: a buffer is touched
-// whole before its first combine, and the kernel zeroes every new page, so a
-// larger one costs more in page faults than it saves in combining and
-// spilling. Measured on wiki100M (window 15, --memory 4G, 2 threads): 3.5 GiB
-// buffers (from the budget) 10.2 s, sys time 30% of all CPU; 512 MiB 8.7 s in
-// half the peak RSS; 128 MiB 8.8 s.
-inline constexpr size_t kMaxPairBufferBytes = size_t{512} << 20;
+// A counting worker's pair buffer (its records and the radix sort's
+// scratch) starts at this size and doubles, up to its share of the budget,
+// only when combining frees too little: a buffer is touched whole before its
+// first combine, and the kernel zeroes every new page. Measured on wiki100M
+// (window 15, --memory 4G, 2 threads): buffers of the whole budget (3.5 GiB)
+// 10.2 s, page zeroing 30% of all CPU; 512 MiB 8.7 s in half the peak RSS;
+// 128 MiB 8.8 s. Growing before spilling keeps a large corpus's runs few.
+inline constexpr size_t kInitialPairBufferBytes = size_t{512} << 20;
 
 // The store (RocksDB). Its block cache is memory_bytes / kStoreCacheDivisor,
 // clamped to [kStoreMinCacheBytes, kStoreMaxCacheBytes]; index blocks are
