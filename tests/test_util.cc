@@ -14,6 +14,15 @@
 
 namespace streamglove::test {
 
+std::map<uint64_t, uint64_t> MergedPairs(std::vector<std::unique_ptr<PairStream>> streams) {
+  std::map<uint64_t, uint64_t> pairs;
+  REQUIRE(MergePairStreams(std::move(streams), [&](const PairRecord& r) {
+    pairs[r.key] = r.value;
+    return Status::OK();
+  }).ok());
+  return pairs;
+}
+
 void WriteFile(const std::string& path, const std::string& data) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out.write(data.data(), static_cast<std::streamsize>(data.size()));

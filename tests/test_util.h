@@ -5,15 +5,21 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <random>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "cooccur/pair_run.h"
 #include "streamglove/tokenizer.h"
 #include "util/file.h"
 
 namespace streamglove::test {
+
+// The streams merged by MergePairStreams, as key -> summed value (REQUIREs
+// that the merge succeeds).
+std::map<uint64_t, uint64_t> MergedPairs(std::vector<std::unique_ptr<PairStream>> streams);
 
 // A temporary directory for a test's files, removed at the end.
 struct TestDir {

@@ -7,6 +7,7 @@
 #include "cooccur/dense_region.h"
 #include "cooccur/pair_accumulator.h"
 #include "cooccur/pair_run.h"
+#include "test_util.h"
 #include "util/file.h"
 
 using namespace streamglove;
@@ -94,10 +95,5 @@ TEST_CASE("A pair buffer grows to its capacity before it spills a run", "[cooccu
   std::vector<std::unique_ptr<PairStream>> streams;
   streams.push_back(NewPairRunReader(spilled[0]));
   streams.push_back(NewPairSpanStream(pairs.sorted_records()));
-  std::map<uint64_t, uint64_t> got;
-  REQUIRE(MergePairStreams(std::move(streams), [&](const PairRecord& r) {
-    got[r.key] = r.value;
-    return Status::OK();
-  }).ok());
-  CHECK(got == expected);
+  CHECK(test::MergedPairs(std::move(streams)) == expected);
 }

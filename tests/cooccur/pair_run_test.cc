@@ -5,6 +5,7 @@
 #include <random>
 
 #include "cooccur/pair_accumulator.h"
+#include "test_util.h"
 #include "util/file.h"
 
 using namespace streamglove;
@@ -32,12 +33,7 @@ TEST_CASE("Runs merged in levels under a fan-in limit sum like std::map", "[cooc
   CHECK(paths.size() <= 3);
   std::vector<std::unique_ptr<PairStream>> streams;
   for (const PairRun& p : paths) streams.push_back(NewPairRunReader(p));
-  std::map<uint64_t, uint64_t> got;
-  REQUIRE(MergePairStreams(std::move(streams), [&](const PairRecord& r) {
-    got[r.key] = r.value;
-    return Status::OK();
-  }).ok());
-  CHECK(got == expected);
+  CHECK(test::MergedPairs(std::move(streams)) == expected);
 }
 
 TEST_CASE("A run read in key ranges gives exactly the records of each range", "[cooccur]") {
