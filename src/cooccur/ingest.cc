@@ -8,8 +8,6 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
-#include <mutex>
-#include <thread>
 #include <unordered_set>
 
 #include <fmt/format.h>

@@ -18,16 +18,17 @@ namespace streamglove {
 
 namespace {
 
-// Writes the pairs of one key range of a batch as Merge entries of
-// DIR/tmp/batch-<n>-<range>.sst, opened at the first pair; removes the file on
-// destruction (after a commit, RocksDB has moved it).
+// One SST file of a batch: the pairs of one key range, written as Merge
+// entries of DIR/tmp/batch-<n>-<range>.sst and opened at the first pair, or
+// the batch's metadata records (DIR/tmp/batch-<n>-meta.sst); removes the file
+// on destruction (after a commit, RocksDB has moved it).
 //
 // Invariants: entries_ holds the columns of block (row_, block_) added since
 // the last Merge entry; the first error is kept and returned ever after.
-class RangeWriter {
+class BatchFile {
  public:
-  RangeWriter(std::string path, size_t vocab_size) : path_(std::move(path)), vocab_size_(vocab_size) {}
-  ~RangeWriter() {
+  BatchFile(std::string path, size_t vocab_size) : path_(std::move(path)), vocab_size_(vocab_size) {}
+  ~BatchFile() {
     if (writer_ == nullptr) return;
     writer_.reset();
     ::unlink(path_.c_str());
@@ -125,7 +126,7 @@ class RangeWriter {
   uint64_t blocks_ = 0;  // Merge entries written
 };
 
-// A batch: one RangeWriter per key range.
+// A batch: one BatchFile per key range.
 class BatchImpl final : public Store::Batch {
  public:
   BatchImpl(const StoreImpl* owner, const rocksdb::Options& options, rocksdb::ColumnFamilyHandle* cf,
@@ -133,7 +134,7 @@ class BatchImpl final : public Store::Batch {
       : owner_(owner), options_(options), cf_(cf), path_prefix_(path_prefix) {
     ranges_.reserve(ranges);
     for (size_t i = 0; i < ranges; ++i) {
-      ranges_.push_back(std::make_unique<RangeWriter>(fmt::format("{}-{}.sst", path_prefix, i), vocab_size));
+      ranges_.push_back(std::make_unique<BatchFile>(fmt::format("{}-{}.sst", path_prefix, i), vocab_size));
     }
   }
 
@@ -144,20 +145,20 @@ class BatchImpl final : public Store::Batch {
   Status FinishRange(size_t range) override { return ranges_[range]->Finish(); }
 
   // The file for the batch's metadata records, opened.
-  Status NewMetadataFile(std::unique_ptr<RangeWriter>* file) {
-    *file = std::make_unique<RangeWriter>(path_prefix_ + "-meta.sst", 0);
+  Status NewMetadataFile(std::unique_ptr<BatchFile>* file) {
+    *file = std::make_unique<BatchFile>(path_prefix_ + "-meta.sst", 0);
     return (*file)->Open(options_, cf_);
   }
 
   const StoreImpl* owner() const { return owner_; }
-  std::vector<std::unique_ptr<RangeWriter>>& range_writers() { return ranges_; }
+  std::vector<std::unique_ptr<BatchFile>>& range_files() { return ranges_; }
 
  private:
   const StoreImpl* const owner_;  // identity only; never dereferenced
   const rocksdb::Options options_;
   rocksdb::ColumnFamilyHandle* const cf_;
   const std::string path_prefix_;
-  std::vector<std::unique_ptr<RangeWriter>> ranges_;
+  std::vector<std::unique_ptr<BatchFile>> ranges_;
 };
 
 }  // namespace
@@ -227,8 +228,8 @@ Status StoreImpl::CommitBatch(std::unique_ptr<Batch> batch, const IngestProgress
   // The files of the ranges that hold pairs, which must not overlap: a pair
   // block in two files of one ingestion would be two entries of one key with
   // one sequence number.
-  std::vector<RangeWriter*> files;
-  for (const auto& range : b->range_writers()) {
+  std::vector<BatchFile*> files;
+  for (const auto& range : b->range_files()) {
     SG_RETURN_IF_ERROR(range->FlushBlock());
     if (range->blocks() == 0) continue;
     if (!files.empty() && files.back()->last_block() >= range->first_block()) {
@@ -256,14 +257,14 @@ Status StoreImpl::CommitBatch(std::unique_ptr<Batch> batch, const IngestProgress
 
   // Metadata keys ("M/...") follow every pair block key ('C' ...): their own
   // small file does not overlap the ranges'.
-  std::unique_ptr<RangeWriter> metadata;
+  std::unique_ptr<BatchFile> metadata;
   SG_RETURN_IF_ERROR(b->NewMetadataFile(&metadata));
   for (const auto& [key, value] : inputs) SG_RETURN_IF_ERROR(metadata->Put(key, value));
   SG_RETURN_IF_ERROR(progress != nullptr ? metadata->Put(kProgressKey, progress_value)
                                          : metadata->Delete(kProgressKey));
   files.push_back(metadata.get());
   std::vector<std::string> paths;
-  for (RangeWriter* f : files) {
+  for (BatchFile* f : files) {
     SG_RETURN_IF_ERROR(f->Finish());  // a no-op for the ranges finished already
     paths.push_back(f->path());
   }

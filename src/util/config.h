@@ -36,8 +36,9 @@ inline constexpr size_t kRunReadBufferBytes = size_t{64} << 10;
 // Memory kept for merging a batch's sorted runs, all threads together.
 inline constexpr size_t kMergeReserveBytes = size_t{24} << 20;
 // Memory of one SST file being written by a commit thread: RocksDB's data
-// and index block builders and its compression buffer (16 KiB blocks; the
-// index grows by about 30 bytes a block, 2 MiB for a 1 GiB file).
+// and index block builders and its compression buffer. An estimate, not a
+// measurement: 16 KiB blocks, an index entry of a few tens of bytes a block
+// (a few MiB for a 1 GiB file).
 inline constexpr size_t kCommitWriterBytes = size_t{4} << 20;
 // A commit splits its key space into about this many ranges per thread
 // (merged and written as one SST file each, by whichever thread is free), so
