@@ -4,6 +4,7 @@
 #include <cmath>
 #include <random>
 
+#include "util/split_mix.h"
 
 namespace streamglove {
 
@@ -11,22 +12,6 @@ namespace {
 
 // Beyond |w.c| = 6, sigma is taken as 0 or 1, as word2vec does.
 constexpr float kMaxLogit = 6;
-
-// A small, fast generator for the hot loop (noise words); seeded per range
-// so a one-thread run is reproducible.
-class SplitMix64 {
- public:
-  explicit SplitMix64(uint64_t seed) : state_(seed) {}
-  uint64_t Next() {
-    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-
- private:
-  uint64_t state_;
-};
 
 }  // namespace
 
@@ -79,6 +64,7 @@ double SgnsModel::Update(uint32_t row, uint32_t col, float lr, Random& random) {
     const bool positive = k == 0;
     float* __restrict c = context_.data() + size_t{target} * stride_;
     float dot = 0;
+#pragma omp simd reduction(+ : dot)  // any order: vector lanes (see GloveModel::Update)
     for (uint32_t b = 0; b < d; ++b) dot += w[b] * c[b];
     // sigma(dot), and the loss: -log sigma(dot) = log(1 + e^-dot) for the
     // positive, -log sigma(-dot) = dot + log(1 + e^-dot) for noise; one exp.
