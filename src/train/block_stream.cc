@@ -13,6 +13,7 @@
 #include "corpus/byte_source.h"
 #include "util/file.h"
 #include "util/hash.h"
+#include "util/split_mix.h"
 
 namespace streamglove {
 
@@ -22,6 +23,7 @@ constexpr uint32_t kMaxBlocks = 1024;
 constexpr size_t kBlockWriteBufferBytes = size_t{32} << 10;
 constexpr const char* kManifestMagic = "streamglove-blocks 2";
 constexpr int kBlockZstdLevel = 1;  // 12-byte records shrink to ~45% at ~120 MB/s per core
+constexpr size_t kReadChunkRecords = size_t{1} << 16;  // 768 KiB of a block read at a time
 
 // The page cache this machine could give the stream (MemAvailable), or 0.
 uint64_t AvailableMemoryBytes() {
@@ -194,9 +196,56 @@ Status OpenBlockStream(Store* store, const std::string& dir, uint32_t vocab, siz
   return Status::OK();
 }
 
+namespace {
+
+// One block file's records, read in order: raw blocks as they are (their
+// first bytes could pass for a compression magic), compressed ones through a
+// zstd ByteSource.
+class BlockFileReader {
+ public:
+  Status Open(const BlockStreamInfo& info, size_t block) {
+    path_ = BlockPath(info, block);
+    return info.compressed ? OpenByteSource(path_, &zstd_) : plain_.Open(path_);
+  }
+  // Reads exactly n records into `to`.
+  Status Read(PairRecord32* to, size_t n) {
+    char* at = reinterpret_cast<char*>(to);
+    size_t left = n * sizeof(PairRecord32);
+    while (left > 0) {
+      size_t got = 0;
+      SG_RETURN_IF_ERROR(zstd_ ? zstd_->Read(at, left, &got) : plain_.Read(at, left, &got));
+      if (got == 0) return Status::Corruption(fmt::format("{}: block shorter than its manifest says", path_));
+      at += got;
+      left -= got;
+    }
+    return Status::OK();
+  }
+
+ private:
+  std::string path_;
+  std::unique_ptr<ByteSource> zstd_;
+  SequentialFile plain_;
+};
+
+}  // namespace
+
+void PrepareBucket(BlockPart* part, size_t k, const PairTransform& transform, uint64_t seed) {
+  TrainingPair* const begin = part->pairs.data() + part->bucket_begin[k];
+  const size_t n = part->bucket_begin[k + 1] - part->bucket_begin[k];
+  if (part->unconverted) {
+    for (size_t i = 0; i < n; ++i) begin[i] = transform.convert(PairRecord32{begin[i].row, begin[i].col, begin[i].weight});
+  }
+  SplitMix64 random(seed);
+  ShuffleInPlace(begin, n, random);
+}
+
 BlockReader::BlockReader(const BlockStreamInfo* info, std::vector<uint32_t> order,
-                         std::vector<uint64_t> shuffle_seeds, const PairTransform* transform)
-    : info_(info), order_(std::move(order)), shuffle_seeds_(std::move(shuffle_seeds)), transform_(transform) {
+                         std::vector<uint64_t> shuffle_seeds, const PairTransform* transform, size_t bucket_records)
+    : info_(info),
+      order_(std::move(order)),
+      shuffle_seeds_(std::move(shuffle_seeds)),
+      transform_(transform),
+      bucket_records_(std::max<size_t>(1, bucket_records)) {
   if (transform_->unit_updates) {
     uint64_t largest = 0;
     for (uint64_t n : info_->block_records) largest = std::max(largest, n);
@@ -209,66 +258,67 @@ BlockReader::~BlockReader() {
   if (prefetch_.joinable()) prefetch_.join();
 }
 
-Status BlockReader::ReadBlock(char* to, size_t n) {
-  const std::string path = BlockPath(*info_, order_[next_]);
-  // Raw blocks are read as they are (their first bytes could pass for a
-  // compression magic); compressed ones through a zstd ByteSource.
-  std::unique_ptr<ByteSource> zstd;
-  SequentialFile plain;
-  SG_RETURN_IF_ERROR(info_->compressed ? OpenByteSource(path, &zstd) : plain.Open(path));
-  size_t left = n * sizeof(PairRecord32);
-  while (left > 0) {
-    size_t got = 0;
-    SG_RETURN_IF_ERROR(zstd ? zstd->Read(to, left, &got) : plain.Read(to, left, &got));
-    if (got == 0) return Status::Corruption(fmt::format("{}: block shorter than its manifest says", path));
-    to += got;
-    left -= got;
-  }
-  return Status::OK();
-}
-
 void BlockReader::Prefetch() {
-  ahead_.clear();
-  ahead_records_ = 0;
+  ahead_.pairs.clear();
+  ahead_.bucket_begin.clear();
+  ahead_.records = 0;
+  ahead_.unconverted = false;
   if (transform_->unit_updates) {
     PrefetchUnitUpdates();
     return;
   }
   // An empty block (possible in a tiny stream) is passed over: a part with
   // no records means the end.
-  while (ahead_status_.ok() && ahead_records_ == 0 && next_ < order_.size()) PrefetchBlock();
+  while (ahead_status_.ok() && ahead_.records == 0 && next_ < order_.size()) PrefetchBlock();
 }
 
 void BlockReader::PrefetchBlock() {
   const size_t n = info_->block_records[order_[next_]];
-  // Read the 12-byte records into the front of the 16-byte array and widen
-  // them in place, last first: no second buffer.
-  ResizeDiscarding(&ahead_, n);
-  ahead_status_ = ReadBlock(reinterpret_cast<char*>(ahead_.data()), n);
+  const uint64_t seed = shuffle_seeds_[next_];
+  const size_t buckets = std::max<size_t>(1, (n + bucket_records_ - 1) / bucket_records_);
+  // Each record's bucket is drawn twice from the same generator: first to
+  // size the buckets, then to place the record, so the block needs no second
+  // buffer.
+  std::vector<size_t>& begin = ahead_.bucket_begin;
+  begin.assign(buckets + 1, 0);
+  SplitMix64 sizing(seed);
+  for (size_t i = 0; i < n; ++i) ++begin[sizing.Below(buckets) + 1];
+  for (size_t k = 0; k < buckets; ++k) begin[k + 1] += begin[k];
+  std::vector<size_t> cursor(begin.begin(), begin.end() - 1);
+  ResizeDiscarding(&ahead_.pairs, n);
+  TrainingPair* pairs = ahead_.pairs.data();
+  BlockFileReader file;
+  ahead_status_ = file.Open(*info_, order_[next_]);
   if (!ahead_status_.ok()) return;
-  const char* raw = reinterpret_cast<const char*>(ahead_.data());
-  for (size_t i = n; i-- > 0;) {
-    PairRecord32 r;
-    std::memcpy(&r, raw + i * sizeof(PairRecord32), sizeof(r));  // before its slot is overwritten
-    ahead_[i] = transform_->convert(r);
+  chunk_.resize(std::min(n, kReadChunkRecords));
+  SplitMix64 placing(seed);
+  for (size_t done = 0; done < n;) {
+    const size_t m = std::min(n - done, chunk_.size());
+    ahead_status_ = file.Read(chunk_.data(), m);
+    if (!ahead_status_.ok()) return;
+    for (size_t i = 0; i < m; ++i) {
+      const PairRecord32& r = chunk_[i];
+      pairs[cursor[placing.Below(buckets)]++] = TrainingPair{r.row, r.col, 0.0f, r.count};
+    }
+    done += m;
   }
-  std::mt19937_64 rng(shuffle_seeds_[next_]);
-  std::shuffle(ahead_.begin(), ahead_.end(), rng);
-  ahead_records_ = n;
+  ahead_.records = n;
+  ahead_.unconverted = true;
   ++next_;
 }
 
 void BlockReader::PrefetchUnitUpdates() {
-  ahead_.reserve(part_updates_);  // exactly: a part never grows past it
+  std::vector<TrainingPair>& part = ahead_.pairs;
+  part.reserve(part_updates_);  // exactly: a part never grows past it
   std::uniform_real_distribution<double> uniform(0.0, 1.0);
-  while (ahead_.size() < part_updates_) {
+  while (part.size() < part_updates_) {
     if (pending_copies_ > 0) {
-      const size_t copies = std::min<uint64_t>(pending_copies_, part_updates_ - ahead_.size());
-      ahead_.insert(ahead_.end(), copies, pending_);
+      const size_t copies = std::min<uint64_t>(pending_copies_, part_updates_ - part.size());
+      part.insert(part.end(), copies, pending_);
       pending_copies_ -= copies;
     } else if (block_next_ < block_.size()) {
       pending_ = transform_->convert(block_[block_next_++]);
-      ++ahead_records_;
+      ++ahead_.records;
       const double x = std::min(static_cast<double>(pending_.weight), 1e15);
       pending_copies_ = static_cast<uint64_t>(x);
       if (uniform(rng_) < x - static_cast<double>(pending_copies_)) ++pending_copies_;
@@ -277,7 +327,9 @@ void BlockReader::PrefetchUnitUpdates() {
       // The next block, shuffled so that a part cut from it is a random sample.
       ResizeDiscarding(&block_, info_->block_records[order_[next_]]);
       block_next_ = 0;
-      ahead_status_ = ReadBlock(reinterpret_cast<char*>(block_.data()), block_.size());
+      BlockFileReader file;
+      ahead_status_ = file.Open(*info_, order_[next_]);
+      if (ahead_status_.ok()) ahead_status_ = file.Read(block_.data(), block_.size());
       if (!ahead_status_.ok()) return;
       rng_.seed(shuffle_seeds_[next_]);
       std::shuffle(block_.begin(), block_.end(), rng_);
@@ -286,17 +338,35 @@ void BlockReader::PrefetchUnitUpdates() {
       break;
     }
   }
-  std::shuffle(ahead_.begin(), ahead_.end(), rng_);
+  std::shuffle(part.begin(), part.end(), rng_);
+  // Already a random order: the buckets only share the work out.
+  for (size_t at = 0; at < part.size(); at += bucket_records_) ahead_.bucket_begin.push_back(at);
+  ahead_.bucket_begin.push_back(part.size());
 }
 
-Status BlockReader::Next(std::vector<TrainingPair>* pairs, uint64_t* records, bool* done) {
+Status BlockReader::Next(BlockPart* part, bool* done) {
   if (prefetch_.joinable()) prefetch_.join();
   SG_RETURN_IF_ERROR(ahead_status_);
-  *done = ahead_records_ == 0;
-  if (*done) return Status::OK();
-  pairs->swap(ahead_);
-  *records = ahead_records_;
-  prefetch_ = std::thread([this] { Prefetch(); });
+  *done = ahead_.records == 0;
+  if (*done) {
+    exhausted_ = true;
+    part->pairs.clear();
+    part->bucket_begin.clear();
+    part->records = 0;
+    part->unconverted = false;
+    return Status::OK();
+  }
+  std::swap(*part, ahead_);
+  exhausted_ = !MoreToRead();
+  if (!exhausted_) {
+    prefetch_ = std::thread([this] { Prefetch(); });
+  } else {
+    // The next call says done. Nothing more is read: the buffers are freed
+    // now, so that the reader opened next has their memory.
+    ahead_ = BlockPart();
+    std::vector<PairRecord32>().swap(block_);
+    std::vector<PairRecord32>().swap(chunk_);
+  }
   return Status::OK();
 }
 

@@ -78,40 +78,77 @@ std::string StoreStamp(Store* store);
 Status OpenBlockStream(Store* store, const std::string& dir, uint32_t vocab, size_t block_bytes,
                        BlockCompression compression, BlockStreamInfo* info);
 
+// A part of the stream as BlockReader hands it out: pairs grouped in
+// buckets, bucket k being pairs[bucket_begin[k], bucket_begin[k + 1]). Each
+// bucket is a uniformly random sample of the part (every pair was sent to a
+// uniformly drawn bucket: the first pass of Rao and Sandelius' shuffle), but
+// its order within is not yet random, and its pairs may still be stored
+// records: PrepareBucket() makes a bucket ready to train, and on every bucket
+// it makes the whole part a uniformly random order of training pairs.
+// Trainers call it on their own threads, just before training the bucket,
+// while it sits in their cache, so the one read-ahead thread only reads and
+// scatters, and the conversion and shuffle scale with the trainers.
+struct BlockPart {
+  std::vector<TrainingPair> pairs;
+  std::vector<size_t> bucket_begin;  // buckets() + 1 offsets into pairs
+  uint64_t records = 0;              // the stored records the part stands for
+  // The pairs are stored records not yet converted: {row, col, count} in
+  // {row, col, weight}.
+  bool unconverted = false;
+  size_t buckets() const { return bucket_begin.empty() ? 0 : bucket_begin.size() - 1; }
+};
+
+// The second pass: bucket k of `part` converted with `transform` (when the
+// part is unconverted) and put in a uniformly random order drawn from `seed`.
+// Buckets may be prepared on several threads at once.
+void PrepareBucket(BlockPart* part, size_t k, const PairTransform& transform, uint64_t seed);
+
+// Records per bucket: 256 KiB of TrainingPairs, so a bucket is shuffled
+// within a core's L2 cache, and a block of 20 M records scatters into ~1,200
+// write streams.
+inline constexpr size_t kBucketRecords = size_t{1} << 14;
+
 // Reads blocks in a given order, one part ahead of the consumer: on its own
-// thread it reads, converts with *transform (which must outlive the reader)
-// and shuffles the next part, seeded by shuffle_seeds[i] for the i-th block
-// read, so the order is reproducible. A part is one block, or with
-// transform->unit_updates the next (largest block's records / 2) unit updates
-// of the stream: memory stays at most that of two whole blocks as
-// TrainingPairs (one block as records plus two parts).
+// thread it reads the next part and scatters it into buckets, drawing from
+// shuffle_seeds[i] for the i-th block read, so the stream is reproducible. A
+// part is one block (unconverted), or with transform->unit_updates (which
+// must outlive the reader) the next (largest block's records / 2) unit
+// updates of the stream, converted, shuffled whole (a heavy pair's copies
+// must not share a bucket) and cut into buckets of bucket_records: memory
+// stays at most
+// that of two whole blocks as TrainingPairs (one block as records plus two
+// parts), and a block is read in chunks of 64 Ki records.
 class BlockReader {
  public:
   BlockReader(const BlockStreamInfo* info, std::vector<uint32_t> order, std::vector<uint64_t> shuffle_seeds,
-              const PairTransform* transform);
+              const PairTransform* transform, size_t bucket_records = kBucketRecords);
   ~BlockReader();
-  // Fills *pairs with the next part and *records with the number of stored
-  // records it stands for; *done after the last.
-  Status Next(std::vector<TrainingPair>* pairs, uint64_t* records, bool* done);
+  // Fills *part with the next part; *done after the last (part then empty).
+  Status Next(BlockPart* part, bool* done);
+  // After Next(): whether the part it returned was the last, so that a
+  // consumer can start the reader of what follows before training it.
+  bool exhausted() const { return exhausted_; }
 
  private:
   void Prefetch();
-  // Reads block order_[next_]'s n records into `to` (n * 12 bytes).
-  Status ReadBlock(char* to, size_t n);
-  // One block, converted and shuffled.
+  // One block, converted and scattered into buckets.
   void PrefetchBlock();
   // The next part of unit updates.
   void PrefetchUnitUpdates();
+  // Whether a block or a pair's copies are left to read.
+  bool MoreToRead() const { return next_ < order_.size() || block_next_ < block_.size() || pending_copies_ > 0; }
 
   const BlockStreamInfo* info_;
   const std::vector<uint32_t> order_;
   const std::vector<uint64_t> shuffle_seeds_;
   const PairTransform* const transform_;
+  const size_t bucket_records_;
   size_t next_ = 0;  // in order_: the next block to read
+  bool exhausted_ = false;
   std::thread prefetch_;
-  std::vector<TrainingPair> ahead_;
-  uint64_t ahead_records_ = 0;
+  BlockPart ahead_;
   Status ahead_status_;
+  std::vector<PairRecord32> chunk_;  // a block's records being scattered
   // unit_updates: the block being expanded (shuffled), how far, and the
   // copies of its last converted pair still to emit.
   size_t part_updates_ = 0;

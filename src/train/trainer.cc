@@ -2,6 +2,7 @@
 // by Hogwild threads, a checkpoint after every epoch, and the vectors file.
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -184,45 +185,61 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
   log << kept_log;
 
   tbb::task_arena arena(threads);
-  std::vector<TrainingPair> records;
+  // Each epoch reads the blocks in its own order, each block scattered by its
+  // own seed: deterministic per (seed, epoch, block), so a resumed run reads
+  // as an uninterrupted one would.
+  const auto open_epoch = [&](uint32_t e) {
+    std::vector<uint32_t> order(blocks.block_records.size());
+    for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::mt19937_64 order_rng(MixSeed(options.seed, e, ~uint64_t{0}));
+    std::shuffle(order.begin(), order.end(), order_rng);
+    std::vector<uint64_t> shuffle_seeds;
+    for (uint32_t b : order) shuffle_seeds.push_back(MixSeed(options.seed, e, b));
+    return std::make_unique<BlockReader>(&blocks, std::move(order), std::move(shuffle_seeds), &transform);
+  };
+  BlockPart part;
   ProgressMeter meter("train", options.progress);
   const uint32_t first_epoch = epoch;
   const auto train_start = Clock::now();
   uint64_t pairs_trained = 0;
+  std::unique_ptr<BlockReader> reader = epoch < options.epochs ? open_epoch(epoch) : nullptr;
   for (; epoch < options.epochs; ++epoch) {
     const auto start = Clock::now();
-    std::vector<uint32_t> order(blocks.block_records.size());
-    for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::mt19937_64 order_rng(MixSeed(options.seed, epoch, ~uint64_t{0}));
-    std::shuffle(order.begin(), order.end(), order_rng);
-    std::vector<uint64_t> shuffle_seeds;
-    for (uint32_t b : order) shuffle_seeds.push_back(MixSeed(options.seed, epoch, b));
-    BlockReader reader(&blocks, order, shuffle_seeds, &transform);
+    std::unique_ptr<BlockReader> next_reader;  // the next epoch's, opened while this one's last part trains
     std::vector<RangeTotals> totals(threads);
     uint64_t epoch_pairs = 0;  // stored records trained so far this epoch
     const double run_pairs_all = static_cast<double>(blocks.pairs) * options.epochs;
     for (size_t block = 0;; ++block) {
       bool done = false;
-      uint64_t part_records = 0;
-      SG_RETURN_IF_ERROR(reader.Next(&records, &part_records, &done));
+      SG_RETURN_IF_ERROR(reader->Next(&part, &done));
       if (done) break;
-      const size_t n = records.size();
+      if (reader->exhausted() && epoch + 1 < options.epochs) next_reader = open_epoch(epoch + 1);
+      const size_t n = part.pairs.size();
       // Where this part sits in the whole run, in stored records (for a
       // decaying learning rate; SGNS's parts hold unit updates, not records).
       const double before = static_cast<double>(blocks.pairs) * epoch + static_cast<double>(epoch_pairs);
-      const double records_per_pair = n > 0 ? static_cast<double>(part_records) / static_cast<double>(n) : 0;
+      const double records_per_pair = n > 0 ? static_cast<double>(part.records) / static_cast<double>(n) : 0;
+      // The threads take the part's buckets in turn, each preparing a bucket
+      // (converted and shuffled: the second pass of the reader's shuffle) and
+      // training it; one thread takes them in order, so its run is
+      // reproducible.
+      std::atomic<size_t> next_bucket{0};
       arena.execute([&] {
         tbb::parallel_for(0, threads, [&](int t) {
-          const size_t begin = n * t / threads, end = n * (t + 1) / threads;
-          RangeContext context;
-          context.progress_begin = (before + records_per_pair * static_cast<double>(begin)) / run_pairs_all;
-          context.progress_end = (before + records_per_pair * static_cast<double>(end)) / run_pairs_all;
-          context.seed = MixSeed(options.seed, epoch, (uint64_t{block} << 16) | static_cast<uint64_t>(t));
-          model->TrainRange(records.data() + begin, end - begin, context, &totals[t]);
+          for (size_t k; (k = next_bucket.fetch_add(1, std::memory_order_relaxed)) < part.buckets();) {
+            const size_t begin = part.bucket_begin[k], end = part.bucket_begin[k + 1];
+            const uint64_t seed = MixSeed(options.seed, epoch, (uint64_t{block} << 32) | k);
+            PrepareBucket(&part, k, transform, seed);
+            RangeContext context;
+            context.progress_begin = (before + records_per_pair * static_cast<double>(begin)) / run_pairs_all;
+            context.progress_end = (before + records_per_pair * static_cast<double>(end)) / run_pairs_all;
+            context.seed = seed;
+            model->TrainRange(part.pairs.data() + begin, end - begin, context, &totals[t]);
+          }
         });
       });
-      epoch_pairs += part_records;
-      pairs_trained += part_records;
+      epoch_pairs += part.records;
+      pairs_trained += part.records;
       if (Interrupted()) {
         meter.Finish();
         return InterruptedStatus(
@@ -233,6 +250,7 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
       meter.UpdateFraction(fmt::format("epoch {}/{}", epoch + 1, options.epochs), pairs_trained / run_pairs,
                            fmt::format("{:.2f} M pairs/s", pairs_trained / seconds / 1e6));
     }
+    reader = next_reader ? std::move(next_reader) : (epoch + 1 < options.epochs ? open_epoch(epoch + 1) : nullptr);
     EpochStats e;
     e.epoch = epoch + 1;
     e.pairs = blocks.pairs;
@@ -257,7 +275,7 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
     }
     stats->epochs.push_back(e);
   }
-  std::vector<TrainingPair>().swap(records);  // the vectors file's rows are built in its place
+  part = BlockPart();  // the vectors file's rows are built in its place
   return WriteVectors(output, vocab, *model, options.vectors, options.format);
 }
 

@@ -33,30 +33,43 @@ BlockStreamInfo WriteBlocks(const TestDir& dir, const std::vector<std::vector<Pa
 }
 
 struct Pass {
-  std::vector<TrainingPair> stream;  // every part, in order
+  std::vector<TrainingPair> stream;  // every part, in order, each bucket prepared as a trainer does
   std::vector<size_t> part_sizes;
+  std::vector<size_t> bucket_sizes;
   uint64_t records = 0;
 };
 
-Pass ReadAll(const BlockStreamInfo& info, const PairTransform& transform, uint64_t seed) {
+Pass ReadAll(const BlockStreamInfo& info, const PairTransform& transform, uint64_t seed,
+             size_t bucket_records = kBucketRecords) {
   std::vector<uint32_t> order;
   std::vector<uint64_t> seeds;
   for (uint32_t b = 0; b < info.block_records.size(); ++b) {
     order.push_back(b);
     seeds.push_back(seed * 1000 + b);
   }
-  BlockReader reader(&info, order, seeds, &transform);
+  BlockReader reader(&info, order, seeds, &transform, bucket_records);
   Pass pass;
-  std::vector<TrainingPair> part;
+  BlockPart part;
+  bool exhausted = false;
   for (;;) {
     bool done = false;
-    uint64_t records = 0;
-    REQUIRE(reader.Next(&part, &records, &done).ok());
+    REQUIRE(reader.Next(&part, &done).ok());
     if (done) break;
-    pass.records += records;
-    pass.part_sizes.push_back(part.size());
-    pass.stream.insert(pass.stream.end(), part.begin(), part.end());
+    REQUIRE_FALSE(exhausted);  // exhausted() said the part before was the last
+    exhausted = reader.exhausted();
+    REQUIRE(part.buckets() >= 1);
+    CHECK(part.bucket_begin.front() == 0);
+    CHECK(part.bucket_begin.back() == part.pairs.size());
+    for (size_t k = 0; k < part.buckets(); ++k) {
+      const size_t n = part.bucket_begin[k + 1] - part.bucket_begin[k];
+      PrepareBucket(&part, k, transform, seed * 7919 + k);
+      pass.bucket_sizes.push_back(n);
+    }
+    pass.records += part.records;
+    pass.part_sizes.push_back(part.pairs.size());
+    pass.stream.insert(pass.stream.end(), part.pairs.begin(), part.pairs.end());
   }
+  CHECK(exhausted);
   return pass;
 }
 
@@ -148,4 +161,54 @@ TEST_CASE("Unit updates: a pair of weight x becomes about x updates spread over 
   const Pass other = ReadAll(info, CountTransform(true), 3);
   CHECK((other.stream.size() != pass.stream.size() ||
          std::memcmp(other.stream.data(), pass.stream.data(), pass.stream.size() * sizeof(TrainingPair)) != 0));
+}
+
+TEST_CASE("A block is scattered into random buckets that the trainer's shuffle completes", "[train]") {
+  // (ReadAll prepares every bucket: converted by CountTransform, shuffled.)
+  TestDir dir("sg-blocks-");
+  // One block of 100,000 records in written order; buckets of 1,000.
+  std::vector<std::vector<PairRecord32>> blocks(1);
+  for (uint32_t i = 0; i < 100000; ++i) blocks[0].push_back({i, 7, 1.0f});
+  const BlockStreamInfo info = WriteBlocks(dir, blocks);
+  const Pass pass = ReadAll(info, CountTransform(false), 5, 1000);
+  REQUIRE(pass.stream.size() == 100000);
+  REQUIRE(pass.bucket_sizes.size() == 100);
+  // Bucket sizes are Binomial(100,000, 1/100): mean 1,000, sd 99.5.
+  for (size_t n : pass.bucket_sizes) CHECK(std::abs(static_cast<double>(n) - 1000) < 5 * 99.5);
+  std::vector<int> seen(100000, 0);
+  for (const TrainingPair& p : pass.stream) ++seen[p.row];
+  for (int s : seen) REQUIRE(s == 1);
+  // Uniform: the records written first are spread evenly over the stream
+  // (the first 10,000 fall into each tenth of it about 1,000 times), and
+  // neighbours in the stream are rarely neighbours in the block.
+  std::vector<int> tenths(10, 0);
+  size_t adjacent = 0;
+  for (size_t k = 0; k < pass.stream.size(); ++k) {
+    if (pass.stream[k].row < 10000) ++tenths[k / 10000];
+    if (k > 0 && pass.stream[k].row == pass.stream[k - 1].row + 1) ++adjacent;
+  }
+  for (int t : tenths) CHECK(std::abs(t - 1000) < 5 * 30);  // sd of Binomial(10,000, 0.1) is 30
+  CHECK(adjacent < 20);  // about 1 expected
+  // The same seed scatters the same way; another seed otherwise.
+  const Pass again = ReadAll(info, CountTransform(false), 5, 1000);
+  CHECK(std::memcmp(again.stream.data(), pass.stream.data(), pass.stream.size() * sizeof(TrainingPair)) == 0);
+  const Pass other = ReadAll(info, CountTransform(false), 6, 1000);
+  CHECK(std::memcmp(other.stream.data(), pass.stream.data(), pass.stream.size() * sizeof(TrainingPair)) != 0);
+}
+
+TEST_CASE("A block shorter than its manifest says is an error naming its file", "[train]") {
+  TestDir dir("sg-blocks-");
+  std::vector<std::vector<PairRecord32>> blocks(1);
+  for (uint32_t i = 0; i < 100; ++i) blocks[0].push_back({i, 1, 1.0f});
+  BlockStreamInfo info = WriteBlocks(dir, blocks);
+  info.block_records[0] = 150;
+  info.pairs = 150;
+  const PairTransform transform = CountTransform(false);
+  BlockReader reader(&info, {0}, {1}, &transform, 16);
+  BlockPart part;
+  bool done = false;
+  const Status s = reader.Next(&part, &done);
+  REQUIRE_FALSE(s.ok());
+  CHECK(s.ToString().find("block-00000") != std::string::npos);
+  CHECK(s.ToString().find("shorter than its manifest") != std::string::npos);
 }

@@ -111,3 +111,15 @@ TEST_CASE("GloVe step scale holds then falls linearly to zero over the decay fra
   }
   CHECK(late.word(0)[0] != GloveModel(2, 4, 8, h).word(0)[0]);  // it moved
 }
+
+TEST_CASE("GloVe's transform gives log x and the weighting function min(1, (x / x_max)^alpha)", "[train]") {
+  const PairTransform transform = GloveTransform(10, 0.75);
+  for (double x : {1.0 / 15, 0.5, 1.0, 2.5, 9.999, 10.0, 10.001, 1234.5, 3.0e7}) {
+    const TrainingPair p = transform.convert(PairRecord32{3, 4, static_cast<float>(x)});
+    const double stored = static_cast<float>(x);  // what a block holds
+    CHECK(p.row == 3);
+    CHECK(p.col == 4);
+    CHECK(p.log_count == Approx(std::log(stored)).epsilon(1e-7).margin(1e-7));
+    CHECK(p.weight == Approx(std::min(1.0, std::pow(stored / 10, 0.75))).epsilon(1e-7));
+  }
+}
