@@ -3,9 +3,14 @@
 # wiki100M and on generated corpora of 0.1, 1 and 10 GB of raw text, the
 # vocabulary pass, ingest and training under --memory 1G; per stage the wall
 # time, throughput and peak RSS (/usr/bin/time -v), and the store's size on
-# disk per non-zero pair.
+# disk per non-zero pair; for ingest also the peak disk use of the store
+# directory (sampled every 2 s) against its final size.
 #
 #   tools/bench_scale.sh [-w WORK] [-s "0.1 1 10"] [-e EPOCHS] [--no-wiki] [--keep]
+#                        [--stop-after STAGE]
+#
+# --stop-after ingest ends each corpus's pipeline after that stage (the
+# corpus and store are then kept for a later rerun without it).
 #
 # Generated corpora: 1M-word Zipf vocabulary, 10 planted families of 30 pairs,
 # JSONL shards; ingest --window 10; train GloVe dim 50, EPOCHS (5) epochs,
@@ -25,6 +30,7 @@ sizes="0.1 1 10"
 wiki=1
 keep=0
 epochs=5
+stop_after=
 while [ $# -gt 0 ]; do
   case $1 in
     -w) work=$2; shift 2 ;;
@@ -32,7 +38,9 @@ while [ $# -gt 0 ]; do
     -e) epochs=$2; shift 2 ;;
     --no-wiki) wiki=0; shift ;;
     --keep) keep=1; shift ;;
-    *) echo "usage: tools/bench_scale.sh [-w WORK] [-s SIZES_GB] [-e EPOCHS] [--no-wiki] [--keep]" >&2; exit 2 ;;
+    --stop-after) stop_after=$2; shift 2 ;;
+    *) echo "usage: tools/bench_scale.sh [-w WORK] [-s SIZES_GB] [-e EPOCHS] [--no-wiki] [--keep] [--stop-after STAGE]" >&2
+       exit 2 ;;
   esac
 done
 data=${SG_SHARED_DATA:-$root/../shared/data}
@@ -41,7 +49,7 @@ gen=$root/build/streamglove-make-corpus
 memory=1G
 mkdir -p "$work"
 results=$work/results.tsv
-columns="label\tgb\tstage\tseconds\tpeak_rss_mib\tinput_bytes\ttokens\tpairs\tstore_bytes\tresult\tnote"
+columns="label\tgb\tstage\tseconds\tpeak_rss_mib\tinput_bytes\ttokens\tpairs\tstore_bytes\tresult\tnote\tdisk_peak_bytes"
 [ -f "$results" ] || printf "$columns\n" >"$results"
 
 # run_stage LABEL STAGE COMMAND...: runs COMMAND under /usr/bin/time -v unless
@@ -66,11 +74,11 @@ run_stage() {
 }
 
 done_row() { [ -f "$work/$1/$2.row" ]; }
-# write_row LABEL GB STAGE INPUT_BYTES TOKENS PAIRS STORE_BYTES RESULT
+# write_row LABEL GB STAGE INPUT_BYTES TOKENS PAIRS STORE_BYTES RESULT [DISK_PEAK_BYTES]
 write_row() {
   local row
-  row=$(printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s" "$1" "$2" "$3" "$seconds" "$rss_mib" "$4" "$5" "$6" \
-    "$7" "$8" "${note:--}")
+  row=$(printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s" "$1" "$2" "$3" "$seconds" "$rss_mib" "$4" "$5" "$6" \
+    "$7" "$8" "${note:--}" "${9:--}")
   echo "$row" >"$work/$1/$3.row"
   echo "$row" >>"$results"
   echo "   $row" >&2
@@ -90,12 +98,27 @@ pipeline() {
     write_row "$label" "$gb" vocab "$bytes" - - - "$(wc -l <"$dir/vocab.txt") words"
   fi
   if ! done_row "$label" ingest; then
+    # The store's peak size on disk while it is written (its spilled runs and
+    # a batch's table files sit inside it until the batch commits).
+    (
+      peak=$(cat "$dir/ingest.disk" 2>/dev/null || echo 0)
+      while :; do
+        size=$(du -sb "$dir/store" 2>/dev/null | cut -f1 || echo 0)
+        [ "${size:-0}" -gt "$peak" ] && peak=$size && echo "$peak" >"$dir/ingest.disk"
+        sleep 2
+      done
+    ) &
+    local sampler=$!
     run_stage "$label" ingest "$bin" ingest --store "$dir/store" "$corpus" --vocab "$dir/vocab.txt" --window "$window" \
       --memory $memory -q
+    kill "$sampler" 2>/dev/null || true
+    wait "$sampler" 2>/dev/null || true
     "$bin" stats --store "$dir/store" --json >"$dir/stats.json"
     write_row "$label" "$gb" ingest "$bytes" "$(json_field "$dir/stats.json" "['tokens']")" \
-      "$(json_field "$dir/stats.json" "['nonzero_pairs']")" "$(json_field "$dir/stats.json" "['size_on_disk']")" -
+      "$(json_field "$dir/stats.json" "['nonzero_pairs']")" "$(json_field "$dir/stats.json" "['size_on_disk']")" - \
+      "$(cat "$dir/ingest.disk" 2>/dev/null || echo -)"
   fi
+  [ "$stop_after" != ingest ] || return 0
   local tokens pairs
   tokens=$(json_field "$dir/stats.json" "['tokens']")
   if ! done_row "$label" train; then
@@ -147,7 +170,7 @@ echo "== results ($results)" >&2
 column -t -s $'\t' "$results"
 echo "== throughput and store size" >&2
 awk -F'\t' 'NR > 1 && $3 == "vocab" { printf "%-10s vocab   %7.1f MB/s\n", $1, $6 / $4 / 1e6 }
-  NR > 1 && $3 == "ingest" { printf "%-10s ingest  %7.1f MB/s  %5.2f M tokens/s  %d pairs, %.2f bytes per pair on disk\n",
-    $1, $6 / $4 / 1e6, $7 / $4 / 1e6, $8, $9 / $8 }
+  NR > 1 && $3 == "ingest" { printf "%-10s ingest  %7.1f MB/s  %5.2f M tokens/s  %d pairs, %.2f bytes per pair on disk%s\n",
+    $1, $6 / $4 / 1e6, $7 / $4 / 1e6, $8, $9 / $8, ($12 ~ /^[0-9]+$/ ? sprintf(", disk peak %.2fx the final store", $12 / $9) : "") }
   NR > 1 && $3 == "train" { split($10, e, " "); printf "%-10s train   %7.2f M pairs/s (%d epochs of %d pairs, block build included)\n",
     $1, e[1] * $8 / $4 / 1e6, e[1], $8 }' "$results"
