@@ -42,7 +42,7 @@ if [ -n "$glove_bin" ]; then
   if [ ! -f "$work/cooccurrence.shuf.bin" ]; then
     "$bin" vocab "$corpus" --min-count 5 -q -o "$work/vocab.txt"
     "$bin" dump --store "$store" --format glove -o "$work/cooccurrence.bin"
-    "$glove_bin/shuffle" -memory 4 -verbose 0 <"$work/cooccurrence.bin" >"$work/cooccurrence.shuf.bin"
+    "$glove_bin/shuffle" -memory 4 -verbose 0 -seed 1 <"$work/cooccurrence.bin" >"$work/cooccurrence.shuf.bin" 2>/dev/null
     rm "$work/cooccurrence.bin"
   fi
 fi
