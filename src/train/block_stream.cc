@@ -158,8 +158,11 @@ Status OpenBlockStream(Store* store, const std::string& dir, uint32_t vocab, siz
   // so blocks come out no larger than asked.
   const uint64_t estimated_pairs = std::max<uint64_t>(1, store->SizeOnDisk() / 3);
   const uint64_t estimated_bytes = estimated_pairs * sizeof(PairRecord32);
-  const auto blocks = static_cast<uint32_t>(
-      std::clamp<uint64_t>(estimated_bytes / std::max<size_t>(block_bytes, 1), 1, kMaxBlocks));
+  // Rounded up: rounded down, a stream of 1.5 blocks' bytes came out as one
+  // block too large for the reuse check below, and was rebuilt on every run.
+  const size_t target = std::max<size_t>(block_bytes, 1);
+  const auto blocks =
+      static_cast<uint32_t>(std::clamp<uint64_t>((estimated_bytes + target - 1) / target, 1, kMaxBlocks));
   // Compression pays when the page cache cannot hold the stream, so that
   // every epoch reads it from the disk: half the bytes to read (and to store).
   info->compressed = compression == BlockCompression::kZstd ||
@@ -272,37 +275,40 @@ void BlockReader::Prefetch() {
   while (ahead_status_.ok() && ahead_.records == 0 && next_ < order_.size()) PrefetchBlock();
 }
 
-void BlockReader::PrefetchBlock() {
+template <typename T, typename Make>
+Status BlockReader::ScatterBlock(std::vector<T>* to, std::vector<size_t>* bucket_begin, Make make) {
   const size_t n = info_->block_records[order_[next_]];
   const uint64_t seed = shuffle_seeds_[next_];
   const size_t buckets = std::max<size_t>(1, (n + bucket_records_ - 1) / bucket_records_);
   // Each record's bucket is drawn twice from the same generator: first to
   // size the buckets, then to place the record, so the block needs no second
   // buffer.
-  std::vector<size_t>& begin = ahead_.bucket_begin;
+  std::vector<size_t>& begin = *bucket_begin;
   begin.assign(buckets + 1, 0);
   SplitMix64 sizing(seed);
   for (size_t i = 0; i < n; ++i) ++begin[sizing.Below(buckets) + 1];
   for (size_t k = 0; k < buckets; ++k) begin[k + 1] += begin[k];
   std::vector<size_t> cursor(begin.begin(), begin.end() - 1);
-  ResizeDiscarding(&ahead_.pairs, n);
-  TrainingPair* pairs = ahead_.pairs.data();
+  ResizeDiscarding(to, n);
+  T* out = to->data();
   BlockFileReader file;
-  ahead_status_ = file.Open(*info_, order_[next_]);
-  if (!ahead_status_.ok()) return;
+  SG_RETURN_IF_ERROR(file.Open(*info_, order_[next_]));
   chunk_.resize(std::min(n, kReadChunkRecords));
   SplitMix64 placing(seed);
   for (size_t done = 0; done < n;) {
     const size_t m = std::min(n - done, chunk_.size());
-    ahead_status_ = file.Read(chunk_.data(), m);
-    if (!ahead_status_.ok()) return;
-    for (size_t i = 0; i < m; ++i) {
-      const PairRecord32& r = chunk_[i];
-      pairs[cursor[placing.Below(buckets)]++] = TrainingPair{r.row, r.col, 0.0f, r.count};
-    }
+    SG_RETURN_IF_ERROR(file.Read(chunk_.data(), m));
+    for (size_t i = 0; i < m; ++i) out[cursor[placing.Below(buckets)]++] = make(chunk_[i]);
     done += m;
   }
-  ahead_.records = n;
+  return Status::OK();
+}
+
+void BlockReader::PrefetchBlock() {
+  ahead_status_ = ScatterBlock(&ahead_.pairs, &ahead_.bucket_begin,
+                               [](const PairRecord32& r) { return TrainingPair{r.row, r.col, 0.0f, r.count}; });
+  if (!ahead_status_.ok()) return;
+  ahead_.records = ahead_.pairs.size();
   ahead_.unconverted = true;
   ++next_;
 }
@@ -324,15 +330,17 @@ void BlockReader::PrefetchUnitUpdates() {
       if (uniform(rng_) < x - static_cast<double>(pending_copies_)) ++pending_copies_;
       pending_.weight = 1;
     } else if (next_ < order_.size()) {
-      // The next block, shuffled so that a part cut from it is a random sample.
-      ResizeDiscarding(&block_, info_->block_records[order_[next_]]);
-      block_next_ = 0;
-      BlockFileReader file;
-      ahead_status_ = file.Open(*info_, order_[next_]);
-      if (ahead_status_.ok()) ahead_status_ = file.Read(block_.data(), block_.size());
+      // The next block, shuffled so that a part cut from it is a random
+      // sample: scattered, then each bucket shuffled here, in cache.
+      std::vector<size_t> bucket_begin;
+      ahead_status_ = ScatterBlock(&block_, &bucket_begin, [](const PairRecord32& r) { return r; });
       if (!ahead_status_.ok()) return;
+      SplitMix64 shuffling(shuffle_seeds_[next_] ^ 0x9E3779B97F4A7C15ull);
+      for (size_t k = 0; k + 1 < bucket_begin.size(); ++k) {
+        ShuffleInPlace(block_.data() + bucket_begin[k], bucket_begin[k + 1] - bucket_begin[k], shuffling);
+      }
       rng_.seed(shuffle_seeds_[next_]);
-      std::shuffle(block_.begin(), block_.end(), rng_);
+      block_next_ = 0;
       ++next_;
     } else {
       break;

@@ -131,7 +131,12 @@ class BlockReader {
 
  private:
   void Prefetch();
-  // One block, converted and scattered into buckets.
+  // Reads block order_[next_] into *to, each record made a T by `make` and
+  // sent to a uniformly drawn bucket of about bucket_records_ (bucket k is
+  // (*to)[(*bucket_begin)[k], (*bucket_begin)[k + 1])).
+  template <typename T, typename Make>
+  Status ScatterBlock(std::vector<T>* to, std::vector<size_t>* bucket_begin, Make make);
+  // One block, scattered into buckets, not yet converted.
   void PrefetchBlock();
   // The next part of unit updates.
   void PrefetchUnitUpdates();

@@ -48,20 +48,16 @@ SgnsModel::SgnsModel(uint32_t vocab, uint32_t dim, uint64_t seed, const SgnsHype
   }
 }
 
-template <class Random>
-double SgnsModel::Update(uint32_t row, uint32_t col, float lr, Random& random) {
+double SgnsModel::Update(uint32_t row, uint32_t col, const uint32_t* noise, float lr) {
   float* __restrict w = word_.data() + size_t{row} * stride_;
   alignas(64) float step_w[kMaxDim];
   const uint32_t d = dim_;
   for (uint32_t b = 0; b < d; ++b) step_w[b] = 0;
   double loss = 0;
   for (uint32_t k = 0; k <= hyper_.negatives; ++k) {
-    uint32_t target = col;
-    if (k > 0) {
-      target = static_cast<uint32_t>(noise_->Sample(random.Next()));
-      if (target == col) continue;  // as word2vec: the positive is not its own noise
-    }
     const bool positive = k == 0;
+    const uint32_t target = positive ? col : noise[k - 1];
+    if (!positive && target == col) continue;  // as word2vec: the positive is not its own noise
     float* __restrict c = context_.data() + size_t{target} * stride_;
     float dot = 0;
 #pragma omp simd reduction(+ : dot)  // any order: vector lanes (see GloveModel::Update)
@@ -90,14 +86,37 @@ double SgnsModel::Update(uint32_t row, uint32_t col, float lr, Random& random) {
   return loss;
 }
 
+void SgnsModel::Prefetch(uint32_t row, uint32_t col, const uint32_t* noise) const {
+  const auto rows = [this](const float* base, uint32_t i) {
+    for (uint32_t b = 0; b < stride_; b += 16) __builtin_prefetch(base + size_t{i} * stride_ + b, 1);
+  };
+  rows(word_.data(), row);
+  rows(context_.data(), col);
+  for (uint32_t k = 0; k < hyper_.negatives; ++k) rows(context_.data(), noise[k]);
+}
+
 void SgnsModel::TrainRange(const TrainingPair* pairs, size_t n, const RangeContext& context, RangeTotals* totals) {
+  // The noise words of the pair kAhead ahead are drawn now and their rows
+  // prefetched, so that the random context rows, whose cache misses were
+  // most of an update's time, arrive while earlier pairs train. The draws
+  // come from the generator in the same order as drawn one pair at a time.
+  constexpr size_t kAhead = 2;
+  const uint32_t negatives = hyper_.negatives;
+  uint32_t noise[kAhead][kMaxNegatives];
   SplitMix64 random(context.seed);
+  const auto draw = [&](size_t i) {
+    uint32_t* slot = noise[i % kAhead];
+    for (uint32_t k = 0; k < negatives; ++k) slot[k] = static_cast<uint32_t>(noise_->Sample(random.Next()));
+    Prefetch(pairs[i].row, pairs[i].col, slot);
+  };
+  for (size_t i = 0; i < std::min(n, kAhead); ++i) draw(i);
   const double step = n > 0 ? (context.progress_end - context.progress_begin) / static_cast<double>(n) : 0;
   double progress = context.progress_begin;
   double loss = 0;
   for (size_t i = 0; i < n; ++i, progress += step) {
     const float lr = hyper_.eta * static_cast<float>(std::max(1e-4, 1 - progress));
-    loss += Update(pairs[i].row, pairs[i].col, lr, random);
+    loss += Update(pairs[i].row, pairs[i].col, noise[i % kAhead], lr);
+    if (i + kAhead < n) draw(i + kAhead);
   }
   totals->loss += loss;
   totals->updates += n;

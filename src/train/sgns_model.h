@@ -31,9 +31,13 @@
 
 namespace streamglove {
 
+// The most noise words per positive update (TrainRange draws them ahead
+// into a fixed array).
+inline constexpr uint32_t kMaxNegatives = 100;
+
 struct SgnsHyper {
   float eta;           // initial learning rate
-  uint32_t negatives;  // noise words per positive update
+  uint32_t negatives;  // noise words per positive update, 1 to kMaxNegatives
 };
 
 // The noise distribution's weights: count^power for the ids below `cut`
@@ -64,10 +68,13 @@ class SgnsModel final : public EmbeddingModel {
  private:
   std::vector<LargeArray<float>*> CheckpointArrays() override { return {&word_, &context_}; }
 
-  // One positive update of (row, col) and its negatives at learning rate lr;
+  // One positive update of (row, col) and its noise words `noise`
+  // (hyper_.negatives of them, drawn beforehand) at learning rate lr;
   // returns its loss.
-  template <class Random>
-  double Update(uint32_t row, uint32_t col, float lr, Random& random);
+  double Update(uint32_t row, uint32_t col, const uint32_t* noise, float lr);
+
+  // Asks the caches for the rows an Update of (row, col, noise) will touch.
+  void Prefetch(uint32_t row, uint32_t col, const uint32_t* noise) const;
 
   SgnsHyper hyper_;
   const AliasTable* noise_;

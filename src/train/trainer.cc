@@ -100,7 +100,9 @@ Status ValidateTrainOptions(const TrainOptions& o) {
   if (!(o.decay_fraction >= 0 && o.decay_fraction <= 1)) {
     return Status::InvalidArgument("--decay-fraction must be in [0, 1]");
   }
-  if (o.negatives < 1 || o.negatives > 100) return Status::InvalidArgument("--negatives must be between 1 and 100");
+  if (o.negatives < 1 || o.negatives > kMaxNegatives) {
+    return Status::InvalidArgument(fmt::format("--negatives must be between 1 and {}", kMaxNegatives));
+  }
   if (!(o.noise_power >= 0 && o.noise_power <= 1)) return Status::InvalidArgument("--noise-power must be in [0, 1]");
   if (!(o.subsample >= 0 && o.subsample < 1)) return Status::InvalidArgument("--subsample must be in [0, 1)");
   if (o.threads < 0 || o.threads > 1024) return Status::InvalidArgument("--threads must be between 0 and 1024");

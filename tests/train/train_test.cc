@@ -10,7 +10,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "store/store.h"
 #include "streamglove/ingest.h"
+#include "train/block_stream.h"
 #include "test_util.h"
 #include "util/file.h"
 
@@ -252,4 +254,24 @@ TEST_CASE("Train's memory budget holds the parameters first and refuses one that
   TrainOptions sgns = glove;
   sgns.objective = Objective::kSgns;
   CHECK(Train(f.store, f.dir.path() + "/sgns.txt", sgns, &stats).ok());
+}
+
+TEST_CASE("A block stream of one and a half blocks' bytes is cut into blocks that its next run reuses", "[train]") {
+  TrainFixture f;
+  std::unique_ptr<Store> store;
+  REQUIRE(Store::OpenForReading(f.store, 64 << 20, &store).ok());
+  const uint32_t vocab = static_cast<uint32_t>(store->vocab().size());
+  const std::string dir = f.dir.path() + "/blocks";
+  BlockStreamInfo info;
+  REQUIRE(OpenBlockStream(store.get(), dir, vocab, size_t{1} << 30, BlockCompression::kNone, &info).ok());
+  const uint64_t stream_bytes = info.pairs * sizeof(PairRecord32);
+  // Blocks asked for at 1/1.3 of the stream: one block would hold 1.3 times
+  // that, more than the reuse check allows (1.25), so the stream must be cut
+  // into two, or every later run rebuilds it.
+  const auto block_bytes = static_cast<size_t>(static_cast<double>(stream_bytes) / 1.3);
+  REQUIRE(OpenBlockStream(store.get(), dir, vocab, block_bytes, BlockCompression::kNone, &info).ok());
+  CHECK(info.built);
+  CHECK(info.block_records.size() >= 2);
+  REQUIRE(OpenBlockStream(store.get(), dir, vocab, block_bytes, BlockCompression::kNone, &info).ok());
+  CHECK_FALSE(info.built);
 }
