@@ -12,7 +12,9 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <thread>
 #include <vector>
 
@@ -42,8 +44,19 @@ int main(int argc, char** argv) {
   }
   const size_t rows = array_bytes / row_bytes;
   const size_t floats = rows * row_bytes / sizeof(float);
-  std::vector<float> array(floats, 1.0f);
-  madvise(array.data(), floats * sizeof(float), MADV_HUGEPAGE);  // as LargeArray does for the parameters
+  // Huge pages asked for before the first touch, as LargeArray does for the
+  // parameters.
+  constexpr size_t kHugePage = size_t{2} << 20;
+  const size_t allocated = (floats * sizeof(float) + kHugePage - 1) / kHugePage * kHugePage;
+  std::unique_ptr<float, decltype(&std::free)> memory(static_cast<float*>(std::aligned_alloc(kHugePage, allocated)),
+                                                      &std::free);
+  if (!memory) {
+    fmt::print(stderr, "streamglove-membw: cannot allocate {}\n", streamglove::FormatBytes(static_cast<double>(allocated)));
+    return 1;
+  }
+  madvise(memory.get(), allocated, MADV_HUGEPAGE);
+  float* const array = memory.get();
+  std::fill(array, array + floats, 1.0f);
   std::atomic<bool> stop{false};
   std::vector<uint64_t> done(threads, 0);
   std::vector<std::thread> workers;

@@ -257,6 +257,12 @@ BlockReader::BlockReader(const BlockStreamInfo* info, std::vector<uint32_t> orde
   prefetch_ = std::thread([this] { Prefetch(); });
 }
 
+void BlockReader::ReleaseBuffers() {
+  ahead_ = BlockPart();
+  std::vector<PairRecord32>().swap(block_);
+  std::vector<PairRecord32>().swap(chunk_);
+}
+
 BlockReader::~BlockReader() {
   if (prefetch_.joinable()) prefetch_.join();
 }
@@ -355,13 +361,16 @@ void BlockReader::PrefetchUnitUpdates() {
 Status BlockReader::Next(BlockPart* part, bool* done) {
   if (prefetch_.joinable()) prefetch_.join();
   SG_RETURN_IF_ERROR(ahead_status_);
-  *done = ahead_.records == 0;
+  // (A part of unit updates may stand for no new record: the last copies of
+  // a heavy pair. Only an empty part is the end.)
+  *done = ahead_.records == 0 && ahead_.pairs.empty();
   if (*done) {
     exhausted_ = true;
     part->pairs.clear();
     part->bucket_begin.clear();
     part->records = 0;
     part->unconverted = false;
+    ReleaseBuffers();
     return Status::OK();
   }
   std::swap(*part, ahead_);
@@ -369,11 +378,7 @@ Status BlockReader::Next(BlockPart* part, bool* done) {
   if (!exhausted_) {
     prefetch_ = std::thread([this] { Prefetch(); });
   } else {
-    // The next call says done. Nothing more is read: the buffers are freed
-    // now, so that the reader opened next has their memory.
-    ahead_ = BlockPart();
-    std::vector<PairRecord32>().swap(block_);
-    std::vector<PairRecord32>().swap(chunk_);
+    ReleaseBuffers();  // the next call says done
   }
   return Status::OK();
 }

@@ -140,6 +140,9 @@ class BlockReader {
   void PrefetchBlock();
   // The next part of unit updates.
   void PrefetchUnitUpdates();
+  // Nothing more is read: the buffers are freed, so that the reader opened
+  // next has their memory (the consumer's part aside, two blocks at most).
+  void ReleaseBuffers();
   // Whether a block or a pair's copies are left to read.
   bool MoreToRead() const { return next_ < order_.size() || block_next_ < block_.size() || pending_copies_ > 0; }
 

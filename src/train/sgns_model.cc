@@ -102,10 +102,10 @@ void SgnsModel::TrainRange(const TrainingPair* pairs, size_t n, const RangeConte
   // come from the generator in the same order as drawn one pair at a time.
   constexpr size_t kAhead = 2;
   const uint32_t negatives = hyper_.negatives;
-  uint32_t noise[kAhead][kMaxNegatives];
+  std::vector<uint32_t> noise(kAhead * negatives);
   SplitMix64 random(context.seed);
   const auto draw = [&](size_t i) {
-    uint32_t* slot = noise[i % kAhead];
+    uint32_t* slot = noise.data() + (i % kAhead) * negatives;
     for (uint32_t k = 0; k < negatives; ++k) slot[k] = static_cast<uint32_t>(noise_->Sample(random.Next()));
     Prefetch(pairs[i].row, pairs[i].col, slot);
   };
@@ -115,7 +115,7 @@ void SgnsModel::TrainRange(const TrainingPair* pairs, size_t n, const RangeConte
   double loss = 0;
   for (size_t i = 0; i < n; ++i, progress += step) {
     const float lr = hyper_.eta * static_cast<float>(std::max(1e-4, 1 - progress));
-    loss += Update(pairs[i].row, pairs[i].col, noise[i % kAhead], lr);
+    loss += Update(pairs[i].row, pairs[i].col, noise.data() + (i % kAhead) * negatives, lr);
     if (i + kAhead < n) draw(i + kAhead);
   }
   totals->loss += loss;

@@ -31,8 +31,7 @@
 
 namespace streamglove {
 
-// The most noise words per positive update (TrainRange draws them ahead
-// into a fixed array).
+// The most noise words per positive update (--negatives).
 inline constexpr uint32_t kMaxNegatives = 100;
 
 struct SgnsHyper {

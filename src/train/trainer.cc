@@ -230,12 +230,14 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
         tbb::parallel_for(0, threads, [&](int t) {
           for (size_t k; (k = next_bucket.fetch_add(1, std::memory_order_relaxed)) < part.buckets();) {
             const size_t begin = part.bucket_begin[k], end = part.bucket_begin[k + 1];
-            const uint64_t seed = MixSeed(options.seed, epoch, (uint64_t{block} << 32) | k);
-            PrepareBucket(&part, k, transform, seed);
+            // Tagged apart from the blocks' scatter seeds (MixSeed(seed, epoch,
+            // block id)): the same generator draws both.
+            const uint64_t tag = (uint64_t{1} << 63) | (uint64_t{block} << 32) | k;
+            PrepareBucket(&part, k, transform, MixSeed(options.seed, epoch, tag));
             RangeContext context;
             context.progress_begin = (before + records_per_pair * static_cast<double>(begin)) / run_pairs_all;
             context.progress_end = (before + records_per_pair * static_cast<double>(end)) / run_pairs_all;
-            context.seed = seed;
+            context.seed = MixSeed(options.seed, epoch, tag | (uint64_t{1} << 62));
             model->TrainRange(part.pairs.data() + begin, end - begin, context, &totals[t]);
           }
         });
@@ -252,6 +254,7 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
       meter.UpdateFraction(fmt::format("epoch {}/{}", epoch + 1, options.epochs), pairs_trained / run_pairs,
                            fmt::format("{:.2f} M pairs/s", pairs_trained / seconds / 1e6));
     }
+    reader.reset();  // before the next opens: its buffers, if any, are freed first
     reader = next_reader ? std::move(next_reader) : (epoch + 1 < options.epochs ? open_epoch(epoch + 1) : nullptr);
     EpochStats e;
     e.epoch = epoch + 1;

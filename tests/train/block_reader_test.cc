@@ -212,3 +212,17 @@ TEST_CASE("A block shorter than its manifest says is an error naming its file", 
   CHECK(s.ToString().find("block-00000") != std::string::npos);
   CHECK(s.ToString().find("shorter than its manifest") != std::string::npos);
 }
+
+TEST_CASE("Unit updates: parts made only of a heavy pair's last copies do not end the stream", "[train][sgns]") {
+  TestDir dir("sg-blocks-");
+  // Parts of one update (half the largest block): after the first part, the
+  // heavy pair's 99 remaining copies fill 99 parts that stand for no new
+  // stored record.
+  std::vector<std::vector<PairRecord32>> blocks(1);
+  blocks[0].push_back({0, 1, 100.0f});
+  blocks[0].push_back({1, 2, 1.0f});
+  const BlockStreamInfo info = WriteBlocks(dir, blocks);
+  const Pass pass = ReadAll(info, CountTransform(true), 4);
+  CHECK(pass.records == 2);
+  CHECK(pass.stream.size() == 101);
+}
