@@ -100,14 +100,7 @@ pipeline() {
   if ! done_row "$label" ingest; then
     # The store's peak size on disk while it is written (its spilled runs and
     # a batch's table files sit inside it until the batch commits).
-    (
-      peak=$(cat "$dir/ingest.disk" 2>/dev/null || echo 0)
-      while :; do
-        size=$(du -sb "$dir/store" 2>/dev/null | cut -f1 || echo 0)
-        [ "${size:-0}" -gt "$peak" ] && peak=$size && echo "$peak" >"$dir/ingest.disk"
-        sleep 2
-      done
-    ) &
+    "$root/tools/disk_peak.sh" "$dir/store" "$dir/ingest.disk" 2 &
     local sampler=$!
     run_stage "$label" ingest "$bin" ingest --store "$dir/store" "$corpus" --vocab "$dir/vocab.txt" --window "$window" \
       --memory $memory -q

@@ -33,14 +33,8 @@ run() {
   local name=$1 store=$2
   shift 2
   rm -rf "$store"
-  (
-    peak=0
-    while :; do
-      size=$(du -sb "$store" 2>/dev/null | cut -f1 || echo 0)
-      [ "${size:-0}" -gt "$peak" ] && peak=$size && echo "$peak" >"$work/$name.disk"
-      sleep 0.5
-    done
-  ) &
+  rm -f "$work/$name.disk"
+  tools/disk_peak.sh "$store" "$work/$name.disk" 0.5 &
   local sampler=$!
   /usr/bin/time -f "%e %M" -o "$work/$name.time" \
     tools/thread_profile.py --out "$work/$name.profile" -- \
