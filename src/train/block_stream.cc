@@ -235,9 +235,8 @@ class BlockFileReader {
 void PrepareBucket(BlockPart* part, size_t k, const PairTransform& transform, uint64_t seed) {
   TrainingPair* const begin = part->pairs.data() + part->bucket_begin[k];
   const size_t n = part->bucket_begin[k + 1] - part->bucket_begin[k];
-  if (part->unconverted) {
-    for (size_t i = 0; i < n; ++i) begin[i] = transform.convert(PairRecord32{begin[i].row, begin[i].col, begin[i].weight});
-  }
+  if (!part->unconverted) return;  // a part of unit updates: converted and shuffled whole by the reader
+  for (size_t i = 0; i < n; ++i) begin[i] = transform.convert(PairRecord32{begin[i].row, begin[i].col, begin[i].weight});
   SplitMix64 random(seed);
   ShuffleInPlace(begin, n, random);
 }

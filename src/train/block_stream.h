@@ -92,14 +92,16 @@ struct BlockPart {
   std::vector<TrainingPair> pairs;
   std::vector<size_t> bucket_begin;  // buckets() + 1 offsets into pairs
   uint64_t records = 0;              // the stored records the part stands for
-  // The pairs are stored records not yet converted: {row, col, count} in
-  // {row, col, weight}.
+  // The pairs are stored records, {row, col, count} in {row, col, weight},
+  // neither converted nor shuffled within their buckets (a block); otherwise
+  // the part is ready as it is (unit updates, shuffled whole by the reader).
   bool unconverted = false;
   size_t buckets() const { return bucket_begin.empty() ? 0 : bucket_begin.size() - 1; }
 };
 
-// The second pass: bucket k of `part` converted with `transform` (when the
-// part is unconverted) and put in a uniformly random order drawn from `seed`.
+// The second pass: bucket k of an unconverted part converted with
+// `transform` and put in a uniformly random order drawn from `seed`; a part
+// that is not unconverted is left as it is.
 // Buckets may be prepared on several threads at once.
 void PrepareBucket(BlockPart* part, size_t k, const PairTransform& transform, uint64_t seed);
 
