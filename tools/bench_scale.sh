@@ -162,8 +162,9 @@ done
 echo "== results ($results)" >&2
 column -t -s $'\t' "$results"
 echo "== throughput and store size" >&2
+# %.0f, not %d: mawk's %d stops at 2^31 - 1 (the 10 GB run has 6.07 G pairs).
 awk -F'\t' 'NR > 1 && $3 == "vocab" { printf "%-10s vocab   %7.1f MB/s\n", $1, $6 / $4 / 1e6 }
-  NR > 1 && $3 == "ingest" { printf "%-10s ingest  %7.1f MB/s  %5.2f M tokens/s  %d pairs, %.2f bytes per pair on disk%s\n",
+  NR > 1 && $3 == "ingest" { printf "%-10s ingest  %7.1f MB/s  %5.2f M tokens/s  %.0f pairs, %.2f bytes per pair on disk%s\n",
     $1, $6 / $4 / 1e6, $7 / $4 / 1e6, $8, $9 / $8, ($12 ~ /^[0-9]+$/ ? sprintf(", disk peak %.2fx the final store", $12 / $9) : "") }
-  NR > 1 && $3 == "train" { split($10, e, " "); printf "%-10s train   %7.2f M pairs/s (%d epochs of %d pairs, block build included)\n",
+  NR > 1 && $3 == "train" { split($10, e, " "); printf "%-10s train   %7.2f M pairs/s (%d epochs of %.0f pairs, block build included)\n",
     $1, e[1] * $8 / $4 / 1e6, e[1], $8 }' "$results"

@@ -27,8 +27,17 @@ struct IngestOptions {
   // Count both (left, right) and (right, left); false counts left context
   // only, as GloVe's -symmetric 0. Default: true.
   bool symmetric = true;
-  // A pair at distance d adds 1/d; false adds 1. Default: true.
-  bool distance_weighting = true;
+  // What a pair at distance d adds. Default: kHarmonic (1/d, Stanford
+  // GloVe's); kLinear is word2vec's (see options.h).
+  DistanceWeighting weighting = DistanceWeighting::kHarmonic;
+  // word2vec's subsampling before windowing, in expectation: each occurrence
+  // of word w is dropped with probability 1 - p(w), p(w) = min(1, sqrt(t / f)
+  // + t / f) with f its share of the vocabulary's tokens, before windows are
+  // formed, so windows reach past the dropped words; every pair adds its
+  // expected weight over all such draws (src/cooccur/subsampled_window.h).
+  // For `train --objective sgns` with word2vec's windows (it then does not
+  // subsample again). t in (0, 1); 0: none. Default: 0.
+  double subsample = 0;
 
   // For a new store: the vocabulary pass over the same inputs keeps words
   // seen at least min_count times (default: 5), at most max_vocab of them

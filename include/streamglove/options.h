@@ -30,6 +30,27 @@ enum class TokenizerKind {
   kWords,
 };
 
+// How a counted pair's increment depends on the distance d (1 <= d <= W, in
+// in-vocabulary words) between its words.
+enum class DistanceWeighting {
+  kHarmonic,  // 1/d: Stanford GloVe's cooccur
+  // (W - d + 1) / W: word2vec's dynamic window in expectation (it draws each
+  // word's window size uniformly from 1..W, so distance d is in it with that
+  // probability).
+  kLinear,
+  kNone,  // 1
+};
+
+// "harmonic", "linear", "none": the --weighting values.
+inline const char* DistanceWeightingName(DistanceWeighting w) {
+  switch (w) {
+    case DistanceWeighting::kHarmonic: return "harmonic";
+    case DistanceWeighting::kLinear: return "linear";
+    case DistanceWeighting::kNone: return "none";
+  }
+  return "?";
+}
+
 // Reading and tokenizing a corpus.
 struct CorpusOptions {
   // Default: kAuto. Compression (zstd, gzip, none) is always detected from

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "streamglove/options.h"
 #include "streamglove/status.h"
 
 namespace streamglove {
@@ -14,7 +15,8 @@ struct StoreStats {
   uint32_t format_version = 0;
   uint32_t window = 0;
   bool symmetric = true;
-  bool distance_weighting = true;
+  DistanceWeighting weighting = DistanceWeighting::kHarmonic;
+  double subsample = 0;  // subsampled before windowing with this t; 0: not
   uint64_t scale = 1;
   uint64_t vocab_size = 0;
   uint64_t inputs = 0;             // completely ingested inputs

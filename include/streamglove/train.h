@@ -64,7 +64,10 @@ struct TrainOptions {
   double decay_fraction = 1.0 / 3;
   uint32_t negatives = 5;    // SGNS: noise words per positive update. Default: 5.
   double noise_power = 0.75; // SGNS: noise words drawn from unigram^power. Default: 0.75.
-  double subsample = 1e-4;   // SGNS: word2vec's subsampling threshold t (0: none). Default: 1e-4.
+  // SGNS: word2vec's subsampling threshold t (0: none), applied to the
+  // stored counts; not applied to a store counted with subsampling before
+  // windowing (IngestOptions::subsample), whose counts hold it. Default: 1e-4.
+  double subsample = 1e-4;
   int threads = 0;           // 0: one per core.
   uint64_t seed = 1;         // initialisation and shuffling. Default: 1.
   uint64_t min_count = 1;    // train only words with at least this count. Default: 1.
@@ -95,6 +98,7 @@ struct TrainStats {
   bool blocks_built = false;
   double block_build_seconds = 0;
   uint32_t start_epoch = 0;     // > 0 when resumed
+  double store_subsample = 0;   // the store's subsampling before windowing (SGNS does not subsample again)
   std::vector<EpochStats> epochs;
   int threads = 0;
 };

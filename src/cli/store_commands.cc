@@ -23,7 +23,18 @@ IngestCommand::IngestCommand(CLI::App* parent) {
   app_->add_option("--store", store_, "Store directory")->required();
   app_->add_option("--window", options_.window, "Context window (words on each side), at most 20")->capture_default_str();
   app_->add_flag("--asymmetric", asymmetric_, "Count left context only");
-  app_->add_flag("--no-distance-weighting", no_distance_weighting_, "A pair adds 1 instead of 1/distance");
+  app_->add_option("--weighting", weighting_,
+                   "What a pair at distance d adds: harmonic (1/d, Stanford GloVe's), linear ((W-d+1)/W, word2vec's "
+                   "dynamic window) or none (1)")
+      ->check(CLI::IsMember({"harmonic", "linear", "none"}))
+      ->capture_default_str();
+  app_->add_flag("--no-distance-weighting", no_distance_weighting_, "The same as --weighting none")
+      ->excludes("--weighting");
+  app_->add_option("--subsample", options_.subsample,
+                   "New store: count word2vec's windows after its subsampling with threshold t, in expectation "
+                   "(each pair adds its expected weight; for --objective sgns, which then does not subsample again; "
+                   "0: none)")
+      ->capture_default_str();
   app_->add_option("--min-count", options_.min_count, "New store: drop words seen fewer times")->capture_default_str();
   app_->add_option("--max-vocab", options_.max_vocab, "New store: keep at most this many words (0: all)")->capture_default_str();
   app_->add_option("--vocab", options_.vocab_file, "New store: use this vocabulary file instead of a vocabulary pass");
@@ -55,7 +66,10 @@ Status IngestCommand::Validate() {
     if (!s.ok()) return Status::InvalidArgument(std::string(flag) + ": " + s.message());
   }
   options_.symmetric = !asymmetric_;
-  options_.distance_weighting = !no_distance_weighting_;
+  options_.weighting = no_distance_weighting_ ? DistanceWeighting::kNone
+                      : weighting_ == "linear"  ? DistanceWeighting::kLinear
+                      : weighting_ == "none"    ? DistanceWeighting::kNone
+                                                : DistanceWeighting::kHarmonic;
   options_.progress = !quiet_;
   SG_RETURN_IF_ERROR(ValidateIngestOptions(options_));
   return corpus_flags_.Resolve(&corpus_, &inputs_);
@@ -102,19 +116,23 @@ Status StatsCommand::Run() {
       paths += "\"";
     }
     fmt::print(
-        "{{\"format_version\": {}, \"window\": {}, \"symmetric\": {}, \"distance_weighting\": {}, "
+        "{{\"format_version\": {}, \"window\": {}, \"symmetric\": {}, \"weighting\": \"{}\", \"subsample\": {}, "
         "\"vocab_size\": {}, \"tokens\": {}, \"nonzero_pairs\": {}, \"sum_of_counts\": {:.3f}, "
         "\"inputs\": {}, \"input_paths\": [{}], \"partly_ingested\": {}, \"size_on_disk\": {}, "
         "\"block_stream_bytes\": {}}}\n",
-        s.format_version, s.window, s.symmetric, s.distance_weighting, s.vocab_size, s.tokens, s.nonzero_pairs,
+        s.format_version, s.window, s.symmetric, DistanceWeightingName(s.weighting), s.subsample, s.vocab_size, s.tokens, s.nonzero_pairs,
         s.sum_of_counts, s.inputs, paths, s.partly_ingested, s.size_on_disk, s.block_stream_bytes);
     return Status::OK();
   }
-  fmt::print("store            {}\nformat version   {}\nwindow           {}{}{}\nvocabulary       {} words\n"
+  const char* weighting = s.weighting == DistanceWeighting::kHarmonic ? ", 1/d weighting"
+                          : s.weighting == DistanceWeighting::kLinear ? ", (W-d+1)/W weighting"
+                                                                      : ", unweighted";
+  const std::string subsampled = s.subsample > 0 ? fmt::format(", subsampled before windowing (t = {})", s.subsample) : "";
+  fmt::print("store            {}\nformat version   {}\nwindow           {}{}{}{}\nvocabulary       {} words\n"
              "tokens           {}\nnon-zero pairs   {}\nsum of counts    {:.3f}\ninputs ingested  {}{}\n"
              "size on disk     {} ({:.2f} bytes per pair)\n",
-             store_, s.format_version, s.window, s.symmetric ? ", symmetric" : ", asymmetric",
-             s.distance_weighting ? ", 1/d weighting" : ", unweighted", s.vocab_size, s.tokens, s.nonzero_pairs,
+             store_, s.format_version, s.window, s.symmetric ? ", symmetric" : ", asymmetric", weighting, subsampled,
+             s.vocab_size, s.tokens, s.nonzero_pairs,
              s.sum_of_counts, s.inputs, s.partly_ingested ? " (and one partly)" : "", FormatBytes(s.size_on_disk),
              s.nonzero_pairs ? static_cast<double>(s.size_on_disk) / s.nonzero_pairs : 0.0);
   if (s.block_stream_bytes > 0) fmt::print("block stream     {} (training's shuffled pairs)\n", FormatBytes(s.block_stream_bytes));

@@ -25,6 +25,7 @@ class IngestCommand final : public Command {
   std::string max_dense_ = "0";
   std::string max_buffer_ = "0";
   bool asymmetric_ = false;
+  std::string weighting_ = "harmonic";
   bool no_distance_weighting_ = false;
   bool quiet_ = false;
 

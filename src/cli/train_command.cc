@@ -89,6 +89,10 @@ Status TrainCommand::Run() {
   TrainStats stats;
   SG_RETURN_IF_ERROR(Train(store_, output_, options_, &stats));
   if (quiet_) return Status::OK();
+  if (stats.store_subsample > 0 && options_.objective == Objective::kSgns) {
+    fmt::print(stderr, "train: the store was subsampled before windowing (t = {}): --subsample not applied again\n",
+               stats.store_subsample);
+  }
   double seconds = 0;
   for (const EpochStats& e : stats.epochs) seconds += e.seconds;
   fmt::print(stderr,

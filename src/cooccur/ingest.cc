@@ -21,6 +21,7 @@
 #include "cooccur/dense_region.h"
 #include "cooccur/fixed_point.h"
 #include "cooccur/pair_accumulator.h"
+#include "cooccur/subsampled_window.h"
 #include "cooccur/window_counter.h"
 #include "corpus/chunk_tokenizer.h"
 #include "corpus/fingerprint.h"
@@ -44,8 +45,9 @@ StoreConfig ConfigFor(const CorpusOptions& corpus, const IngestOptions& options)
   StoreConfig c;
   c.window = options.window;
   c.symmetric = options.symmetric;
-  c.distance_weighting = options.distance_weighting;
-  c.scale = CountScale(options.window, options.distance_weighting);
+  c.weighting = options.weighting;
+  c.subsample = options.subsample;
+  c.scale = CountScale(options.window, options.weighting, options.subsample > 0);
   c.tokenizer = corpus.tokenizer == TokenizerKind::kWords ? "words" : "whitespace";
   c.lowercase = corpus.lowercase;
   c.json_field = corpus.json_field;
@@ -62,9 +64,11 @@ Status CheckCompatible(const std::string& dir, const StoreConfig& have, const St
   if (have.symmetric != want.symmetric) {
     return differs("", have.symmetric ? "symmetric windows" : "--asymmetric", want.symmetric ? "symmetric" : "--asymmetric");
   }
-  if (have.distance_weighting != want.distance_weighting) {
-    return differs("", have.distance_weighting ? "distance weighting" : "--no-distance-weighting",
-                   want.distance_weighting ? "distance weighting" : "--no-distance-weighting");
+  if (have.weighting != want.weighting) {
+    return differs("--weighting", DistanceWeightingName(have.weighting), DistanceWeightingName(want.weighting));
+  }
+  if (have.subsample != want.subsample) {
+    return differs("--subsample", fmt::to_string(have.subsample), fmt::to_string(want.subsample));
   }
   if (have.tokenizer != want.tokenizer) return differs("--tokenizer", have.tokenizer, want.tokenizer);
   if (have.lowercase != want.lowercase) return differs("--lowercase", fmt::to_string(have.lowercase), fmt::to_string(want.lowercase));
@@ -175,6 +179,9 @@ Status ValidateIngestOptions(const IngestOptions& options) {
     return Status::InvalidArgument(fmt::format("--window must be between 1 and {}", kMaxWindow));
   }
   if (options.min_count < 1) return Status::InvalidArgument("--min-count must be at least 1");
+  if (!(options.subsample >= 0 && options.subsample < 1)) {
+    return Status::InvalidArgument("--subsample must be at least 0 and below 1");
+  }
   if (options.threads < 0 || options.threads > 1024) return Status::InvalidArgument("--threads must be between 0 and 1024");
   if (options.memory_bytes < kMinMemoryBytes) {
     return Status::InvalidArgument(fmt::format("--memory must be at least {}", FormatBytes(static_cast<double>(kMinMemoryBytes))));
@@ -273,8 +280,15 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
   if (todo.empty()) return Status::OK();
 
   const StoreConfig& config = store->config();
-  const WindowConfig window{config.window, config.symmetric, config.scale, config.distance_weighting};
   const VocabIndex vocab(store->vocab());
+  std::unique_ptr<SubsampledWindow> subsampled;
+  if (config.subsample > 0) {
+    std::vector<uint64_t> counts;
+    for (const VocabEntry& e : store->vocab()) counts.push_back(e.count);
+    subsampled = std::make_unique<SubsampledWindow>(KeepProbabilities(counts, config.subsample), config.window,
+                                                    config.weighting, config.scale);
+  }
+  const WindowConfig window{config.window, config.symmetric, config.scale, config.weighting, subsampled.get()};
   MemoryPlan plan;
   SG_RETURN_IF_ERROR(PlanMemory(options, corpus_options, threads, vocab.memory_bytes() * 2, &plan));
   plan.dense_max_product = DenseRegion::MaxProductForBytes(vocab.size(), plan.dense_bytes);
@@ -298,7 +312,7 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
     workers.push_back(std::make_unique<CountingWorker>(corpus, &reader.inputs(), &vocab, window, plan, &runs));
     idle_workers.push(workers.back().get());
   }
-  // Stitching adds at most W^2 pairs a chunk: a buffer alone serves it.
+  // Stitching adds at most reach^2 pairs a chunk: a buffer alone serves it.
   PairAccumulator stitch_pairs(vocab.size(), /*max_product=*/0, plan.stitch_records,
                                plan.initial_buffer_records, &runs);
   ChunkStitcher stitcher(window, &stitch_pairs);

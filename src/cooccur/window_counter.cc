@@ -8,7 +8,13 @@ namespace {
 
 std::vector<uint64_t> Weights(const WindowConfig& config) {
   std::vector<uint64_t> w(config.window + 1, 0);
-  for (uint32_t d = 1; d <= config.window; ++d) w[d] = config.distance_weighting ? config.scale / d : 1;
+  for (uint32_t d = 1; d <= config.window; ++d) {
+    switch (config.weighting) {
+      case DistanceWeighting::kHarmonic: w[d] = config.scale / d; break;
+      case DistanceWeighting::kLinear: w[d] = config.scale * (config.window - d + 1) / config.window; break;
+      case DistanceWeighting::kNone: w[d] = 1; break;
+    }
+  }
   return w;
 }
 
@@ -17,10 +23,13 @@ std::vector<uint64_t> Weights(const WindowConfig& config) {
 WindowCounter::WindowCounter(const VocabIndex* vocab, const WindowConfig& config, PairAccumulator* out)
     : vocab_(vocab),
       window_(config.window),
+      reach_(config.reach()),
       symmetric_(config.symmetric),
       weight_(Weights(config)),
+      subsampled_(config.subsampled),
+      units_(config.reach()),
       out_(out),
-      ring_(2 * size_t{config.window}, 0) {}
+      ring_(2 * size_t{config.reach()}, 0) {}
 
 void WindowCounter::BeginChunk(ChunkEdges* edges) {
   edges_ = edges;
@@ -32,36 +41,55 @@ void WindowCounter::BeginChunk(ChunkEdges* edges) {
 }
 
 void WindowCounter::EndChunk() {
-  const uint64_t n = std::min<uint64_t>(position_, window_);
-  for (uint64_t k = n; k > 0; --k) edges_->tail.push_back(ring_[(position_ - k) % window_]);
+  const uint64_t n = std::min<uint64_t>(position_, reach_);
+  for (uint64_t k = n; k > 0; --k) edges_->tail.push_back(ring_[(position_ - k) % reach_]);
 }
 
 void WindowCounter::OnToken(std::string_view token) {
   ++edges_->tokens;
   const uint32_t id = vocab_->Lookup(token);
   if (id == VocabIndex::kUnknown) return;
-  const uint64_t n = std::min<uint64_t>(position_, window_);
-  // The ring holds each id twice, at i and i + W, so the W ids before this
-  // one are ring_[slot + W - d] without a division per pair.
-  const size_t slot = position_ % window_;
-  const uint32_t* before = ring_.data() + slot + window_;
+  // The ring holds each id twice, at i and i + reach, so the ids before this
+  // one are ring_[slot + reach - d] without a division per pair.
+  const size_t slot = position_ % reach_;
+  const uint32_t* end = ring_.data() + slot + reach_;
+  const uint64_t n = std::min<uint64_t>(position_, reach_);
+  if (subsampled_ != nullptr) {
+    AddSubsampledWindow(id, end, n);
+  } else {
+    AddWindow(id, end, n);
+  }
+  ring_[slot] = id;
+  ring_[slot + reach_] = id;
+  ++position_;
+  if (!edges_->has_document_end && edges_->head.size() < reach_) edges_->head.push_back(id);
+}
+
+void WindowCounter::AddWindow(uint32_t id, const uint32_t* end, uint64_t n) {
   // The dense cells are random reads of a region far larger than the caches:
   // asking for all of them first lets their misses overlap.
   for (uint64_t d = 1; d <= n; ++d) {
-    const uint32_t left = before[-static_cast<ptrdiff_t>(d)];
+    const uint32_t left = end[-static_cast<ptrdiff_t>(d)];
     out_->Prefetch(left, id);
     if (symmetric_) out_->Prefetch(id, left);
   }
   for (uint64_t d = 1; d <= n; ++d) {
-    const uint32_t left = before[-static_cast<ptrdiff_t>(d)];
+    const uint32_t left = end[-static_cast<ptrdiff_t>(d)];
     out_->Add(left, id, weight_[d]);
     if (symmetric_) out_->Add(id, left, weight_[d]);
   }
   edges_->increments += symmetric_ ? 2 * n : n;
-  ring_[slot] = id;
-  ring_[slot + window_] = id;
-  ++position_;
-  if (!edges_->has_document_end && edges_->head.size() < window_) edges_->head.push_back(id);
+}
+
+void WindowCounter::AddSubsampledWindow(uint32_t id, const uint32_t* end, uint64_t n) {
+  const size_t m = subsampled_->Weigh(id, end, n, units_.data());
+  for (size_t d = 1; d <= m; ++d) {
+    if (units_[d - 1] == 0) continue;
+    const uint32_t left = end[-static_cast<ptrdiff_t>(d)];
+    out_->Add(left, id, units_[d - 1]);
+    if (symmetric_) out_->Add(id, left, units_[d - 1]);
+    edges_->increments += symmetric_ ? 2 : 1;
+  }
 }
 
 void WindowCounter::OnDocumentEnd() {
@@ -70,23 +98,47 @@ void WindowCounter::OnDocumentEnd() {
 }
 
 ChunkStitcher::ChunkStitcher(const WindowConfig& config, PairAccumulator* out)
-    : window_(config.window), symmetric_(config.symmetric), weight_(Weights(config)), out_(out) {}
+    : window_(config.window),
+      reach_(config.reach()),
+      symmetric_(config.symmetric),
+      weight_(Weights(config)),
+      subsampled_(config.subsampled),
+      out_(out),
+      units_(config.reach()) {}
 
 void ChunkStitcher::Stitch(const ChunkEdges& edges) {
   const size_t m = context_.size();
-  for (size_t i = 0; i < m; ++i) {
-    for (size_t j = 0; j < edges.head.size(); ++j) {
-      const size_t d = (m - i) + j;
-      if (d > window_) break;
-      out_->Add(context_[i], edges.head[j], weight_[d]);
-      if (symmetric_) out_->Add(edges.head[j], context_[i], weight_[d]);
+  if (subsampled_ != nullptr) {
+    // A pair's weight depends on every word between its two, head words
+    // included.
+    sequence_ = context_;
+    sequence_.insert(sequence_.end(), edges.head.begin(), edges.head.end());
+    for (size_t j = 0; j < edges.head.size() && j < reach_; ++j) {
+      const uint32_t* end = sequence_.data() + m + j;
+      const size_t n = std::min<size_t>(m + j, reach_);
+      const size_t weighed = subsampled_->Weigh(edges.head[j], end, n, units_.data());
+      // Distances up to j reach head words: the chunk's own counter has them.
+      for (size_t d = j + 1; d <= weighed; ++d) {
+        if (units_[d - 1] == 0) continue;
+        out_->Add(end[-static_cast<ptrdiff_t>(d)], edges.head[j], units_[d - 1]);
+        if (symmetric_) out_->Add(edges.head[j], end[-static_cast<ptrdiff_t>(d)], units_[d - 1]);
+      }
+    }
+  } else {
+    for (size_t i = 0; i < m; ++i) {
+      for (size_t j = 0; j < edges.head.size(); ++j) {
+        const size_t d = (m - i) + j;
+        if (d > window_) break;
+        out_->Add(context_[i], edges.head[j], weight_[d]);
+        if (symmetric_) out_->Add(edges.head[j], context_[i], weight_[d]);
+      }
     }
   }
   if (edges.has_document_end) {
     context_ = edges.tail;
   } else {
     context_.insert(context_.end(), edges.tail.begin(), edges.tail.end());
-    if (context_.size() > window_) context_.erase(context_.begin(), context_.end() - window_);
+    if (context_.size() > reach_) context_.erase(context_.begin(), context_.end() - reach_);
   }
 }
 

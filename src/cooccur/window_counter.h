@@ -14,6 +14,10 @@
 // ChunkStitcher, run on chunks in order, counts those from the last W ids of
 // the open document (its context). Every pair is counted exactly once.
 //
+// With subsampling before windowing (word2vec's; subsampled_window.h), a
+// pair may span up to reach = 8 W in-vocabulary positions and adds its
+// expected weight; heads, tails and contexts then hold `reach` ids.
+//
 // Thread-safety: each object is used by one thread at a time.
 #ifndef STREAMGLOVE_COOCCUR_WINDOW_COUNTER_H_
 #define STREAMGLOVE_COOCCUR_WINDOW_COUNTER_H_
@@ -22,6 +26,7 @@
 #include <vector>
 
 #include "cooccur/pair_accumulator.h"
+#include "cooccur/subsampled_window.h"
 #include "streamglove/tokenizer.h"
 #include "vocab/vocab_index.h"
 
@@ -30,15 +35,21 @@ namespace streamglove {
 struct WindowConfig {
   uint32_t window = 10;
   bool symmetric = true;
-  uint64_t scale = 2520;  // CountScale(window, distance_weighting)
-  bool distance_weighting = true;
+  uint64_t scale = 2520;  // CountScale(window, weighting, subsampled != nullptr)
+  DistanceWeighting weighting = DistanceWeighting::kHarmonic;
+  // word2vec's subsampling before windowing, or null for none. Must outlive
+  // the counters.
+  const SubsampledWindow* subsampled = nullptr;
+
+  // The farthest distance a pair may span.
+  uint32_t reach() const { return subsampled != nullptr ? subsampled->reach() : window; }
 };
 
 // A chunk's edges, for stitching.
 struct ChunkEdges {
-  std::vector<uint32_t> head;  // first <= W ids before the first document end
+  std::vector<uint32_t> head;  // first <= reach ids before the first document end
   bool has_document_end = false;
-  std::vector<uint32_t> tail;  // last <= W ids after the last document end
+  std::vector<uint32_t> tail;  // last <= reach ids after the last document end
   uint64_t tokens = 0;         // all tokens, in and out of vocabulary
   uint64_t increments = 0;     // pair increments counted
 };
@@ -57,13 +68,20 @@ class WindowCounter final : public TokenSink {
   void OnDocumentEnd() override;
 
  private:
+  // Adds the pairs of `id` and the n ids before it, end[-1] .. end[-n].
+  void AddWindow(uint32_t id, const uint32_t* end, uint64_t n);
+  void AddSubsampledWindow(uint32_t id, const uint32_t* end, uint64_t n);
+
   const VocabIndex* vocab_;
   const uint32_t window_;
+  const uint32_t reach_;
   const bool symmetric_;
   std::vector<uint64_t> weight_;  // weight_[d] for 1 <= d <= window
+  const SubsampledWindow* subsampled_;
+  std::vector<uint64_t> units_;  // AddSubsampledWindow's weights
   PairAccumulator* out_;
   ChunkEdges* edges_ = nullptr;
-  std::vector<uint32_t> ring_;  // the last `window_` ids of the current segment, twice (see OnToken)
+  std::vector<uint32_t> ring_;  // the last `reach_` ids of the current segment, twice (see OnToken)
   uint64_t position_ = 0;       // in-vocabulary ids seen in the current segment
 };
 
@@ -75,16 +93,20 @@ class ChunkStitcher {
   // head, then advances the context. Call on chunks in corpus order.
   void Stitch(const ChunkEdges& edges);
 
-  // The last <= W ids of the open document (saved with resumable progress).
+  // The last <= reach ids of the open document (saved with resumable progress).
   const std::vector<uint32_t>& context() const { return context_; }
   void set_context(std::vector<uint32_t> context) { context_ = std::move(context); }
 
  private:
   const uint32_t window_;
+  const uint32_t reach_;
   const bool symmetric_;
   std::vector<uint64_t> weight_;
+  const SubsampledWindow* subsampled_;
   PairAccumulator* out_;
   std::vector<uint32_t> context_;
+  std::vector<uint32_t> sequence_;  // context_ then the head, for subsampled weights
+  std::vector<uint64_t> units_;
 };
 
 }  // namespace streamglove

@@ -47,9 +47,12 @@ struct StoreConfig {
   uint32_t format_version = kStoreFormatVersion;
   uint32_t window = 10;
   bool symmetric = true;
-  bool distance_weighting = true;
-  // Fixed-point units per count: lcm(1..window) with distance weighting, so
-  // every 1/d is a whole number of units; 1 without.
+  DistanceWeighting weighting = DistanceWeighting::kHarmonic;
+  // word2vec's subsampling threshold t applied before windowing, in
+  // expectation (IngestOptions::subsample); 0: none.
+  double subsample = 0;
+  // Fixed-point units per count (CountScale): every weight of a pair is a
+  // whole number of units.
   uint64_t scale = 2520;
   // Corpus options that change the counts.
   std::string tokenizer = "whitespace";

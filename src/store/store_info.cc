@@ -18,7 +18,8 @@ Status ComputeStoreStats(const std::string& dir, size_t memory_bytes, StoreStats
   stats->format_version = c.format_version;
   stats->window = c.window;
   stats->symmetric = c.symmetric;
-  stats->distance_weighting = c.distance_weighting;
+  stats->weighting = c.weighting;
+  stats->subsample = c.subsample;
   stats->scale = c.scale;
   stats->vocab_size = store->vocab().size();
   std::vector<InputRecord> inputs;

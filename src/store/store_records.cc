@@ -1,5 +1,6 @@
 #include "store/store_records.h"
 
+#include <bit>
 #include <charconv>
 
 #include "util/coding.h"
@@ -12,7 +13,12 @@ namespace {
 constexpr uint64_t kConfigSymmetric = 1;
 constexpr uint64_t kConfigDistanceWeighting = 2;
 constexpr uint64_t kConfigLowercase = 4;
-constexpr uint64_t kConfigFlags = kConfigSymmetric | kConfigDistanceWeighting | kConfigLowercase;
+constexpr uint64_t kConfigLinearWeighting = 8;  // (W - d + 1) / W; without it or 2, 1
+// Subsampled before windowing: the threshold t follows the other fields, as
+// the varint of its IEEE 754 bits.
+constexpr uint64_t kConfigSubsampled = 16;
+constexpr uint64_t kConfigFlags =
+    kConfigSymmetric | kConfigDistanceWeighting | kConfigLowercase | kConfigLinearWeighting | kConfigSubsampled;
 
 // Progress flag bits (on disk: never change).
 constexpr uint64_t kProgressContinuesLine = 1;
@@ -90,11 +96,14 @@ void EncodeConfig(const StoreConfig& config, std::string* out) {
   PutVarint64(out, config.format_version);
   PutVarint64(out, config.window);
   PutVarint64(out, (config.symmetric ? kConfigSymmetric : 0) |
-                       (config.distance_weighting ? kConfigDistanceWeighting : 0) |
-                       (config.lowercase ? kConfigLowercase : 0));
+                       (config.weighting == DistanceWeighting::kHarmonic ? kConfigDistanceWeighting : 0) |
+                       (config.weighting == DistanceWeighting::kLinear ? kConfigLinearWeighting : 0) |
+                       (config.lowercase ? kConfigLowercase : 0) |
+                       (config.subsample > 0 ? kConfigSubsampled : 0));
   PutVarint64(out, config.scale);
   PutLengthPrefixed(out, config.tokenizer);
   PutLengthPrefixed(out, config.json_field);
+  if (config.subsample > 0) PutVarint64(out, std::bit_cast<uint64_t>(config.subsample));
 }
 
 bool DecodeConfigVersion(std::string_view value, uint32_t* format_version) {
@@ -109,11 +118,21 @@ bool DecodeConfig(std::string_view value, StoreConfig* config) {
   uint64_t flags = 0;
   if (!r.Skip(kMagicSize) || !r.Varint32(&c.format_version) || !r.Varint32(&c.window) ||
       !r.Varint(&flags) || (flags & ~kConfigFlags) != 0 || !r.Varint(&c.scale) ||
-      !r.LengthPrefixed(&c.tokenizer) || !r.LengthPrefixed(&c.json_field) || !r.AtEnd()) {
+      !r.LengthPrefixed(&c.tokenizer) || !r.LengthPrefixed(&c.json_field) ||
+      ((flags & kConfigDistanceWeighting) != 0 && (flags & kConfigLinearWeighting) != 0)) {
     return false;
   }
+  if ((flags & kConfigSubsampled) != 0) {
+    uint64_t bits = 0;
+    if (!r.Varint(&bits)) return false;
+    c.subsample = std::bit_cast<double>(bits);
+    if (!(c.subsample > 0 && c.subsample < 1)) return false;
+  }
+  if (!r.AtEnd()) return false;
   c.symmetric = (flags & kConfigSymmetric) != 0;
-  c.distance_weighting = (flags & kConfigDistanceWeighting) != 0;
+  c.weighting = (flags & kConfigDistanceWeighting) != 0 ? DistanceWeighting::kHarmonic
+                : (flags & kConfigLinearWeighting) != 0  ? DistanceWeighting::kLinear
+                                                         : DistanceWeighting::kNone;
   c.lowercase = (flags & kConfigLowercase) != 0;
   *config = std::move(c);
   return true;

@@ -148,6 +148,7 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
   stats->blocks = blocks.block_records.size();
   stats->pairs = blocks.pairs;
   stats->vocab_size = cut;
+  stats->store_subsample = store->config().subsample;
   store.reset();  // training reads only the blocks: a snapshot of the store
 
   const float eta = static_cast<float>(Eta(options));
@@ -159,7 +160,9 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
     for (uint32_t i = 0; i < cut; ++i) tokens += vocab[i].count;
     noise = std::make_unique<AliasTable>(NoiseWeights(vocab, cut, options.noise_power));
     model = std::make_unique<SgnsModel>(cut, options.dim, options.seed, SgnsHyper{eta, options.negatives}, noise.get());
-    transform = SgnsTransform(SubsampleKeepProbabilities(vocab, cut, tokens, options.subsample));
+    // A store subsampled before windowing holds word2vec's subsampled counts.
+    const double subsample = stats->store_subsample > 0 ? 0 : options.subsample;
+    transform = SgnsTransform(SubsampleKeepProbabilities(vocab, cut, tokens, subsample));
   } else {
     model = std::make_unique<GloveModel>(cut, options.dim, options.seed,
                                          GloveHyper{eta, static_cast<float>(options.grad_clip), options.step_scale,

@@ -10,6 +10,7 @@
 #include <random>
 
 #include "cooccur/fixed_point.h"
+#include "cooccur/subsampled_window.h"
 #include "store/store.h"
 #include "test_util.h"
 #include "util/file.h"
@@ -24,10 +25,10 @@ using Counts = std::map<std::pair<uint32_t, uint32_t>, uint64_t>;
 // Stanford GloVe's cooccur loop over the reference tokens, in fixed point:
 // the independent oracle for the whole ingest path.
 Counts BruteForce(const std::vector<std::string>& files, const std::vector<VocabEntry>& vocab, uint32_t window,
-                  bool symmetric, bool weighting) {
+                  bool symmetric, DistanceWeighting weighting) {
   std::map<std::string, uint32_t> ids;
   for (uint32_t i = 0; i < vocab.size(); ++i) ids[vocab[i].word] = i;
-  const uint64_t scale = CountScale(window, weighting);
+  const uint64_t scale = CountScale(window, weighting, /*subsampled=*/false);
   Counts counts;
   for (const std::string& text : files) {
     std::vector<uint32_t> history;  // in-vocabulary ids of the current document
@@ -41,7 +42,11 @@ Counts BruteForce(const std::vector<std::string>& files, const std::vector<Vocab
       const uint32_t w2 = it->second;
       const size_t j = history.size();
       for (size_t k = j; k-- > (j > window ? j - window : 0);) {
-        const uint64_t add = weighting ? scale / (j - k) : 1;
+        const uint64_t d = j - k;
+        // The weights as the options document them, times the scale.
+        const uint64_t add = weighting == DistanceWeighting::kHarmonic ? scale / d
+                             : weighting == DistanceWeighting::kLinear ? (window - d + 1) * scale / window
+                                                                       : 1;
         counts[{history[k], w2}] += add;
         if (symmetric) counts[{w2, history[k]}] += add;
       }
@@ -126,23 +131,29 @@ TEST_CASE("Ingested counts equal a brute-force GloVe count", "[cooccur]") {
   Fixture f;
   struct Case {
     uint32_t window;
-    bool symmetric, weighting;
+    bool symmetric;
+    DistanceWeighting weighting;
     int threads;
     size_t max_dense, max_buffer;
     uint64_t batch_bytes;
   };
   int n = 0;
-  for (const Case& c : {Case{15, true, true, 2, 0, 0, uint64_t{1} << 30},
-                        Case{15, false, true, 1, 0, 0, uint64_t{1} << 30},
-                        Case{5, true, false, 2, 4096, 4096, 65536},  // tiny dense region, spills, many batches
-                        Case{1, false, false, 2, 0, 2048, 100000},
-                        Case{20, true, true, 1, 1, 1 << 12, 70000}}) {
-    INFO("window " << c.window << " symmetric " << c.symmetric << " weighting " << c.weighting << " threads "
+  constexpr DistanceWeighting kHarmonic = DistanceWeighting::kHarmonic;
+  constexpr DistanceWeighting kLinear = DistanceWeighting::kLinear;
+  constexpr DistanceWeighting kNone = DistanceWeighting::kNone;
+  for (const Case& c : {Case{15, true, kHarmonic, 2, 0, 0, uint64_t{1} << 30},
+                        Case{15, false, kHarmonic, 1, 0, 0, uint64_t{1} << 30},
+                        Case{5, true, kNone, 2, 4096, 4096, 65536},  // tiny dense region, spills, many batches
+                        Case{1, false, kNone, 2, 0, 2048, 100000},
+                        Case{20, true, kHarmonic, 1, 1, 1 << 12, 70000},
+                        Case{5, true, kLinear, 2, 4096, 1 << 12, 70000},
+                        Case{20, false, kLinear, 1, 0, 0, uint64_t{1} << 30}}) {
+    INFO("window " << c.window << " symmetric " << c.symmetric << " weighting " << DistanceWeightingName(c.weighting) << " threads "
                    << c.threads << " dense " << c.max_dense << " buffer " << c.max_buffer);
     IngestOptions o = f.Options();
     o.window = c.window;
     o.symmetric = c.symmetric;
-    o.distance_weighting = c.weighting;
+    o.weighting = c.weighting;
     o.threads = c.threads;
     o.max_dense_bytes = c.max_dense;
     o.max_buffer_bytes = c.max_buffer;
@@ -190,4 +201,92 @@ TEST_CASE("Counts do not depend on shard order or on ingesting shard by shard", 
   const Status s = Ingest(f.dir.path() + "/all", f.inputs, f.Corpus4K(), o, &stats);
   CHECK(s.code() == Status::Code::kInvalidArgument);
   CHECK(s.message().find("--window 7") != std::string::npos);
+}
+
+// word2vec's subsampling before windowing, computed the other way round: for
+// every left word, walking forward over the words after it, the distribution
+// of how many of those between are kept.
+TEST_CASE("Subsampled counts equal a forward computation of word2vec's expected windows", "[cooccur]") {
+  Fixture f;
+  const double t = 2e-3;
+  const uint32_t window = 4;
+  double total = 0;
+  for (const VocabEntry& e : f.vocab) total += static_cast<double>(e.count);
+  std::map<std::string, uint32_t> ids;
+  std::vector<double> keep;
+  for (const VocabEntry& e : f.vocab) {
+    ids[e.word] = static_cast<uint32_t>(keep.size());
+    const double ratio = t * total / static_cast<double>(e.count);
+    keep.push_back(std::min(1.0, std::sqrt(ratio) + ratio));
+  }
+  std::map<std::pair<uint32_t, uint32_t>, double> expected;  // in units
+  std::map<std::pair<uint32_t, uint32_t>, uint64_t> contributions;
+  const size_t reach = kSubsampleReachFactor * window;
+  for (const std::string& text : f.texts) {
+    std::vector<std::vector<uint32_t>> documents(1);
+    for (const std::string& token : ReferenceTokens(text + "\n")) {
+      if (token == kDocEnd) {
+        documents.emplace_back();
+      } else if (const auto it = ids.find(token); it != ids.end()) {
+        documents.back().push_back(it->second);
+      }
+    }
+    for (const std::vector<uint32_t>& doc : documents) {
+      for (size_t a = 0; a < doc.size(); ++a) {
+        std::vector<double> kept(window, 0.0);  // P(k of the words between kept), k < W
+        kept[0] = 1;
+        for (size_t b = a + 1; b < doc.size() && b - a <= reach; ++b) {
+          double e = 0;
+          for (uint32_t k = 0; k < window; ++k) e += kept[k] * (window - k) / window;  // linear weights
+          const double units = keep[doc[a]] * keep[doc[b]] * e * kSubsampledScale;
+          if (units >= 0.5) {
+            expected[{doc[a], doc[b]}] += units;
+            expected[{doc[b], doc[a]}] += units;
+            ++contributions[{doc[a], doc[b]}];
+            ++contributions[{doc[b], doc[a]}];
+          }
+          const double p = keep[doc[b]];
+          for (uint32_t k = window - 1; k > 0; --k) kept[k] = kept[k] * (1 - p) + kept[k - 1] * p;
+          kept[0] *= 1 - p;
+        }
+      }
+    }
+  }
+
+  IngestOptions o = f.Options();
+  o.window = window;
+  o.weighting = DistanceWeighting::kLinear;
+  o.subsample = t;
+  IngestStats stats;
+  REQUIRE(Ingest(f.dir.path() + "/chunks", f.inputs, f.Corpus4K(), o, &stats).ok());
+  o.threads = 1;
+  o.batch_bytes = 70000;
+  REQUIRE(Ingest(f.dir.path() + "/one", f.inputs, CorpusOptions(), o, &stats).ok());
+  CHECK(stats.batches > 1);
+  const Counts got = ReadStore(f.dir.path() + "/chunks");
+  // Chunks, threads and batches change nothing, to the unit.
+  CHECK(ReadStore(f.dir.path() + "/one") == got);
+  size_t mismatches = 0;
+  for (const auto& [cell, want] : expected) {
+    const auto it = got.find(cell);
+    const double have = it == got.end() ? 0.0 : static_cast<double>(it->second);
+    // Each increment is rounded to a unit on its own.
+    if (std::abs(have - want) > 0.5 * static_cast<double>(contributions[cell]) + 1e-6 * want) ++mismatches;
+  }
+  CHECK(mismatches == 0);
+  for (const auto& [cell, units] : got) {
+    if (expected.count(cell) == 0) ++mismatches;
+  }
+  CHECK(mismatches == 0);
+  CHECK(got.size() > 10000);
+
+  std::unique_ptr<Store> store;
+  REQUIRE(Store::Open(f.dir.path() + "/chunks", 64 << 20, false, &store).ok());
+  CHECK(store->config().subsample == t);
+  CHECK(store->config().scale == kSubsampledScale);
+  store.reset();
+  // A run that subsamples otherwise is refused.
+  o.subsample = 1e-3;
+  const Status s = Ingest(f.dir.path() + "/one", f.inputs, CorpusOptions(), o, &stats);
+  CHECK(s.code() == Status::Code::kInvalidArgument);
 }

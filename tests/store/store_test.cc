@@ -167,8 +167,8 @@ TEST_CASE("Store keeps config and vocabulary and inputs and progress across reop
   StoreConfig config;
   config.window = 15;
   config.symmetric = false;
-  config.distance_weighting = false;
-  config.scale = 1;
+  config.weighting = DistanceWeighting::kLinear;
+  config.scale = 15;
   config.tokenizer = "unicode";
   config.lowercase = true;
   config.json_field = "body";
@@ -193,8 +193,8 @@ TEST_CASE("Store keeps config and vocabulary and inputs and progress across reop
   REQUIRE(store->initialized());
   CHECK(store->config().window == 15);
   CHECK_FALSE(store->config().symmetric);
-  CHECK_FALSE(store->config().distance_weighting);
-  CHECK(store->config().scale == 1);
+  CHECK(store->config().weighting == DistanceWeighting::kLinear);
+  CHECK(store->config().scale == 15);
   CHECK(store->config().tokenizer == "unicode");
   CHECK(store->config().lowercase);
   CHECK(store->config().json_field == "body");
