@@ -12,7 +12,7 @@ packages=(
   # tests
   catch2 zstd gzip python3 bc
   # cross-checks against independent peers (they install for /usr/bin/python3)
-  python3-numpy python3-scipy python3-gensim
+  python3-numpy python3-scipy python3-gensim fasttext
   # fuzzing (libFuzzer ships with clang)
   clang
   # benchmarks (peak RSS via /usr/bin/time -v; plots by gnuplot)

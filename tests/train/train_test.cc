@@ -12,6 +12,7 @@
 
 #include "store/store.h"
 #include "streamglove/ingest.h"
+#include "streamglove/store_info.h"
 #include "train/block_stream.h"
 #include "test_util.h"
 #include "util/file.h"
@@ -274,4 +275,41 @@ TEST_CASE("A block stream of one and a half blocks' bytes is cut into blocks tha
   CHECK(info.block_records.size() >= 2);
   REQUIRE(OpenBlockStream(store.get(), dir, vocab, block_bytes, BlockCompression::kNone, &info).ok());
   CHECK_FALSE(info.built);
+}
+
+TEST_CASE("SGNS on a store subsampled before windowing trains its counts as they are", "[train][sgns]") {
+  TrainFixture f;
+  std::vector<InputFile> inputs;
+  REQUIRE(ExpandInputs({f.dir.path() + "/corpus.txt"}, InputFormat::kAuto, &inputs).ok());
+  IngestOptions io;
+  io.min_count = 2;
+  io.memory_bytes = 128 << 20;
+  io.progress = false;
+  io.weighting = DistanceWeighting::kLinear;
+  io.subsample = 1e-3;
+  const std::string subsampled = f.dir.path() + "/subsampled";
+  IngestStats istats;
+  REQUIRE(Ingest(subsampled, inputs, CorpusOptions(), io, &istats).ok());
+
+  TrainOptions o = f.Options();
+  o.objective = Objective::kSgns;
+  o.subsample = 1e-3;
+  o.epochs = 1;
+  for (const auto& [store, subsampled_store] : {std::pair{subsampled, true}, std::pair{f.store, false}}) {
+    INFO(store);
+    StoreStats counts;
+    REQUIRE(ComputeStoreStats(store, 64 << 20, &counts).ok());
+    TrainStats stats;
+    REQUIRE(Train(store, f.dir.path() + "/v.txt", o, &stats).ok());
+    const double updates = static_cast<double>(stats.epochs.at(0).updates);
+    if (subsampled_store) {
+      // The counts hold the subsampling: about one positive update per unit
+      // of count (stochastic rounding), none dropped again.
+      CHECK(stats.store_subsample == 1e-3);
+      CHECK(updates == Approx(counts.sum_of_counts).epsilon(0.02));
+    } else {
+      CHECK(stats.store_subsample == 0);
+      CHECK(updates < 0.8 * counts.sum_of_counts);
+    }
+  }
 }
