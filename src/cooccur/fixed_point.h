@@ -20,6 +20,16 @@ namespace streamglove {
 // leaves room for 7.9e10 counts in one cell before 64 bits overflow.
 inline constexpr uint32_t kMaxWindow = 20;
 
+// w(d), the weight of a pair at distance d (1 <= d <= window) as a fraction.
+inline double DistanceWeight(DistanceWeighting weighting, uint32_t window, uint32_t d) {
+  switch (weighting) {
+    case DistanceWeighting::kHarmonic: return 1.0 / d;
+    case DistanceWeighting::kLinear: return static_cast<double>(window - d + 1) / window;
+    case DistanceWeighting::kNone: return 1;
+  }
+  return 1;
+}
+
 // Units per count of a store counted with subsampling before windowing
 // (subsampled_window.h): its weights are not fractions of small integers, so
 // a power of two, which leaves room for 2^44 = 1.8e13 whole counts in a

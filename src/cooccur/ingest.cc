@@ -32,6 +32,7 @@
 #include "util/interrupt.h"
 #include "util/progress.h"
 #include "util/size.h"
+#include "vocab/subsampling.h"
 #include "vocab/vocab_index.h"
 
 namespace streamglove {
@@ -283,10 +284,11 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
   const VocabIndex vocab(store->vocab());
   std::unique_ptr<SubsampledWindow> subsampled;
   if (config.subsample > 0) {
-    std::vector<uint64_t> counts;
-    for (const VocabEntry& e : store->vocab()) counts.push_back(e.count);
-    subsampled = std::make_unique<SubsampledWindow>(KeepProbabilities(counts, config.subsample), config.window,
-                                                    config.weighting, config.scale);
+    uint64_t tokens = 0;  // as word2vec's train_words: the vocabulary's counts
+    for (const VocabEntry& e : store->vocab()) tokens += e.count;
+    std::vector<double> keep;
+    for (const VocabEntry& e : store->vocab()) keep.push_back(SubsampleKeepProbability(e.count, tokens, config.subsample));
+    subsampled = std::make_unique<SubsampledWindow>(std::move(keep), config.window, config.weighting, config.scale);
   }
   const WindowConfig window{config.window, config.symmetric, config.scale, config.weighting, subsampled.get()};
   MemoryPlan plan;

@@ -2,32 +2,15 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 
 #include "cooccur/fixed_point.h"
 
 namespace streamglove {
 
-std::vector<double> KeepProbabilities(const std::vector<uint64_t>& counts, double t) {
-  const double total = static_cast<double>(std::accumulate(counts.begin(), counts.end(), uint64_t{0}));
-  std::vector<double> keep(counts.size(), 1.0);
-  for (size_t i = 0; i < counts.size(); ++i) {
-    if (counts[i] == 0) continue;
-    const double ratio = t * total / static_cast<double>(counts[i]);  // t / f
-    keep[i] = std::min(1.0, std::sqrt(ratio) + ratio);
-  }
-  return keep;
-}
-
 SubsampledWindow::SubsampledWindow(std::vector<double> keep, uint32_t window, DistanceWeighting weighting,
                                    uint64_t scale)
     : keep_(std::move(keep)), window_(window), reach_(kSubsampleReachFactor * window), weight_(window) {
-  for (uint32_t d = 1; d <= window; ++d) {
-    double w = 1;
-    if (weighting == DistanceWeighting::kHarmonic) w = 1.0 / d;
-    if (weighting == DistanceWeighting::kLinear) w = static_cast<double>(window - d + 1) / window;
-    weight_[d - 1] = w * static_cast<double>(scale);
-  }
+  for (uint32_t d = 1; d <= window; ++d) weight_[d - 1] = DistanceWeight(weighting, window, d) * static_cast<double>(scale);
 }
 
 size_t SubsampledWindow::Weigh(uint32_t right, const uint32_t* end, size_t n, uint64_t* units) const {
@@ -47,11 +30,11 @@ size_t SubsampledWindow::Weigh(uint32_t right, const uint32_t* end, size_t n, ui
     for (uint32_t k = 0; k < window_; ++k) expected += between[k] * weight_[k];
     const double p_left = keep_[left];
     units[D - 1] = static_cast<uint64_t>(std::llround(p_left * p_right * expected));
-    // The left word is between the right word and every farther one.
+    // The left word is between the right word and every farther one; kept,
+    // it pushes the mass at W - 1 out of the window.
+    alive -= between[window_ - 1] * p_left;
     for (uint32_t k = window_ - 1; k > 0; --k) between[k] = between[k] * (1 - p_left) + between[k - 1] * p_left;
     between[0] *= 1 - p_left;
-    alive = 0;
-    for (uint32_t k = 0; k < window_; ++k) alive += between[k];
   }
   return n;
 }

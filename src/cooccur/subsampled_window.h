@@ -41,13 +41,10 @@ namespace streamglove {
 // are cut here.
 inline constexpr uint32_t kSubsampleReachFactor = 8;
 
-// word2vec's keep probability min(1, sqrt(t / f) + t / f) for each entry of
-// `counts`, f = count / total (t > 0).
-std::vector<double> KeepProbabilities(const std::vector<uint64_t>& counts, double t);
-
 class SubsampledWindow {
  public:
-  // keep[id]: p(id). window W, weighting w(d), scale: units per count.
+  // keep[id]: p(id) (vocab/subsampling.h). window W, weighting w(d), scale:
+  // units per count.
   SubsampledWindow(std::vector<double> keep, uint32_t window, DistanceWeighting weighting, uint64_t scale);
 
   // The farthest in-vocabulary distance a pair may span.

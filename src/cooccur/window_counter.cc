@@ -1,19 +1,21 @@
 #include "cooccur/window_counter.h"
 
 #include <algorithm>
+#include <cmath>
+
+#include "cooccur/fixed_point.h"
 
 namespace streamglove {
 
 namespace {
 
+// The scale makes every weight a whole number of units; rounding removes
+// the floating-point error of 1/d.
 std::vector<uint64_t> Weights(const WindowConfig& config) {
   std::vector<uint64_t> w(config.window + 1, 0);
   for (uint32_t d = 1; d <= config.window; ++d) {
-    switch (config.weighting) {
-      case DistanceWeighting::kHarmonic: w[d] = config.scale / d; break;
-      case DistanceWeighting::kLinear: w[d] = config.scale * (config.window - d + 1) / config.window; break;
-      case DistanceWeighting::kNone: w[d] = 1; break;
-    }
+    w[d] = static_cast<uint64_t>(
+        std::llround(DistanceWeight(config.weighting, config.window, d) * static_cast<double>(config.scale)));
   }
   return w;
 }

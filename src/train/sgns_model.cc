@@ -5,6 +5,7 @@
 #include <random>
 
 #include "util/split_mix.h"
+#include "vocab/subsampling.h"
 
 namespace streamglove {
 
@@ -23,12 +24,8 @@ std::vector<double> NoiseWeights(const std::vector<VocabEntry>& vocab, uint32_t 
 
 std::vector<float> SubsampleKeepProbabilities(const std::vector<VocabEntry>& vocab, uint32_t cut, uint64_t tokens,
                                               double t) {
-  std::vector<float> keep(cut, 1.0f);
-  if (t <= 0 || tokens == 0) return keep;
-  for (uint32_t i = 0; i < cut; ++i) {
-    const double f = static_cast<double>(vocab[i].count) / static_cast<double>(tokens);
-    keep[i] = static_cast<float>(std::min(1.0, (std::sqrt(f / t) + 1) * t / f));
-  }
+  std::vector<float> keep(cut);
+  for (uint32_t i = 0; i < cut; ++i) keep[i] = static_cast<float>(SubsampleKeepProbability(vocab[i].count, tokens, t));
   return keep;
 }
 

@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include "cooccur/fixed_point.h"
+#include "vocab/subsampling.h"
 
 using namespace streamglove;
 
@@ -70,7 +71,8 @@ TEST_CASE("Keep probabilities are word2vec's", "[cooccur]") {
   // word2vec.c: ran = (sqrt(cn / (sample * train_words)) + 1) * (sample * train_words) / cn.
   const std::vector<uint64_t> counts = {600000, 30000, 1000, 10, 0};
   const double total = 631010, t = 1e-4;
-  const std::vector<double> keep = KeepProbabilities(counts, t);
+  std::vector<double> keep;
+  for (uint64_t count : counts) keep.push_back(SubsampleKeepProbability(count, 631010, t));
   for (size_t i = 0; i + 1 < counts.size(); ++i) {
     const double cn = static_cast<double>(counts[i]);
     const double ran = (std::sqrt(cn / (t * total)) + 1) * (t * total) / cn;
