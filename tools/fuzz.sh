@@ -10,7 +10,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 tools/setup.sh
-CC=clang CXX=clang++ tools/build.sh build-fuzz -DCMAKE_BUILD_TYPE=Debug -DSG_FUZZ=ON -DBUILD_TESTING=OFF >/dev/null
+mkdir -p build-fuzz
+# The build's log is shown only when it fails (clang warns where gcc does not).
+if ! CC=clang CXX=clang++ tools/build.sh build-fuzz -DCMAKE_BUILD_TYPE=Debug -DSG_FUZZ=ON -DBUILD_TESTING=OFF \
+     >build-fuzz/build.log 2>&1; then
+  grep -E -A4 "error|FAILED" build-fuzz/build.log | head -n 60
+  echo "fuzz: the clang build failed (log: build-fuzz/build.log)"
+  exit 1
+fi
 fail=0
 for target in corpus_reader tokenizer jsonl_field vectors vocab_file; do
   work=build-fuzz/corpus-$target

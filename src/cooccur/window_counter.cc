@@ -24,7 +24,6 @@ std::vector<uint64_t> Weights(const WindowConfig& config) {
 
 WindowCounter::WindowCounter(const VocabIndex* vocab, const WindowConfig& config, PairAccumulator* out)
     : vocab_(vocab),
-      window_(config.window),
       reach_(config.reach()),
       symmetric_(config.symmetric),
       weight_(Weights(config)),

@@ -73,7 +73,6 @@ class WindowCounter final : public TokenSink {
   void AddSubsampledWindow(uint32_t id, const uint32_t* end, uint64_t n);
 
   const VocabIndex* vocab_;
-  const uint32_t window_;
   const uint32_t reach_;
   const bool symmetric_;
   std::vector<uint64_t> weight_;  // weight_[d] for 1 <= d <= window
