@@ -252,6 +252,9 @@ BlockReader::BlockReader(const BlockStreamInfo* info, std::vector<uint32_t> orde
     uint64_t largest = 0;
     for (uint64_t n : info_->block_records) largest = std::max(largest, n);
     part_updates_ = static_cast<size_t>(std::max<uint64_t>(1, largest / 2));
+    due_capacity_ = static_cast<size_t>(largest / 4);
+    for (uint32_t b : order_) records_left_ += info_->block_records[b];
+    due_.reserve(due_capacity_);  // allocated once: never past the memory accounted
   }
   prefetch_ = std::thread([this] { Prefetch(); });
 }
@@ -318,10 +321,33 @@ void BlockReader::PrefetchBlock() {
   ++next_;
 }
 
+void BlockReader::TakeDueCopies(double share, std::vector<TrainingPair>* part) {
+  size_t kept = 0;
+  for (DueCopies& due : due_) {
+    const size_t space = part_updates_ - part->size();
+    uint64_t take = share >= 1 ? due.copies : std::binomial_distribution<uint64_t>(due.copies, share)(rng_);
+    take = std::min<uint64_t>(take, space);
+    part->insert(part->end(), take, due.pair);
+    due.copies -= take;
+    if (due.copies > 0) due_[kept++] = due;
+  }
+  due_.resize(kept);
+}
+
 void BlockReader::PrefetchUnitUpdates() {
   std::vector<TrainingPair>& part = ahead_.pairs;
   part.reserve(part_updates_);  // exactly: a part never grows past it
   std::uniform_real_distribution<double> uniform(0.0, 1.0);
+  // This part's share of what is left of the pass: one over the parts left,
+  // estimated from the copies drawn per record so far (a pass's first part
+  // takes none of the copies due: there are none yet).
+  uint64_t due_copies = 0;
+  for (const DueCopies& due : due_) due_copies += due.copies;
+  const double per_record =
+      records_read_ > 0 ? static_cast<double>(updates_drawn_) / static_cast<double>(records_read_) : 1.0;
+  const double updates_left = static_cast<double>(due_copies) + per_record * static_cast<double>(records_left_);
+  const double share = std::min(1.0, static_cast<double>(part_updates_) / std::max(1.0, updates_left));
+  TakeDueCopies(share, &part);
   while (part.size() < part_updates_) {
     if (pending_copies_ > 0) {
       const size_t copies = std::min<uint64_t>(pending_copies_, part_updates_ - part.size());
@@ -331,9 +357,17 @@ void BlockReader::PrefetchUnitUpdates() {
       pending_ = transform_->convert(block_[block_next_++]);
       ++ahead_.records;
       const double x = std::min(static_cast<double>(pending_.weight), 1e15);
-      pending_copies_ = static_cast<uint64_t>(x);
-      if (uniform(rng_) < x - static_cast<double>(pending_copies_)) ++pending_copies_;
+      uint64_t copies = static_cast<uint64_t>(x);
+      if (uniform(rng_) < x - static_cast<double>(copies)) ++copies;
       pending_.weight = 1;
+      --records_left_;
+      ++records_read_;
+      updates_drawn_ += copies;
+      pending_copies_ = copies;
+      if (copies >= kSpreadMinCopies && due_.size() < due_capacity_ && share < 1) {
+        pending_copies_ = std::binomial_distribution<uint64_t>(copies, share)(rng_);
+        due_.push_back({pending_, copies - pending_copies_});
+      }
     } else if (next_ < order_.size()) {
       // The next block, shuffled so that a part cut from it is a random
       // sample: scattered, then each bucket shuffled here, in cache.
@@ -347,6 +381,8 @@ void BlockReader::PrefetchUnitUpdates() {
       rng_.seed(shuffle_seeds_[next_]);
       block_next_ = 0;
       ++next_;
+    } else if (!due_.empty()) {
+      TakeDueCopies(1.0, &part);  // the pass's last records are read: all copies are due now
     } else {
       break;
     }

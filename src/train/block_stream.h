@@ -110,16 +110,26 @@ void PrepareBucket(BlockPart* part, size_t k, const PairTransform& transform, ui
 // write streams.
 inline constexpr size_t kBucketRecords = size_t{1} << 14;
 
+// A pair with at least this many copies has them spread over the parts left
+// (BlockReader); fewer stay in the part that reads the pair.
+inline constexpr uint64_t kSpreadMinCopies = 4;
+
 // Reads blocks in a given order, one part ahead of the consumer: on its own
 // thread it reads the next part and scatters it into buckets, drawing from
 // shuffle_seeds[i] for the i-th block read, so the stream is reproducible. A
 // part is one block (unconverted), or with transform->unit_updates (which
 // must outlive the reader) the next (largest block's records / 2) unit
-// updates of the stream, converted, shuffled whole (a heavy pair's copies
-// must not share a bucket) and cut into buckets of bucket_records: memory
-// stays at most
-// that of two whole blocks as TrainingPairs (one block as records plus two
-// parts), and a block is read in chunks of 64 Ki records.
+// updates of the stream, converted, shuffled whole and cut into buckets of
+// bucket_records. A pair of kSpreadMinCopies or more copies does not put
+// them all in the part that reads it: each part takes a binomial share of
+// its copies still due (1 / the parts estimated left), so they spread over
+// the rest of the pass as word2vec's over the text. Measured (docs/
+// benchmarks.md): with all copies in one part, training loss rose as the
+// learning rate fell once a pass had more than a few parts, and vectors got
+// worse with a smaller --memory. Memory stays at most that of two whole
+// blocks as TrainingPairs (one block as records, two parts and the pairs
+// with copies due, at most a quarter block of them; beyond that a pair's
+// copies stay in its part), and a block is read in chunks of 64 Ki records.
 class BlockReader {
  public:
   BlockReader(const BlockStreamInfo* info, std::vector<uint32_t> order, std::vector<uint64_t> shuffle_seeds,
@@ -146,7 +156,12 @@ class BlockReader {
   // next has their memory (the consumer's part aside, two blocks at most).
   void ReleaseBuffers();
   // Whether a block or a pair's copies are left to read.
-  bool MoreToRead() const { return next_ < order_.size() || block_next_ < block_.size() || pending_copies_ > 0; }
+  bool MoreToRead() const {
+    return next_ < order_.size() || block_next_ < block_.size() || pending_copies_ > 0 || !due_.empty();
+  }
+  // Moves into *part a binomial share (probability `share`) of each pair's
+  // copies still due, up to part_updates_ in all.
+  void TakeDueCopies(double share, std::vector<TrainingPair>* part);
 
   const BlockStreamInfo* info_;
   const std::vector<uint32_t> order_;
@@ -166,6 +181,16 @@ class BlockReader {
   size_t block_next_ = 0;
   TrainingPair pending_{};
   uint64_t pending_copies_ = 0;
+  // Heavy pairs' copies due in later parts, at most due_capacity_ pairs.
+  struct DueCopies {
+    TrainingPair pair;
+    uint64_t copies;
+  };
+  std::vector<DueCopies> due_;
+  size_t due_capacity_ = 0;
+  uint64_t records_left_ = 0;   // stored records not yet converted
+  uint64_t records_read_ = 0;   // and converted
+  uint64_t updates_drawn_ = 0;  // the copies drawn for those
   std::mt19937_64 rng_;
 };
 

@@ -47,7 +47,7 @@ uint64_t OptionsHash(const TrainOptions& o, uint32_t vocab, uint64_t pairs) {
   if (o.objective == Objective::kSgns) {
     // "spread": the unit-update stream (a checkpoint of the earlier
     // back-to-back updates is not resumed by this one).
-    return HashBytes(fmt::format("sgns spread {} {} {} {} {} {} {} {} {}", o.dim, Eta(o), o.negatives, o.noise_power,
+    return HashBytes(fmt::format("sgns spread-due {} {} {} {} {} {} {} {} {}", o.dim, Eta(o), o.negatives, o.noise_power,
                                  o.subsample, o.epochs, o.seed, vocab, pairs));
   }
   const std::string base = fmt::format("{} {} {} {} {} {} {} {}", o.dim, o.x_max, o.alpha, Eta(o), o.grad_clip,
