@@ -263,6 +263,7 @@ void BlockReader::ReleaseBuffers() {
   ahead_ = BlockPart();
   std::vector<PairRecord32>().swap(block_);
   std::vector<PairRecord32>().swap(chunk_);
+  std::vector<DueCopies>().swap(due_);
 }
 
 BlockReader::~BlockReader() {
