@@ -252,7 +252,7 @@ BlockReader::BlockReader(const BlockStreamInfo* info, std::vector<uint32_t> orde
     uint64_t largest = 0;
     for (uint64_t n : info_->block_records) largest = std::max(largest, n);
     part_updates_ = static_cast<size_t>(std::max<uint64_t>(1, largest / 2));
-    due_capacity_ = static_cast<size_t>(largest / 4);
+    due_capacity_ = static_cast<size_t>(largest / 6);  // 24-byte entries: 4 bytes per block record
     for (uint32_t b : order_) records_left_ += info_->block_records[b];
     due_.reserve(due_capacity_);  // allocated once: never past the memory accounted
   }
@@ -367,7 +367,7 @@ void BlockReader::PrefetchUnitUpdates() {
       pending_copies_ = copies;
       if (copies >= kSpreadMinCopies && due_.size() < due_capacity_ && share < 1) {
         pending_copies_ = std::binomial_distribution<uint64_t>(copies, share)(rng_);
-        due_.push_back({pending_, copies - pending_copies_});
+        if (copies > pending_copies_) due_.push_back({pending_, copies - pending_copies_});
       }
     } else if (next_ < order_.size()) {
       // The next block, shuffled so that a part cut from it is a random

@@ -128,7 +128,7 @@ inline constexpr uint64_t kSpreadMinCopies = 4;
 // learning rate fell once a pass had more than a few parts, and vectors got
 // worse with a smaller --memory. Memory stays at most that of two whole
 // blocks as TrainingPairs (one block as records, two parts and the pairs
-// with copies due, at most a quarter block of them; beyond that a pair's
+// with copies due, at most a sixth of a block of them; beyond that a pair's
 // copies stay in its part), and a block is read in chunks of 64 Ki records.
 class BlockReader {
  public:
