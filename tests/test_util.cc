@@ -4,6 +4,8 @@
 
 #include <string_view>
 
+#include <bzlib.h>
+#include <lzma.h>
 #include <zlib.h>
 #include <zstd.h>
 
@@ -64,6 +66,34 @@ std::string GzipMembers(const std::vector<std::string>& parts) {
     if (deflate(&zs, Z_FINISH) != Z_STREAM_END) throw std::runtime_error("gzip");
     out.append(member.data(), zs.total_out);
     deflateEnd(&zs);
+  }
+  return out;
+}
+
+std::string XzStreams(const std::vector<std::string>& parts) {
+  std::string out;
+  for (const std::string& p : parts) {
+    std::string stream(lzma_stream_buffer_bound(p.size()), '\0');
+    size_t n = 0;
+    if (lzma_easy_buffer_encode(6, LZMA_CHECK_CRC64, nullptr, reinterpret_cast<const uint8_t*>(p.data()), p.size(),
+                                reinterpret_cast<uint8_t*>(stream.data()), &n, stream.size()) != LZMA_OK) {
+      throw std::runtime_error("xz");
+    }
+    out.append(stream.data(), n);
+  }
+  return out;
+}
+
+std::string Bzip2Streams(const std::vector<std::string>& parts) {
+  std::string out;
+  for (const std::string& p : parts) {
+    std::string stream(p.size() + p.size() / 100 + 600, '\0');
+    auto n = static_cast<unsigned>(stream.size());
+    if (BZ2_bzBuffToBuffCompress(stream.data(), &n, const_cast<char*>(p.data()), static_cast<unsigned>(p.size()), 9,
+                                 0, 0) != BZ_OK) {
+      throw std::runtime_error("bzip2");
+    }
+    out.append(stream.data(), n);
   }
   return out;
 }

@@ -38,6 +38,12 @@ std::string ZstdFrames(const std::vector<std::string>& parts);
 // `parts` compressed as one gzip member each, concatenated.
 std::string GzipMembers(const std::vector<std::string>& parts);
 
+// One xz stream per part, back to back (as `cat a.xz b.xz` makes).
+std::string XzStreams(const std::vector<std::string>& parts);
+
+// One bzip2 stream per part, back to back (as pbzip2 writes).
+std::string Bzip2Streams(const std::vector<std::string>& parts);
+
 // Marks a document end in ReferenceTokens() output.
 inline const std::string kDocEnd = "\n<doc-end>\n";
 

@@ -8,9 +8,9 @@ packages=(
   g++ cmake ninja-build pkg-config
   # libraries
   librocksdb-dev libzstd-dev libtbb-dev libfmt-dev libcli11-dev zlib1g-dev
-  libsimdjson-dev libutf8proc-dev libopenblas-dev nlohmann-json3-dev
+  libsimdjson-dev libutf8proc-dev libopenblas-dev nlohmann-json3-dev liblzma-dev libbz2-dev
   # tests
-  catch2 zstd gzip python3 bc
+  catch2 zstd gzip xz-utils bzip2 python3 bc
   # cross-checks against independent peers (they install for /usr/bin/python3)
   python3-numpy python3-scipy python3-gensim fasttext
   # fuzzing (libFuzzer ships with clang)

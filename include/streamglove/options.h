@@ -16,7 +16,7 @@ namespace streamglove {
 
 // How an input's bytes (after decompression) are read as documents.
 enum class InputFormat {
-  kAuto,   // JSONL when the name ends in .jsonl/.ndjson (before .zst/.gz), else text
+  kAuto,   // JSONL when the name ends in .jsonl/.ndjson (before .zst/.gz/.xz/.bz2), else text
   kText,   // every line is a document
   kJsonl,  // every line is a JSON object; one string field is the document
 };
@@ -53,7 +53,7 @@ inline const char* DistanceWeightingName(DistanceWeighting w) {
 
 // Reading and tokenizing a corpus.
 struct CorpusOptions {
-  // Default: kAuto. Compression (zstd, gzip, none) is always detected from
+  // Default: kAuto. Compression (zstd, gzip, xz, bzip2, none) is always detected from
   // the content's magic bytes, so stdin may be compressed too.
   InputFormat format = InputFormat::kAuto;
 

@@ -6,7 +6,7 @@ namespace streamglove {
 
 void CorpusFlags::Register(CLI::App* app) {
   app->add_option("INPUT", inputs_,
-                  "Corpus files (.txt, .zst, .gz; .jsonl[.zst|.gz] as JSONL), directories "
+                  "Corpus files (.txt, .zst, .gz, .xz, .bz2; .jsonl[.zst|.gz|...] as JSONL), directories "
                   "(read recursively, sorted), or - for stdin")
       ->required();
   app->add_option("--format", format_, "Input format: auto (by name), text or jsonl")

@@ -3,7 +3,9 @@
 #include <cstring>
 #include <string_view>
 
+#include <bzlib.h>
 #include <fmt/format.h>
+#include <lzma.h>
 #include <zlib.h>
 #include <zstd.h>
 
@@ -15,7 +17,10 @@ namespace {
 
 constexpr size_t kCompressedBufferBytes = size_t{256} << 10;
 
-enum class Compression { kNone, kZstd, kGzip };
+enum class Compression { kNone, kZstd, kGzip, kXz, kBzip2 };
+
+// Enough leading bytes to tell every format apart (xz's magic is the longest).
+constexpr size_t kMagicBytes = 6;
 
 Compression DetectCompression(const unsigned char* magic, size_t n) {
   if (n >= 4 && magic[0] == 0x28 && magic[1] == 0xB5 && magic[2] == 0x2F && magic[3] == 0xFD) {
@@ -27,6 +32,11 @@ Compression DetectCompression(const unsigned char* magic, size_t n) {
     return Compression::kZstd;
   }
   if (n >= 2 && magic[0] == 0x1F && magic[1] == 0x8B) return Compression::kGzip;
+  if (n >= 6 && std::memcmp(magic, "\xFD" "7zXZ\0", 6) == 0) return Compression::kXz;
+  // "BZh" and the block size, '1' to '9' (hundreds of kB).
+  if (n >= 4 && std::memcmp(magic, "BZh", 3) == 0 && magic[3] >= '1' && magic[3] <= '9') {
+    return Compression::kBzip2;
+  }
   return Compression::kNone;
 }
 
@@ -187,6 +197,140 @@ class GzipSource final : public ByteSource {
   bool in_member_ = true;
 };
 
+// xz (liblzma), every stream of a concatenation (`cat a.xz b.xz`, pxz/xz -T
+// output is one stream of many blocks, also fine).
+class XzSource final : public ByteSource {
+ public:
+  explicit XzSource(std::unique_ptr<FileInput> in) : in_(std::move(in)) {
+    init_ = lzma_stream_decoder(&strm_, UINT64_MAX, LZMA_CONCATENATED);
+  }
+  ~XzSource() override { lzma_end(&strm_); }
+
+  Status Read(char* buf, size_t n, size_t* got) override {
+    *got = 0;
+    if (init_ != LZMA_OK) return Status::IOError(fmt::format("{}: liblzma init failed", in_.file->path()));
+    if (ended_) return Status::OK();
+    strm_.next_out = reinterpret_cast<uint8_t*>(buf);
+    strm_.avail_out = n;
+    while (strm_.avail_out > 0) {
+      if (strm_.avail_in == 0 && !in_.eof) {
+        size_t filled = 0;
+        SG_RETURN_IF_ERROR(in_.Refill(&filled));
+        strm_.next_in = reinterpret_cast<const uint8_t*>(in_.buffer.data());
+        strm_.avail_in = filled;
+      }
+      // With LZMA_CONCATENATED the decoder only knows the last stream is
+      // complete when told the input has ended.
+      const lzma_ret ret = lzma_code(&strm_, in_.eof ? LZMA_FINISH : LZMA_RUN);
+      if (ret == LZMA_STREAM_END) {
+        ended_ = true;
+        break;
+      }
+      if (ret == LZMA_BUF_ERROR && in_.eof) {
+        return Status::Corruption(fmt::format("{}: byte {}: truncated xz stream (file ends inside it)",
+                                              in_.file->path(), file_position()));
+      }
+      if (ret != LZMA_OK) {
+        return Status::Corruption(
+            fmt::format("{}: byte {}: corrupt xz data ({})", in_.file->path(), file_position(), Describe(ret)));
+      }
+    }
+    *got = n - strm_.avail_out;
+    return Status::OK();
+  }
+
+  uint64_t file_position() const override { return in_.file->position() - strm_.avail_in; }
+
+ private:
+  static const char* Describe(lzma_ret ret) {
+    switch (ret) {
+      case LZMA_FORMAT_ERROR: return "not an xz stream";
+      case LZMA_OPTIONS_ERROR: return "unsupported options";
+      case LZMA_DATA_ERROR: return "data error";
+      case LZMA_MEM_ERROR: return "out of memory";
+      default: return "decoder error";
+    }
+  }
+
+  CompressedInput in_;
+  lzma_stream strm_ = LZMA_STREAM_INIT;
+  lzma_ret init_;
+  bool ended_ = false;
+};
+
+// bzip2 (libbz2); a file may hold several streams back to back, as pbzip2
+// and lbzip2 write them.
+class Bzip2Source final : public ByteSource {
+ public:
+  explicit Bzip2Source(std::unique_ptr<FileInput> in) : in_(std::move(in)) {
+    std::memset(&strm_, 0, sizeof(strm_));
+    init_ = BZ2_bzDecompressInit(&strm_, 0, 0);
+  }
+  ~Bzip2Source() override { BZ2_bzDecompressEnd(&strm_); }
+
+  Status Read(char* buf, size_t n, size_t* got) override {
+    if (init_ != BZ_OK) return Status::IOError(fmt::format("{}: libbz2 init failed", in_.file->path()));
+    n = std::min<size_t>(n, UINT32_MAX);
+    strm_.next_out = buf;
+    strm_.avail_out = static_cast<unsigned>(n);
+    while (strm_.avail_out > 0) {
+      if (strm_.avail_in == 0) {
+        size_t filled = 0;
+        SG_RETURN_IF_ERROR(in_.Refill(&filled));
+        if (filled == 0) break;
+        strm_.next_in = in_.buffer.data();
+        strm_.avail_in = static_cast<unsigned>(filled);
+      }
+      if (!in_stream_) {  // more bytes after a complete stream: the next stream
+        // libbz2 has no reset: end the decoder and start another on the
+        // same buffers.
+        const bz_stream at = strm_;
+        BZ2_bzDecompressEnd(&strm_);
+        std::memset(&strm_, 0, sizeof(strm_));
+        init_ = BZ2_bzDecompressInit(&strm_, 0, 0);
+        if (init_ != BZ_OK) return Status::IOError(fmt::format("{}: libbz2 init failed", in_.file->path()));
+        strm_.next_in = at.next_in;
+        strm_.avail_in = at.avail_in;
+        strm_.next_out = at.next_out;
+        strm_.avail_out = at.avail_out;
+        in_stream_ = true;
+      }
+      const int ret = BZ2_bzDecompress(&strm_);
+      if (ret == BZ_STREAM_END) {
+        in_stream_ = false;
+      } else if (ret != BZ_OK) {
+        return Status::Corruption(fmt::format("{}: byte {}: corrupt bzip2 data ({})", in_.file->path(),
+                                              file_position(), Describe(ret)));
+      }
+    }
+    if (in_.eof && produced(n) == 0 && in_stream_) {
+      return Status::Corruption(fmt::format("{}: byte {}: truncated bzip2 stream (file ends inside it)",
+                                            in_.file->path(), file_position()));
+    }
+    *got = produced(n);
+    return Status::OK();
+  }
+
+  uint64_t file_position() const override { return in_.file->position() - strm_.avail_in; }
+
+ private:
+  size_t produced(size_t n) const { return n - strm_.avail_out; }
+
+  static const char* Describe(int ret) {
+    switch (ret) {
+      case BZ_DATA_ERROR_MAGIC: return "not a bzip2 stream";
+      case BZ_DATA_ERROR: return "data error";
+      case BZ_MEM_ERROR: return "out of memory";
+      default: return "decoder error";
+    }
+  }
+
+  CompressedInput in_;
+  bz_stream strm_;
+  int init_;
+  bool in_stream_ = true;
+};
+
 bool EndsWith(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
@@ -195,18 +339,29 @@ bool EndsWith(std::string_view s, std::string_view suffix) {
 
 Status OpenByteSource(const std::string& path, std::unique_ptr<ByteSource>* source) {
   auto in = std::make_unique<FileInput>();
-  SG_RETURN_IF_ERROR(in->Open(path, 4));
+  SG_RETURN_IF_ERROR(in->Open(path, kMagicBytes));
   const auto* magic = reinterpret_cast<const unsigned char*>(in->head().data());
   const Compression compression = DetectCompression(magic, in->head().size());
-  if (EndsWith(path, ".zst") && compression != Compression::kZstd) {
-    return Status::Corruption(fmt::format("{}: byte 0: not zstd data (bad magic bytes)", path));
-  }
-  if (EndsWith(path, ".gz") && compression != Compression::kGzip) {
-    return Status::Corruption(fmt::format("{}: byte 0: not gzip data (bad magic bytes)", path));
+  // A name that promises a compression must hold it: a misnamed or damaged
+  // file is not read as plain text.
+  static constexpr struct {
+    const char* suffix;
+    Compression compression;
+    const char* name;
+  } kSuffixes[] = {{".zst", Compression::kZstd, "zstd"},
+                   {".gz", Compression::kGzip, "gzip"},
+                   {".xz", Compression::kXz, "xz"},
+                   {".bz2", Compression::kBzip2, "bzip2"}};
+  for (const auto& s : kSuffixes) {
+    if (EndsWith(path, s.suffix) && compression != s.compression) {
+      return Status::Corruption(fmt::format("{}: byte 0: not {} data (bad magic bytes)", path, s.name));
+    }
   }
   switch (compression) {
     case Compression::kZstd: *source = std::make_unique<ZstdSource>(std::move(in)); break;
     case Compression::kGzip: *source = std::make_unique<GzipSource>(std::move(in)); break;
+    case Compression::kXz: *source = std::make_unique<XzSource>(std::move(in)); break;
+    case Compression::kBzip2: *source = std::make_unique<Bzip2Source>(std::move(in)); break;
     case Compression::kNone: *source = std::make_unique<PlainSource>(std::move(in)); break;
   }
   return Status::OK();

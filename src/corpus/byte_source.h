@@ -1,10 +1,11 @@
 // ByteSource: the decompressed bytes of one input, read front to back.
 //
-// The compression (zstd, gzip or none) is detected from the first bytes, so a
-// misnamed file or compressed standard input is read correctly; a name ending
-// in .zst or .gz whose content does not match is an error. zstd input may hold
-// many frames and gzip input many members, as produced by parallel compressors
-// and by appending (cat a.zst b.zst).
+// The compression (zstd, gzip, xz, bzip2 or none) is detected from the first
+// bytes, so a misnamed file or compressed standard input is read correctly; a
+// name ending in .zst, .gz, .xz or .bz2 whose content does not match is an
+// error. Input may hold many zstd frames, gzip members, xz streams or bzip2
+// streams, as produced by parallel compressors and by appending
+// (cat a.zst b.zst).
 //
 // Thread-safety: a ByteSource is used by one thread at a time.
 #ifndef STREAMGLOVE_CORPUS_BYTE_SOURCE_H_

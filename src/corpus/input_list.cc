@@ -15,7 +15,7 @@ namespace streamglove {
 namespace {
 
 bool NameSaysJsonl(std::string_view name) {
-  for (std::string_view suffix : {".zst", ".zstd", ".gz"}) {
+  for (std::string_view suffix : {".zst", ".zstd", ".gz", ".xz", ".bz2"}) {
     if (name.ends_with(suffix)) {
       name.remove_suffix(suffix.size());
       break;

@@ -79,15 +79,21 @@ TEST_CASE("Directories expand recursively in sorted order and formats resolve by
   WriteFile(dir.path() + "/b.txt", "b\n");
   WriteFile(dir.path() + "/sub/a.jsonl.gz", GzipMembers({"{\"text\": \"a\"}\n"}));
   WriteFile(dir.path() + "/a.ndjson", "{\"text\": \"x\"}\n");
+  WriteFile(dir.path() + "/sub/b.jsonl.xz", XzStreams({"{\"text\": \"b\"}\n"}));
+  WriteFile(dir.path() + "/sub/c.jsonl.bz2", Bzip2Streams({"{\"text\": \"c\"}\n"}));
+  WriteFile(dir.path() + "/sub/d.txt.xz", XzStreams({"d\n"}));
   std::vector<InputFile> inputs;
   REQUIRE(ExpandInputs({dir.path()}, InputFormat::kAuto, &inputs).ok());
-  REQUIRE(inputs.size() == 3);
+  REQUIRE(inputs.size() == 6);
   CHECK(inputs[0].path == dir.path() + "/a.ndjson");
   CHECK(inputs[0].jsonl);
   CHECK(inputs[1].path == dir.path() + "/b.txt");
   CHECK_FALSE(inputs[1].jsonl);
   CHECK(inputs[2].path == dir.path() + "/sub/a.jsonl.gz");
   CHECK(inputs[2].jsonl);
+  CHECK(inputs[3].jsonl);
+  CHECK(inputs[4].jsonl);
+  CHECK_FALSE(inputs[5].jsonl);
   CHECK(ExpandInputs({dir.path() + "/nope"}, InputFormat::kAuto, &inputs).code() ==
         Status::Code::kNotFound);
 }

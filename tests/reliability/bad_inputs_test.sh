@@ -32,7 +32,16 @@ good_lines | gzip -c >"$dir/whole.gz"
 head -c $(($(stat -c %s "$dir/whole.gz") / 2)) "$dir/whole.gz" >"$bad/truncated.txt.gz"
 good_lines | gzip -c >"$bad/corrupt.txt.gz"
 printf 'XXXXXXXXXXXXXXXX' | dd of="$bad/corrupt.txt.gz" bs=1 seek=100 conv=notrunc status=none
+good_lines | xz -c >"$dir/whole.xz"
+head -c $(($(stat -c %s "$dir/whole.xz") / 2)) "$dir/whole.xz" >"$bad/truncated.txt.xz"
+good_lines | xz -c >"$bad/corrupt.txt.xz"
+printf 'XXXXXXXXXXXXXXXX' | dd of="$bad/corrupt.txt.xz" bs=1 seek=60 conv=notrunc status=none
+good_lines | bzip2 -c >"$dir/whole.bz2"
+head -c $(($(stat -c %s "$dir/whole.bz2") / 2)) "$dir/whole.bz2" >"$bad/truncated.txt.bz2"
+good_lines | bzip2 -c >"$bad/corrupt.txt.bz2"
+printf 'XXXXXXXXXXXXXXXX' | dd of="$bad/corrupt.txt.bz2" bs=1 seek=60 conv=notrunc status=none
 echo "not zstd at all" >"$bad/misnamed.txt.zst"
+echo "not xz at all" >"$bad/misnamed.txt.xz"
 { good_lines; printf 'caf\xc3 au lait\n'; good_lines; } >"$bad/invalid-utf8.txt"
 { good_lines; printf 'a\x00b\n'; } >"$bad/nul-byte.txt"
 : >"$bad/empty.txt"
@@ -73,7 +82,8 @@ expect_error() {  # expect_error NAME LOCATION-REGEX command...
 }
 
 ingest() { "$bin" ingest --store "$dir/store" "$dir/good" "$@" -q; }
-for f in truncated.txt.zst corrupt.txt.zst truncated.txt.gz corrupt.txt.gz misnamed.txt.zst; do
+for f in truncated.txt.zst corrupt.txt.zst truncated.txt.gz corrupt.txt.gz misnamed.txt.zst \
+         truncated.txt.xz corrupt.txt.xz truncated.txt.bz2 corrupt.txt.bz2 misnamed.txt.xz; do
   expect_error "$f" "$f: byte [0-9]+" ingest "$bad/$f"
 done
 for f in invalid-utf8.txt nul-byte.txt empty.txt malformed.jsonl missing-field.jsonl non-string-field.jsonl \
