@@ -30,9 +30,12 @@ namespace streamglove {
 class ByteSource;
 
 struct InputFile {
-  std::string path;    // as given or as found under a directory; "-" is stdin
-  bool jsonl = false;  // read as JSONL (resolved from CorpusOptions::format)
-  uint64_t size = 0;   // bytes on disk; 0 when unknown (stdin, pipes)
+  std::string path;  // as given or as found under a directory; "-" is stdin
+  // kText, kJsonl or kWet, resolved from CorpusOptions::format and the name;
+  // with kAuto, a text input whose first bytes are a WARC header is read as
+  // WET (the chunks say so).
+  InputFormat format = InputFormat::kText;
+  uint64_t size = 0;  // bytes on disk; 0 when unknown (stdin, pipes)
 };
 
 // Expands command-line inputs: a file is taken as is, a directory contributes
@@ -41,6 +44,17 @@ struct InputFile {
 // A missing path or an empty directory is an error.
 Status ExpandInputs(const std::vector<std::string>& args, InputFormat format,
                     std::vector<InputFile>* inputs);
+
+// A WARC record of a WET chunk, found by the reader (see corpus/warc_record.h);
+// offsets are in the chunk's text.
+struct WarcRecord {
+  size_t begin = 0;       // the record's first byte
+  size_t end = 0;         // past its last: where the next record begins
+  size_t body_begin = 0;  // the body, when the record is good
+  size_t body_size = 0;
+  bool text = false;      // a good `conversion` record: its body is a document
+  std::string problem;    // non-empty: a bad record, and why
+};
 
 // Extra zeroed bytes after every chunk's text, so SIMD parsers (simdjson) may
 // read past the end of a record.
@@ -54,6 +68,8 @@ class Chunk {
   bool starts_in_token = false;  // ...and inside a token longer than a chunk: its tail,
                                  // up to the first separator, belongs to that token
   bool ends_input = false;       // the last chunk of its input
+  InputFormat format = InputFormat::kText;  // kText, kJsonl or kWet
+  std::vector<WarcRecord> warc_records;     // kWet: the whole records the chunk holds
 
   std::string_view text() const { return {buffer_.data(), size_}; }
   size_t size() const { return size_; }
@@ -102,7 +118,10 @@ class ChunkReader {
  private:
   Status OpenInput();
   Status FillChunk(Chunk* chunk);
-  size_t FindCut(const Chunk& chunk, bool jsonl, bool* cut_in_line, bool* cut_in_token) const;
+  size_t FindCut(const Chunk& chunk, bool* cut_in_line, bool* cut_in_token) const;
+  // kWet: the records that fit whole in the chunk's bytes, into
+  // chunk->warc_records; returns where the last one ends (0: none fits).
+  size_t CutWarcRecords(Chunk* chunk, bool at_end) const;
 
   const std::vector<InputFile> inputs_;
   const CorpusOptions options_;
@@ -112,6 +131,7 @@ class ChunkReader {
   Position start_at_;  // for the first input
   size_t next_input_ = 0;
   std::unique_ptr<ByteSource> source_;  // the current input, when open
+  InputFormat format_ = InputFormat::kText;  // the current input's
   bool source_eof_ = false;
   uint64_t offset_ = 0;  // decompressed offset of carry_[0]
   uint64_t line_start_ = 0;  // offset where the line being read began

@@ -16,9 +16,16 @@ namespace streamglove {
 
 // How an input's bytes (after decompression) are read as documents.
 enum class InputFormat {
-  kAuto,   // JSONL when the name ends in .jsonl/.ndjson (before .zst/.gz/.xz/.bz2), else text
+  // JSONL when the name ends in .jsonl/.ndjson, WET when it ends in .wet or
+  // .warc.wet (before .zst/.gz/.xz/.bz2) or the input starts with a
+  // "WARC/1." line, else text.
+  kAuto,
   kText,   // every line is a document
   kJsonl,  // every line is a JSON object; one string field is the document
+  // WARC records (Common Crawl's WET files): the body of every `conversion`
+  // record is a page's text; other records (warcinfo) are metadata, skipped.
+  // As in the other formats, a newline inside a page ends a document.
+  kWet,
 };
 
 enum class TokenizerKind {

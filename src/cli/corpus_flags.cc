@@ -6,12 +6,14 @@ namespace streamglove {
 
 void CorpusFlags::Register(CLI::App* app) {
   app->add_option("INPUT", inputs_,
-                  "Corpus files (.txt, .zst, .gz, .xz, .bz2; .jsonl[.zst|.gz|...] as JSONL), directories "
+                  "Corpus files (.txt, .zst, .gz, .xz, .bz2; .jsonl[.zst|...] as JSONL, .wet[.gz|...] as WET), directories "
                   "(read recursively, sorted), or - for stdin")
       ->required();
-  app->add_option("--format", format_, "Input format: auto (by name), text or jsonl")
+  app->add_option("--format", format_,
+                  "Input format: auto (by name; WET also by a leading WARC header), text, jsonl or wet "
+                  "(Common Crawl's WARC records: each conversion record's text is a page)")
       ->capture_default_str()
-      ->check(CLI::IsMember({"auto", "text", "jsonl"}));
+      ->check(CLI::IsMember({"auto", "text", "jsonl", "wet"}));
   app->add_option("--json-field", json_field_, "JSONL field holding the text")->capture_default_str();
   app->add_option("--tokenizer", tokenizer_,
                   "whitespace (byte-exact with Stanford GloVe) or words (Unicode words and "
@@ -22,13 +24,15 @@ void CorpusFlags::Register(CLI::App* app) {
   app->add_option("--max-line-bytes", max_line_, "Longest text line or JSONL record accepted")
       ->capture_default_str();
   app->add_flag("--skip-bad-records", skip_bad_records_,
-                "Skip and count text lines with invalid UTF-8 or NUL bytes and malformed JSONL records "
+                "Skip and count text lines with invalid UTF-8 or NUL bytes, malformed JSONL records and "
+                "malformed WARC records "
                 "(default: the first one is an error)");
 }
 
 Status CorpusFlags::Resolve(CorpusOptions* options, std::vector<InputFile>* inputs) const {
   options->format = format_ == "text"    ? InputFormat::kText
                     : format_ == "jsonl" ? InputFormat::kJsonl
+                    : format_ == "wet"   ? InputFormat::kWet
                                          : InputFormat::kAuto;
   options->tokenizer = tokenizer_ == "words" ? TokenizerKind::kWords : TokenizerKind::kWhitespace;
   options->json_field = json_field_;

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "corpus/byte_source.h"
+#include "corpus/warc_record.h"
 #include "streamglove/corpus_reader.h"
 #include "streamglove/tokenizer.h"
 
@@ -14,6 +15,7 @@ namespace {
 // after lowercasing shrinks it (at most 3 bytes to 1): 4 KiB > 3 * 999.
 constexpr size_t kMinChunkBytes = 4096;
 constexpr size_t kEndProbeBytes = size_t{64} << 10;
+constexpr std::string_view kWarcVersionPrefix = "WARC/1.";
 static_assert(kMinChunkBytes > 3 * kMaxTokenBytes);
 
 CorpusOptions WithChunkFloor(CorpusOptions options) {
@@ -40,8 +42,26 @@ Status ChunkReader::OpenInput() {
   line_start_ = 0;
   carry_.clear();
   carry_continues_line_ = carry_starts_in_token_ = false;
+  format_ = inputs_[next_input_].format;
+  if (options_.format == InputFormat::kAuto && format_ == InputFormat::kText) {
+    // A WET file by content, whatever its name: its first line opens a WARC
+    // record. The bytes read to see it stay in carry_, read first.
+    carry_.resize(kWarcVersionPrefix.size());
+    size_t filled = 0;
+    while (filled < carry_.size()) {
+      size_t got = 0;
+      SG_RETURN_IF_ERROR(source_->Read(carry_.data() + filled, carry_.size() - filled, &got));
+      if (got == 0) break;
+      filled += got;
+    }
+    carry_.resize(filled);
+    if (carry_ == kWarcVersionPrefix) format_ = InputFormat::kWet;
+  }
   if (next_input_ == 0 && start_at_.offset > 0) {
-    // Resuming: skip what an earlier run already read.
+    // Resuming: skip what an earlier run already read (first what carry_ holds).
+    const size_t held = std::min<uint64_t>(carry_.size(), start_at_.offset);
+    carry_.erase(0, held);
+    offset_ = held;
     std::string skip(std::min<uint64_t>(start_at_.offset, size_t{1} << 20), '\0');
     while (offset_ < start_at_.offset) {
       size_t got = 0;
@@ -85,14 +105,26 @@ Status ChunkReader::Next(Chunk* chunk, bool* done) {
   }
 }
 
-size_t ChunkReader::FindCut(const Chunk& chunk, bool jsonl, bool* cut_in_line,
-                            bool* cut_in_token) const {
+size_t ChunkReader::CutWarcRecords(Chunk* chunk, bool at_end) const {
+  chunk->warc_records.clear();
+  const std::string_view bytes(chunk->buffer_.data(), chunk->size_);
+  size_t pos = 0;
+  WarcRecord record;
+  while (pos < bytes.size() &&
+         ScanWarcRecord(bytes, pos, at_end, options_.max_record_bytes, &record) == WarcScan::kRecord) {
+    pos = record.end;
+    chunk->warc_records.push_back(std::move(record));
+  }
+  return pos;
+}
+
+size_t ChunkReader::FindCut(const Chunk& chunk, bool* cut_in_line, bool* cut_in_token) const {
   const char* data = chunk.buffer_.data();
   const size_t size = chunk.size_;
   if (const void* nl = ::memrchr(data, '\n', size)) {
     return static_cast<const char*>(nl) - data + 1;
   }
-  if (jsonl) return 0;  // a record must stay whole: read more
+  if (format_ == InputFormat::kJsonl) return 0;  // a record must stay whole: read more
   *cut_in_line = true;
   if (const size_t cut = LastSafeCut(std::string_view(data, size), options_.tokenizer); cut > 0) return cut;
   // One token longer than a whole chunk: tokenizers cut tokens at 999 bytes,
@@ -108,6 +140,8 @@ Status ChunkReader::FillChunk(Chunk* chunk) {
   chunk->offset = offset_;
   chunk->continues_line = carry_continues_line_;
   chunk->starts_in_token = carry_starts_in_token_;
+  chunk->format = format_;
+  chunk->warc_records.clear();
 
   size_t target = std::max(options_.chunk_bytes, carry_.size());
   auto reserve = [chunk](size_t bytes) {
@@ -126,15 +160,20 @@ Status ChunkReader::FillChunk(Chunk* chunk) {
       if (got == 0) source_eof_ = true;
       chunk->size_ += got;
     }
-    if (source_eof_) {
+    if (format_ == InputFormat::kWet) {
+      cut = CutWarcRecords(chunk, source_eof_);  // at the end: every byte, in records good or bad
+      if (cut > 0 || source_eof_) break;
+    } else if (source_eof_) {
       cut = chunk->size_;
       break;
+    } else {
+      cut = FindCut(*chunk, &cut_in_line, &cut_in_token);
+      if (cut > 0) break;
     }
-    cut = FindCut(*chunk, input.jsonl, &cut_in_line, &cut_in_token);
-    if (cut > 0) break;
     if (target >= options_.max_record_bytes) {
-      return Status::Corruption(fmt::format("{}: byte {}: JSONL record longer than {} bytes; --max-line-bytes raises the limit",
-                                            input.path, offset_, options_.max_record_bytes));
+      return Status::Corruption(fmt::format("{}: byte {}: {} record longer than {} bytes; --max-line-bytes raises the limit",
+                                            input.path, offset_, format_ == InputFormat::kWet ? "WARC" : "JSONL",
+                                            options_.max_record_bytes));
     }
     target = std::min(target * 2, options_.max_record_bytes);
     reserve(target);

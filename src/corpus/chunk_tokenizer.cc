@@ -57,7 +57,11 @@ Status ChunkTokenizer::BadRecord(const Chunk& chunk, uint64_t offset, const std:
 }
 
 Status ChunkTokenizer::Tokenize(const Chunk& chunk, TokenSink* sink) {
-  return (*inputs_)[chunk.input].jsonl ? TokenizeJsonl(chunk, sink) : TokenizeText(chunk, sink);
+  switch (chunk.format) {
+    case InputFormat::kJsonl: return TokenizeJsonl(chunk, sink);
+    case InputFormat::kWet: return TokenizeWet(chunk, sink);
+    default: return TokenizeText(chunk, sink);
+  }
 }
 
 Status ChunkTokenizer::TokenizeText(const Chunk& chunk, TokenSink* sink) {
@@ -113,6 +117,26 @@ Status ChunkTokenizer::TokenizeJsonl(const Chunk& chunk, TokenSink* sink) {
       }
     }
     pos = end + 1;
+  }
+  return Status::OK();
+}
+
+Status ChunkTokenizer::TokenizeWet(const Chunk& chunk, TokenSink* sink) {
+  const std::string_view text = chunk.text();
+  for (const WarcRecord& record : chunk.warc_records) {
+    if (!record.problem.empty()) {
+      SG_RETURN_IF_ERROR(BadRecord(chunk, record.begin, record.problem));
+      continue;
+    }
+    if (!record.text) continue;  // warcinfo, metadata: no page text
+    const std::string_view page = text.substr(record.body_begin, record.body_size);
+    size_t at = 0;
+    if (const std::string problem = LineProblem(page, false, false, &at); !problem.empty()) {
+      SG_RETURN_IF_ERROR(BadRecord(chunk, record.body_begin + at, problem));
+      continue;
+    }
+    tokenizer_.Tokenize(page, false, sink);
+    sink->OnDocumentEnd();
   }
   return Status::OK();
 }

@@ -1,7 +1,9 @@
 // ChunkTokenizer: a chunk's documents, as tokens.
 //
 // Hides the input format from the stages: a text chunk is tokenized as is;
-// a JSONL chunk's records each give one document (the configured field). The
+// a JSONL chunk's records each give one document (the configured field), a
+// WET chunk's conversion records their bodies (a newline inside still ends a
+// document, as in every format). The
 // end of an input always ends a document, so no window crosses two files.
 // Bad records (see CorpusOptions::skip_bad_records) fail the chunk before any
 // of its tokens is emitted, or are skipped and counted.
@@ -50,6 +52,7 @@ class ChunkTokenizer {
  private:
   Status TokenizeText(const Chunk& chunk, TokenSink* sink);
   Status TokenizeJsonl(const Chunk& chunk, TokenSink* sink);
+  Status TokenizeWet(const Chunk& chunk, TokenSink* sink);
   // Fails (the default) or counts the bad record at `offset` of the chunk.
   Status BadRecord(const Chunk& chunk, uint64_t offset, const std::string& reason);
 

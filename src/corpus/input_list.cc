@@ -14,19 +14,21 @@ namespace streamglove {
 
 namespace {
 
-bool NameSaysJsonl(std::string_view name) {
+InputFormat FormatByName(std::string_view name) {
   for (std::string_view suffix : {".zst", ".zstd", ".gz", ".xz", ".bz2"}) {
     if (name.ends_with(suffix)) {
       name.remove_suffix(suffix.size());
       break;
     }
   }
-  return name.ends_with(".jsonl") || name.ends_with(".ndjson");
+  if (name.ends_with(".jsonl") || name.ends_with(".ndjson")) return InputFormat::kJsonl;
+  if (name.ends_with(".wet")) return InputFormat::kWet;  // .warc.wet too
+  return InputFormat::kText;
 }
 
 InputFile MakeInput(std::string path, InputFormat format, uint64_t size) {
   InputFile in;
-  in.jsonl = format == InputFormat::kJsonl || (format == InputFormat::kAuto && NameSaysJsonl(path));
+  in.format = format == InputFormat::kAuto ? FormatByName(path) : format;
   in.path = std::move(path);
   in.size = size;
   return in;

@@ -86,14 +86,14 @@ TEST_CASE("Directories expand recursively in sorted order and formats resolve by
   REQUIRE(ExpandInputs({dir.path()}, InputFormat::kAuto, &inputs).ok());
   REQUIRE(inputs.size() == 6);
   CHECK(inputs[0].path == dir.path() + "/a.ndjson");
-  CHECK(inputs[0].jsonl);
+  CHECK(inputs[0].format == InputFormat::kJsonl);
   CHECK(inputs[1].path == dir.path() + "/b.txt");
-  CHECK_FALSE(inputs[1].jsonl);
+  CHECK(inputs[1].format == InputFormat::kText);
   CHECK(inputs[2].path == dir.path() + "/sub/a.jsonl.gz");
-  CHECK(inputs[2].jsonl);
-  CHECK(inputs[3].jsonl);
-  CHECK(inputs[4].jsonl);
-  CHECK_FALSE(inputs[5].jsonl);
+  CHECK(inputs[2].format == InputFormat::kJsonl);
+  CHECK(inputs[3].format == InputFormat::kJsonl);
+  CHECK(inputs[4].format == InputFormat::kJsonl);
+  CHECK(inputs[5].format == InputFormat::kText);
   CHECK(ExpandInputs({dir.path() + "/nope"}, InputFormat::kAuto, &inputs).code() ==
         Status::Code::kNotFound);
 }

@@ -42,6 +42,12 @@ good_lines | bzip2 -c >"$bad/corrupt.txt.bz2"
 printf 'XXXXXXXXXXXXXXXX' | dd of="$bad/corrupt.txt.bz2" bs=1 seek=60 conv=notrunc status=none
 echo "not zstd at all" >"$bad/misnamed.txt.zst"
 echo "not xz at all" >"$bad/misnamed.txt.xz"
+# A WET file whose second page's Content-Length says 9 bytes more than it holds.
+wet_record() {  # TYPE BODY [LENGTH]
+  printf 'WARC/1.0\r\nWARC-Type: %s\r\nContent-Length: %s\r\n\r\n%s\r\n\r\n' "$1" "${3:-${#2}}" "$2"
+}
+{ wet_record warcinfo "software: test"; wet_record conversion "$text"; wet_record conversion "$text" $((${#text} + 9))
+  wet_record conversion "$text"; } | gzip -c >"$bad/lying-length.warc.wet.gz"
 { good_lines; printf 'caf\xc3 au lait\n'; good_lines; } >"$bad/invalid-utf8.txt"
 { good_lines; printf 'a\x00b\n'; } >"$bad/nul-byte.txt"
 : >"$bad/empty.txt"
@@ -83,7 +89,7 @@ expect_error() {  # expect_error NAME LOCATION-REGEX command...
 
 ingest() { "$bin" ingest --store "$dir/store" "$dir/good" "$@" -q; }
 for f in truncated.txt.zst corrupt.txt.zst truncated.txt.gz corrupt.txt.gz misnamed.txt.zst \
-         truncated.txt.xz corrupt.txt.xz truncated.txt.bz2 corrupt.txt.bz2 misnamed.txt.xz; do
+         truncated.txt.xz corrupt.txt.xz truncated.txt.bz2 corrupt.txt.bz2 misnamed.txt.xz lying-length.warc.wet.gz; do
   expect_error "$f" "$f: byte [0-9]+" ingest "$bad/$f"
 done
 for f in invalid-utf8.txt nul-byte.txt empty.txt malformed.jsonl missing-field.jsonl non-string-field.jsonl \
