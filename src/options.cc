@@ -1,3 +1,4 @@
+#include "corpus/icu_word_breaker.h"
 #include "streamglove/options.h"
 
 #include <fmt/format.h>
@@ -12,6 +13,7 @@ Status ValidateCorpusOptions(const CorpusOptions& options) {
   if (options.max_record_bytes < options.chunk_bytes) {
     return Status::InvalidArgument("the record size limit must be at least the chunk size");
   }
+  if (options.tokenizer == TokenizerKind::kIcu) return CheckIcuWordRules();
   return Status::OK();
 }
 

@@ -49,10 +49,16 @@ int main(int argc, char** argv) {
   app.add_option("--mode", mode, "read, tokenize or lookup")->check(CLI::IsMember({"read", "tokenize", "lookup"}));
   app.add_option("--vocab", vocab_path, "Vocabulary file (lookup mode)");
   app.add_option("--threads", threads, "Worker threads");
+  std::string tokenizer = "whitespace";
+  app.add_option("--tokenizer", tokenizer, "whitespace, words or icu")
+      ->check(CLI::IsMember({"whitespace", "words", "icu"}));
   CLI11_PARSE(app, argc, argv);
 
   const auto start = std::chrono::steady_clock::now();
   CorpusOptions corpus;
+  for (TokenizerKind kind : {TokenizerKind::kWhitespace, TokenizerKind::kWords, TokenizerKind::kIcu}) {
+    if (tokenizer == TokenizerKindName(kind)) corpus.tokenizer = kind;
+  }
   std::vector<InputFile> inputs;
   std::vector<VocabEntry> entries;
   Status s = ExpandInputs(paths, InputFormat::kAuto, &inputs);

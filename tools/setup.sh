@@ -8,7 +8,7 @@ packages=(
   g++ cmake ninja-build pkg-config
   # libraries
   librocksdb-dev libzstd-dev libtbb-dev libfmt-dev libcli11-dev zlib1g-dev
-  libsimdjson-dev libutf8proc-dev libopenblas-dev nlohmann-json3-dev liblzma-dev libbz2-dev
+  libsimdjson-dev libutf8proc-dev libopenblas-dev nlohmann-json3-dev liblzma-dev libbz2-dev libicu-dev
   # tests
   catch2 zstd gzip xz-utils bzip2 python3 bc
   # cross-checks against independent peers (they install for /usr/bin/python3)

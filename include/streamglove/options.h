@@ -35,7 +35,22 @@ enum class TokenizerKind {
   // Unicode-aware: runs of letters, marks and digits are words; every other
   // symbol or punctuation character is a token of its own (see tokenizer.h).
   kWords,
+  // ICU's word break iterator (UAX #29 rules, and dictionaries for Chinese,
+  // Japanese, Thai, Lao, Khmer and Burmese, written without spaces): its
+  // words are tokens; every other character but spaces is a token of its
+  // own, as with kWords.
+  kIcu,
 };
+
+// "whitespace", "words", "icu": the --tokenizer values, as stores record them.
+inline const char* TokenizerKindName(TokenizerKind k) {
+  switch (k) {
+    case TokenizerKind::kWhitespace: return "whitespace";
+    case TokenizerKind::kWords: return "words";
+    case TokenizerKind::kIcu: return "icu";
+  }
+  return "?";
+}
 
 // How a counted pair's increment depends on the distance d (1 <= d <= W, in
 // in-vocabulary words) between its words.

@@ -12,6 +12,13 @@
 // punctuation character is a token of its own; spaces, separators and
 // control characters separate; a newline ends a document.
 //
+// kIcu segments text with ICU's word break iterator (src/corpus/
+// icu_word_breaker.h): its word segments are tokens (so Chinese, Japanese and
+// Thai are split into dictionary words); in the other segments every
+// character but spaces and controls is a token of its own, as with kWords; a
+// newline ends a document. Invalid bytes are read as U+FFFD by ICU, so they
+// split words (and are counted, as everywhere).
+//
 // With lowercase, every code point is mapped by Unicode's simple lowercase
 // mapping (utf8proc) before the length limit is applied.
 //
@@ -25,7 +32,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <vector>
 #include <string_view>
 
 #include "streamglove/options.h"
@@ -57,10 +66,15 @@ struct TokenizerStats {
   }
 };
 
+class IcuWordBreaker;
+struct WordSegment;
+
 class Tokenizer {
  public:
   // REQUIRES: ValidateCorpusOptions(options).ok().
   explicit Tokenizer(const CorpusOptions& options);
+  ~Tokenizer();
+  Tokenizer(Tokenizer&&) noexcept;
 
   // Tokenizes `text`. With skip_partial_token, the bytes before the first
   // separator are the tail of a token already emitted and are skipped.
@@ -73,6 +87,7 @@ class Tokenizer {
  private:
   size_t TokenizeWhitespace(std::string_view text, bool skip_partial_token, TokenSink* sink);
   size_t TokenizeWords(std::string_view text, bool skip_partial_token, TokenSink* sink);
+  size_t TokenizeIcu(std::string_view text, bool skip_partial_token, TokenSink* sink);
   // Applies '\r' removal, lowercasing and the length limit, then emits.
   void Emit(std::string_view token, bool has_cr, bool has_high, bool* invalid, TokenSink* sink);
 
@@ -81,12 +96,17 @@ class Tokenizer {
   std::string scratch_;
   std::string word_;
   TokenizerStats stats_;
+  std::unique_ptr<IcuWordBreaker> icu_;  // kIcu only
+  std::vector<WordSegment> segments_;    // kIcu: a line's, reused
 };
 
 // Where text may be cut without changing the tokens `kind` produces: after a
-// space or tab (whitespace), or between two code points the words tokenizer
+// space or tab (whitespace), between two code points the words tokenizer
 // never joins (anything but word|word, word|connector|word for ' ’ -, and
-// digit|. ,|digit). A stretch with no such place is therefore one token.
+// digit|. ,|digit), or, for icu, after a space or an ideographic punctuation
+// mark (U+3000..303F, U+FF01..FF65) that no combining mark or format
+// character follows (where ICU's rules always break and its dictionaries
+// start anew). A stretch with no such place is therefore one token.
 // LastSafeCut: the position just after the last such place in `text` (0 when
 // none), used by ChunkReader to cut lines longer than a chunk. FirstSafeCut:
 // the first such position (text.size() when none), where the tail of a token

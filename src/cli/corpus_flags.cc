@@ -16,10 +16,11 @@ void CorpusFlags::Register(CLI::App* app) {
       ->check(CLI::IsMember({"auto", "text", "jsonl", "wet"}));
   app->add_option("--json-field", json_field_, "JSONL field holding the text")->capture_default_str();
   app->add_option("--tokenizer", tokenizer_,
-                  "whitespace (byte-exact with Stanford GloVe) or words (Unicode words and "
-                  "punctuation)")
+                  "whitespace (byte-exact with Stanford GloVe), words (Unicode words and "
+                  "punctuation) or icu (ICU's word rules and dictionaries: for Chinese, Japanese, Thai and "
+                  "other languages written without spaces)")
       ->capture_default_str()
-      ->check(CLI::IsMember({"whitespace", "words"}));
+      ->check(CLI::IsMember({"whitespace", "words", "icu"}));
   app->add_flag("--lowercase", lowercase_, "Lowercase tokens (Unicode simple case mapping)");
   app->add_option("--max-line-bytes", max_line_, "Longest text line or JSONL record accepted")
       ->capture_default_str();
@@ -34,7 +35,9 @@ Status CorpusFlags::Resolve(CorpusOptions* options, std::vector<InputFile>* inpu
                     : format_ == "jsonl" ? InputFormat::kJsonl
                     : format_ == "wet"   ? InputFormat::kWet
                                          : InputFormat::kAuto;
-  options->tokenizer = tokenizer_ == "words" ? TokenizerKind::kWords : TokenizerKind::kWhitespace;
+  for (TokenizerKind kind : {TokenizerKind::kWhitespace, TokenizerKind::kWords, TokenizerKind::kIcu}) {
+    if (tokenizer_ == TokenizerKindName(kind)) options->tokenizer = kind;
+  }
   options->json_field = json_field_;
   options->lowercase = lowercase_;
   options->skip_bad_records = skip_bad_records_;

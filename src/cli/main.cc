@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "cli/eval_commands.h"
+#include "cli/plot_command.h"
 #include "cli/store_commands.h"
 #include "cli/train_command.h"
 #include "cli/vocab_command.h"
@@ -32,6 +33,10 @@ int main(int argc, char** argv) {
   commands.push_back(std::make_unique<EvalSimilarityCommand>(eval));
   commands.push_back(std::make_unique<QueryCommand>(&app, QueryCommand::Kind::kNeighbors));
   commands.push_back(std::make_unique<QueryCommand>(&app, QueryCommand::Kind::kAnalogy));
+  CLI::App* plot = app.add_subcommand("plot", "Pictures of training: the loss per epoch, a 2-D map of words (SVG)");
+  plot->require_subcommand(1);
+  commands.push_back(std::make_unique<PlotLossCommand>(plot));
+  commands.push_back(std::make_unique<PlotMapCommand>(plot));
 
   try {
     app.parse(argc, argv);

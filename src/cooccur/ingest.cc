@@ -49,7 +49,7 @@ StoreConfig ConfigFor(const CorpusOptions& corpus, const IngestOptions& options)
   c.weighting = options.weighting;
   c.subsample = options.subsample;
   c.scale = CountScale(options.window, options.weighting, options.subsample > 0);
-  c.tokenizer = corpus.tokenizer == TokenizerKind::kWords ? "words" : "whitespace";
+  c.tokenizer = TokenizerKindName(corpus.tokenizer);
   c.lowercase = corpus.lowercase;
   c.json_field = corpus.json_field;
   return c;

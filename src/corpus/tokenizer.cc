@@ -4,6 +4,7 @@
 
 #include <utf8proc.h>
 
+#include "corpus/icu_word_breaker.h"
 #include "corpus/utf8.h"
 
 namespace streamglove {
@@ -80,6 +81,38 @@ bool SafeBetween(const CodePoint& p, const CodePoint& q) {
   return !((pd && q.valid && IsDigitConnector(q.cp)) || (qd && p.valid && IsDigitConnector(p.cp)));
 }
 
+// Where ICU's word rules always break, whatever surrounds the two code
+// points: after a space, or an ideographic punctuation mark, unless a
+// combining mark or format character (which attach to what precedes them,
+// rule WB4) follows.
+bool IsIcuHardBreakAfter(const CodePoint& p) {
+  if (!p.valid) return false;
+  if (p.cp == ' ' || p.cp == '\t') return true;
+  const bool cjk_block = (p.cp >= 0x3000 && p.cp <= 0x303F) || (p.cp >= 0xFF01 && p.cp <= 0xFF65);
+  if (!cjk_block) return p.cp >= 0x80 && utf8proc_category(p.cp) == UTF8PROC_CATEGORY_ZS;
+  switch (utf8proc_category(p.cp)) {
+    case UTF8PROC_CATEGORY_PC: case UTF8PROC_CATEGORY_PD: case UTF8PROC_CATEGORY_PS: case UTF8PROC_CATEGORY_PE:
+    case UTF8PROC_CATEGORY_PI: case UTF8PROC_CATEGORY_PF: case UTF8PROC_CATEGORY_PO: case UTF8PROC_CATEGORY_ZS:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool AttachesToPrevious(const CodePoint& q) {
+  if (!q.valid || q.cp < 0x80) return false;
+  switch (utf8proc_category(q.cp)) {
+    case UTF8PROC_CATEGORY_MN: case UTF8PROC_CATEGORY_MC: case UTF8PROC_CATEGORY_ME: case UTF8PROC_CATEGORY_CF:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool SafeBetween(TokenizerKind kind, const CodePoint& p, const CodePoint& q) {
+  return kind == TokenizerKind::kIcu ? IsIcuHardBreakAfter(p) && !AttachesToPrevious(q) : SafeBetween(p, q);
+}
+
 }  // namespace
 
 size_t LastSafeCut(std::string_view text, TokenizerKind kind) {
@@ -107,7 +140,7 @@ size_t LastSafeCut(std::string_view text, TokenizerKind kind) {
     size_t start = next - 1;
     while (start > 0 && IsUtf8Continuation(text[start])) --start;
     const CodePoint p = DecodeAt(text, start);
-    if (start + p.length == next && SafeBetween(p, q)) return next;
+    if (start + p.length == next && SafeBetween(kind, p, q)) return next;
     q = p;
     next = start;
   }
@@ -135,7 +168,7 @@ size_t FirstSafeCut(std::string_view text, TokenizerKind kind) {
   CodePoint p = DecodeAt(text, 0);
   for (size_t i = p.length; i < text.size(); i += p.length) {
     const CodePoint q = DecodeAt(text, i);
-    if (SafeBetween(p, q) || q.cls == CharClass::kNewline) return i;
+    if (SafeBetween(kind, p, q) || q.cls == CharClass::kNewline) return i;
     p = q;
   }
   return text.size();
@@ -155,11 +188,20 @@ size_t TruncateTokenLength(std::string_view token) {
 }
 
 Tokenizer::Tokenizer(const CorpusOptions& options)
-    : lowercase_(options.lowercase), kind_(options.tokenizer) {}
+    : lowercase_(options.lowercase),
+      kind_(options.tokenizer),
+      icu_(options.tokenizer == TokenizerKind::kIcu ? std::make_unique<IcuWordBreaker>() : nullptr) {}
+
+Tokenizer::~Tokenizer() = default;
+Tokenizer::Tokenizer(Tokenizer&&) noexcept = default;
 
 size_t Tokenizer::Tokenize(std::string_view text, bool skip_partial_token, TokenSink* sink) {
-  return kind_ == TokenizerKind::kWhitespace ? TokenizeWhitespace(text, skip_partial_token, sink)
-                                             : TokenizeWords(text, skip_partial_token, sink);
+  switch (kind_) {
+    case TokenizerKind::kWhitespace: return TokenizeWhitespace(text, skip_partial_token, sink);
+    case TokenizerKind::kWords: return TokenizeWords(text, skip_partial_token, sink);
+    case TokenizerKind::kIcu: return TokenizeIcu(text, skip_partial_token, sink);
+  }
+  return std::string_view::npos;
 }
 
 void Tokenizer::Emit(std::string_view token, bool has_cr, bool has_high, bool* invalid,
@@ -273,6 +315,40 @@ size_t Tokenizer::TokenizeWords(std::string_view text, bool skip_partial_token, 
     i += c.length;
   }
   flush();
+  return first_invalid;
+}
+
+size_t Tokenizer::TokenizeIcu(std::string_view text, bool skip_partial_token, TokenSink* sink) {
+  size_t first_invalid = std::string_view::npos;
+  const auto emit = [&](size_t begin, size_t end) {
+    bool invalid = false, high = false;
+    for (size_t k = begin; k < end && !high; ++k) high = static_cast<unsigned char>(text[k]) >= 0x80;
+    Emit(text.substr(begin, end - begin), false, high, &invalid, sink);
+    if (invalid && first_invalid == std::string_view::npos) first_invalid = begin;
+  };
+  size_t line = skip_partial_token ? FirstSafeCut(text, TokenizerKind::kIcu) : 0;
+  // Line by line: a newline ends a document, and ICU's rules would keep a
+  // CR LF pair together.
+  while (line < text.size()) {
+    const size_t newline = text.find('\n', line);
+    const size_t line_end = newline == std::string_view::npos ? text.size() : newline;
+    icu_->Segment(text.substr(line, line_end - line), &segments_);
+    for (const WordSegment& s : segments_) {
+      const size_t begin = line + s.begin, end = line + s.end;
+      if (s.word) {
+        emit(begin, end);
+        continue;
+      }
+      for (size_t i = begin; i < end;) {  // spaces are dropped, anything else is a token
+        const CodePoint c = DecodeAt(text, i);
+        if (c.cls != CharClass::kSpace) emit(i, i + c.length);
+        i += c.length;
+      }
+    }
+    if (newline == std::string_view::npos) break;
+    sink->OnDocumentEnd();
+    line = newline + 1;
+  }
   return first_invalid;
 }
 

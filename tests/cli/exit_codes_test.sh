@@ -79,4 +79,14 @@ expect 0 "" -- "$bin" neighbors "$dir/vectors.txt" the -k 1
 printf 'dog\nthe cat mat\n' | "$bin" analogy "$dir/vectors.txt" -k 1 >"$dir/out" 2>"$dir/err"
 grep -q "'dog' is not in\|three words" "$dir/err" && grep -q "^sat " "$dir/out" \
   && echo "ok: interactive analogy" || { echo "FAIL: interactive analogy: $(cat "$dir/out" "$dir/err")"; fail=1; }
+# plot: SVG out, one clear line on a bad log or an unknown word.
+printf 'epoch\tloss\tseconds\n1\t2.5\t1.0\n2\t2.25\t1.0\n3\t2.125\t1.0\n' >"$dir/run.log.tsv"
+expect 0 "" -- "$bin" plot loss "$dir/run.log.tsv" -o "$dir/loss.svg"
+grep -q "<polyline" "$dir/loss.svg" && grep -q "</svg>" "$dir/loss.svg" \
+  || { echo "FAIL: plot loss wrote no chart: $(head -c 300 "$dir/loss.svg")"; fail=1; }
+printf 'epoch\tloss\n1\tlow\n' >"$dir/bad.log.tsv"
+expect 1 "bad.log.tsv: line 2: expected" -- "$bin" plot loss "$dir/bad.log.tsv" -o "$dir/x.svg"
+expect 0 "" -- "$bin" plot map "$dir/vectors.txt" --top 3 -o "$dir/map.svg"
+[ "$(grep -c "<circle" "$dir/map.svg")" -eq 3 ] || { echo "FAIL: plot map: not 3 points"; fail=1; }
+expect 1 "no vector for \"dog\"" -- "$bin" plot map "$dir/vectors.txt" --words the,dog -o "$dir/x.svg"
 exit $fail

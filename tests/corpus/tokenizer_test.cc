@@ -92,3 +92,54 @@ TEST_CASE("LastSafeCut never cuts before a sequence that the text's end cuts sho
     CHECK(split == Tokens(text, TokenizerKind::kWords));
   }
 }
+
+TEST_CASE("ICU tokenizer segments Chinese, Japanese and Thai as references say", "[corpus]") {
+  // References: the segmentation a reader of each language gives (checked by
+  // hand); ICU's dictionaries agree on these sentences.
+  CHECK(Tokens("我爱北京天安门。", TokenizerKind::kIcu) == V{"我", "爱", "北京", "天安门", "。"});
+  CHECK(Tokens("我们明天去上海。", TokenizerKind::kIcu) == V{"我们", "明天", "去", "上海", "。"});
+  CHECK(Tokens("私は東京に行きます。", TokenizerKind::kIcu) == V{"私", "は", "東京", "に", "行き", "ます", "。"});
+  CHECK(Tokens("今日は天気がいいです。", TokenizerKind::kIcu) == V{"今日", "は", "天気", "が", "いい", "です", "。"});
+  CHECK(Tokens("ผมชอบกินข้าวผัด", TokenizerKind::kIcu) == V{"ผม", "ชอบ", "กิน", "ข้าว", "ผัด"});
+  CHECK(Tokens("ภาษาไทยง่ายนิดเดียว", TokenizerKind::kIcu) == V{"ภาษา", "ไทย", "ง่าย", "นิด", "เดียว"});
+  // The words tokenizer keeps each of those runs whole.
+  CHECK(Tokens("我爱北京天安门。", TokenizerKind::kWords) == V{"我爱北京天安门", "。"});
+}
+
+TEST_CASE("ICU tokenizer on spaced scripts: words, punctuation, documents, case", "[corpus]") {
+  CHECK(Tokens("Hello, world! Don't stop 3.14\r\nnext  line\tÉTÉ", TokenizerKind::kIcu, true) ==
+        V{"hello", ",", "world", "!", "don't", "stop", "3.14", kDocEnd, "next", "line", "été"});
+  // Where ICU's rules differ from the words tokenizer's: hyphens split,
+  // letters around a period join (UAX #29, rules WB6/WB7).
+  CHECK(Tokens("well-known e.g", TokenizerKind::kIcu) == V{"well", "-", "known", "e.g"});
+  // An invalid byte is read as U+FFFD: a token of its own, counted.
+  CorpusOptions options;
+  options.tokenizer = TokenizerKind::kIcu;
+  Tokenizer tokenizer(options);
+  TokenCollector sink;
+  CHECK(tokenizer.Tokenize("ab\xFF" "cd ok", false, &sink) == 2);
+  CHECK(sink.out == V{"ab", "\xFF", "cd", "ok"});
+  CHECK(tokenizer.stats().invalid_utf8_tokens == 1);
+}
+
+TEST_CASE("ICU tokenizer: a line cut at LastSafeCut tokenizes as the whole", "[corpus]") {
+  // No ASCII space in the Chinese and Japanese: cuts fall after ideographic
+  // punctuation or an ideographic space.
+  const std::string text =
+      "我们明天去上海。我爱北京天安门，私は東京に行きます。　今日は天気がいいです。"
+      "ผมชอบกินข้าวผัด ภาษาไทยง่ายนิดเดียว Hello, world";
+  const V whole = Tokens(text, TokenizerKind::kIcu);
+  size_t cuts = 0;
+  for (size_t end = 1; end <= text.size(); ++end) {
+    const size_t cut = LastSafeCut(std::string_view(text).substr(0, end), TokenizerKind::kIcu);
+    INFO("prefix of " << end << " bytes, cut " << cut);
+    if (cut == 0) continue;
+    ++cuts;
+    V split = Tokens(text.substr(0, cut), TokenizerKind::kIcu);
+    for (const std::string& t : Tokens(text.substr(cut), TokenizerKind::kIcu)) split.push_back(t);
+    CHECK(split == whole);
+  }
+  CHECK(cuts > 0);
+  // The first safe place: after the first ideographic full stop.
+  CHECK(FirstSafeCut(text, TokenizerKind::kIcu) == std::string("我们明天去上海。").size());
+}

@@ -1,6 +1,6 @@
 // The corpus readers end to end: compression detection and decoding, chunk
 // cutting (tiny chunks, so long lines and tokens are cut), JSONL fields and
-// the bad-record checks, both tokenizers. Any outcome but a crash (or a
+// the bad-record checks, the three tokenizers. Any outcome but a crash (or a
 // sanitizer report) is fine.
 #include <cstdint>
 #include <string>
@@ -28,7 +28,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   CorpusOptions options;
   options.chunk_bytes = 16 + (knobs >> 4) * 8;
   options.max_record_bytes = 4096;
-  options.tokenizer = (knobs & 2) ? TokenizerKind::kWords : TokenizerKind::kWhitespace;
+  options.tokenizer = !(knobs & 2)     ? TokenizerKind::kWhitespace
+                      : (knobs & 0x10) ? TokenizerKind::kIcu
+                                       : TokenizerKind::kWords;
   options.lowercase = (knobs & 4) != 0;
   options.skip_bad_records = (knobs & 8) != 0;
   std::vector<InputFile> inputs;

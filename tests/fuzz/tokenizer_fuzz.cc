@@ -1,4 +1,4 @@
-// Both tokenizers on arbitrary bytes, whole and split at every cut place the
+// The tokenizers on arbitrary bytes, whole and split at every cut place the
 // chunk reader may use: the tokens must be the same.
 #include <cstdint>
 #include <string>
@@ -20,7 +20,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace streamglove;
   if (size < 1) return 0;
   CorpusOptions options;
-  options.tokenizer = (data[0] & 1) ? TokenizerKind::kWords : TokenizerKind::kWhitespace;
+  options.tokenizer = (data[0] & 4)   ? TokenizerKind::kIcu
+                      : (data[0] & 1) ? TokenizerKind::kWords
+                                      : TokenizerKind::kWhitespace;
   options.lowercase = (data[0] & 2) != 0;
   const std::string_view text(reinterpret_cast<const char*>(data + 1), size - 1);
   Tokenizer whole_tokenizer(options);
