@@ -64,7 +64,7 @@ PlotLossCommand::PlotLossCommand(CLI::App* plot) {
 }
 
 Status PlotLossCommand::Run() {
-  SvgChart chart(title_, "epoch", "mean loss per update");
+  SvgChart chart(title_, "epoch", "mean training loss (per pair or update, as train logs it)");
   for (const std::string& log : logs_) {
     std::vector<std::pair<double, double>> points;
     SG_RETURN_IF_ERROR(ReadLossLog(log, &points));
