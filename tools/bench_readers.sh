@@ -33,7 +33,7 @@ gzip -6 -c "$work/text.txt" >"$work/text.txt.gz"
 xz -6 -T1 -c "$work/text.txt" >"$work/text.txt.xz"
 xz -6 -T2 -c "$work/text.txt" >"$work/text-mt.txt.xz"
 bzip2 -9 -c "$work/text.txt" >"$work/text.txt.bz2"
-zstd -q -19 -c "$work/text.txt" >"$work/text.txt.zst"
+zstd -q -12 -c "$work/text.txt" >"$work/text.txt.zst"
 
 # median_seconds COMMAND...: the median wall time of $runs runs.
 median_seconds() {
