@@ -12,6 +12,9 @@ namespace {
 
 constexpr double kWidth = 820, kHeight = 560;
 constexpr double kLeft = 90, kTop = 56, kBottom = 70;
+// A point label's size at font-size 12, for placing labels apart (sans-serif
+// letters average about 0.6 of the font size).
+constexpr double kLabelCharWidth = 7.2, kLabelHeight = 12;
 // Colour-blind-safe series colours (Okabe and Ito).
 constexpr const char* kColours[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000"};
 
@@ -27,6 +30,10 @@ std::string Escape(const std::string& s) {
     }
   }
   return out;
+}
+
+size_t CodePoints(const std::string& s) {
+  return static_cast<size_t>(std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));
 }
 
 // A tick's label: as few digits as tell the ticks apart.
@@ -127,9 +134,36 @@ std::string SvgChart::Render() const {
       svg += fmt::format("<text x=\"{}\" y=\"{}\">{}</text>\n", lx + 28, ly + 4, Escape(lines_[i].name));
     }
   }
+  // Each label goes to the first of eight places around its dot where it
+  // overlaps no label placed before and stays inside the frame (or, failing
+  // all, above right), so close words stay readable.
+  struct Box {
+    double x0, y0, x1, y1;
+    bool Overlaps(const Box& o) const { return x0 < o.x1 && o.x0 < x1 && y0 < o.y1 && o.y0 < y1; }
+  };
+  std::vector<Box> placed;
   for (const Point& p : points_) {
-    svg += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\" fill=\"#0072B2\"/>\n", sx(p.x), sy(p.y));
-    svg += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"12\">{}</text>\n", sx(p.x) + 5, sy(p.y) - 4,
+    const double px = sx(p.x), py = sy(p.y);
+    svg += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\" fill=\"#0072B2\"/>\n", px, py);
+    const double w = kLabelCharWidth * static_cast<double>(CodePoints(p.label)), h = kLabelHeight;
+    static constexpr double kPlaces[][2] = {{5, -4}, {5, 13}, {-5, -4}, {-5, 13}, {5, 4}, {-5, 4}, {-0.5, -8}, {-0.5, 18}};
+    Box best{};
+    double best_x = 0;
+    bool found = false;
+    for (const auto& [dx, dy] : kPlaces) {
+      // dx < 0: the label ends left of the dot; -0.5: centred on it.
+      const double x0 = dx == -0.5 ? px - w / 2 : dx < 0 ? px + dx - w : px + dx;
+      const Box box{x0, py + dy - h, x0 + w, py + dy + 2};
+      const bool inside = box.x0 >= kLeft && box.x1 <= kLeft + plot_w && box.y0 >= kTop && box.y1 <= kTop + plot_h;
+      const bool free = std::none_of(placed.begin(), placed.end(), [&](const Box& b) { return b.Overlaps(box); });
+      if (inside && free) {
+        best = box, best_x = x0, found = true;
+        break;
+      }
+    }
+    if (!found) best = {px + 5, py - 4 - h, px + 5 + w, py - 2}, best_x = px + 5;
+    placed.push_back(best);
+    svg += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"12\">{}</text>\n", best_x, best.y1 - 2,
                        Escape(p.label));
   }
   svg += "</svg>\n";
