@@ -74,7 +74,6 @@ class Tokenizer {
   // REQUIRES: ValidateCorpusOptions(options).ok().
   explicit Tokenizer(const CorpusOptions& options);
   ~Tokenizer();
-  Tokenizer(Tokenizer&&) noexcept;
 
   // Tokenizes `text`. With skip_partial_token, the bytes before the first
   // separator are the tail of a token already emitted and are skipped.

@@ -25,7 +25,7 @@ struct IcuWordBreaker::Impl {
   UText* text = nullptr;
 };
 
-IcuWordBreaker::IcuWordBreaker() : impl_(new Impl) {
+IcuWordBreaker::IcuWordBreaker() : impl_(std::make_unique<Impl>()) {
   UErrorCode status = U_ZERO_ERROR;
   // The root locale: the dictionaries apply by script, whatever the locale.
   impl_->iterator = ubrk_open(UBRK_WORD, "", nullptr, 0, &status);
@@ -38,7 +38,6 @@ IcuWordBreaker::IcuWordBreaker() : impl_(new Impl) {
 IcuWordBreaker::~IcuWordBreaker() {
   ubrk_close(impl_->iterator);
   utext_close(impl_->text);
-  delete impl_;
 }
 
 void IcuWordBreaker::Segment(std::string_view text, std::vector<WordSegment>* out) {

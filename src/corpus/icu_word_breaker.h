@@ -8,6 +8,7 @@
 #define STREAMGLOVE_CORPUS_ICU_WORD_BREAKER_H_
 
 #include <cstddef>
+#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -37,7 +38,7 @@ class IcuWordBreaker {
 
  private:
   struct Impl;
-  Impl* impl_;
+  std::unique_ptr<Impl> impl_;
 };
 
 }  // namespace streamglove

@@ -193,7 +193,6 @@ Tokenizer::Tokenizer(const CorpusOptions& options)
       icu_(options.tokenizer == TokenizerKind::kIcu ? std::make_unique<IcuWordBreaker>() : nullptr) {}
 
 Tokenizer::~Tokenizer() = default;
-Tokenizer::Tokenizer(Tokenizer&&) noexcept = default;
 
 size_t Tokenizer::Tokenize(std::string_view text, bool skip_partial_token, TokenSink* sink) {
   switch (kind_) {
