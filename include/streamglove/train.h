@@ -47,6 +47,19 @@ enum class Objective {
   kSgns,   // word2vec's skip-gram with negative sampling, from the counts
 };
 
+// "glove" or "sgns", as the command line names them.
+const char* ObjectiveName(Objective objective);
+// The objective called `name`; false if none is.
+bool ParseObjective(const std::string& name, Objective* objective);
+
+// What a wall-time budget (TrainOptions::budget_seconds) may choose besides
+// the epochs: the settings the user did not give.
+struct BudgetChoices {
+  bool objective = true;  // from the store's window (train/budget_plan.h)
+  bool dim = true;        // the largest of 50, 100, 200, 300 that gets enough epochs
+  bool x_max = true;      // GloVe: 10, as the presets
+};
+
 struct TrainOptions {
   Objective objective = Objective::kGlove;  // Default: GloVe.
   uint32_t dim = 50;         // vector size. Default: 50.
@@ -79,6 +92,13 @@ struct TrainOptions {
   BlockCompression block_compression = BlockCompression::kAuto;
   uint32_t checkpoint_every = 1;  // epochs between checkpoints (and after the last). Default: 1.
   bool resume = false;       // continue from the checkpoint beside the output
+  // A wall-time budget for the whole call (0: none). With one, the epochs
+  // (and what budget_choices allows) are planned from rates measured on the
+  // store's own pairs, so that training, checkpoints and the vectors file end
+  // within it; the plan is written to output + ".plan" and a resumed run
+  // finishes it. `epochs` is then ignored.
+  double budget_seconds = 0;
+  BudgetChoices budget_choices;
   bool progress = true;
   VectorsKind vectors = VectorsKind::kWordPlusContext;
   VectorsFormat format = VectorsFormat::kGloveText;
@@ -104,6 +124,16 @@ struct TrainStats {
   double store_subsample = 0;   // the store's subsampling before windowing (SGNS does not subsample again)
   std::vector<EpochStats> epochs;
   int threads = 0;
+  // With a budget: what was planned (or resumed), and how.
+  bool budget_planned = false;
+  bool budget_resumed = false;   // the plan was read from output + ".plan"
+  bool budget_short = false;     // no dim got enough epochs: the smallest was trained
+  Objective objective = Objective::kGlove;
+  uint32_t dim = 0;
+  uint32_t epochs_planned = 0;
+  double budget_predicted_seconds = 0;  // the whole call, as planned
+  std::string budget_rates;             // "dim 50: 1.64 M pairs/s, ..." as measured
+  double seconds = 0;                   // the whole call
 };
 
 // Named settings (docs/benchmarks.md has the measurements behind them). A

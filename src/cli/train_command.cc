@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "cli/corpus_flags.h"
+#include "util/duration.h"
 
 namespace streamglove {
 
@@ -58,6 +59,10 @@ TrainCommand::TrainCommand(CLI::App* parent) {
   app_->add_option("--checkpoint-every", options_.checkpoint_every, "Epochs between checkpoints")
       ->capture_default_str();
   app_->add_flag("--resume", options_.resume, "Continue from OUT.checkpoint");
+  app_->add_option("--budget", budget_,
+                   "Wall time for the whole call (90s, 10m, 1h30m): the epochs, and the objective, dim and x-max "
+                   "not given, are chosen from the store's window and rates measured on its pairs; the plan is "
+                   "written to OUT.plan, and --resume finishes it");
   app_->add_flag("-q,--quiet", quiet_, "No per-epoch lines");
 }
 
@@ -71,7 +76,19 @@ Status TrainCommand::Validate() {
     if (app_->get_option("--x-max")->count() == 0) options_.x_max = p->x_max;
   }
   SG_RETURN_IF_ERROR(ParseMemoryFlag(memory_, &options_.memory_bytes));
-  options_.objective = objective_ == "sgns" ? Objective::kSgns : Objective::kGlove;
+  ParseObjective(objective_, &options_.objective);  // checked by IsMember
+  if (!budget_.empty()) {
+    if (app_->get_option("--epochs")->count() > 0) {
+      return Status::InvalidArgument("--budget chooses the epochs: give --budget or --epochs, not both");
+    }
+    Status s = ParseDuration(budget_, &options_.budget_seconds);
+    if (!s.ok()) return Status::InvalidArgument("--budget: " + s.message());
+    // A preset's or the user's settings stay; the budget chooses the rest.
+    const bool preset = !preset_.empty();
+    options_.budget_choices.objective = !preset && app_->get_option("--objective")->count() == 0;
+    options_.budget_choices.dim = !preset && app_->get_option("--dim")->count() == 0;
+    options_.budget_choices.x_max = !preset && app_->get_option("--x-max")->count() == 0;
+  }
   options_.vectors = vectors_ == "word" ? VectorsKind::kWord
                      : vectors_ == "both" ? VectorsKind::kBoth
                                           : VectorsKind::kWordPlusContext;
@@ -102,6 +119,10 @@ Status TrainCommand::Run() {
              stats.block_build_seconds, stats.epochs.size(),
              stats.start_epoch > 0 ? fmt::format(" (resumed after {})", stats.start_epoch) : "", seconds,
              seconds > 0 ? stats.pairs * stats.epochs.size() / seconds / 1e6 : 0.0, stats.threads, output_);
+  if (stats.budget_planned && !stats.budget_resumed) {
+    fmt::print(stderr, "train: {} of the {} budget used (predicted {})\n", FormatDuration(stats.seconds),
+               FormatDuration(options_.budget_seconds), FormatDuration(stats.budget_predicted_seconds));
+  }
   return Status::OK();
 }
 

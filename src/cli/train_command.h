@@ -24,6 +24,7 @@ class TrainCommand final : public Command {
   std::string compression_ = "auto";
   std::string preset_;
   std::string objective_ = "glove";
+  std::string budget_;
   bool quiet_ = false;
   TrainOptions options_;
 };

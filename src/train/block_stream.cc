@@ -1,6 +1,7 @@
 #include "train/block_stream.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <random>
@@ -271,9 +272,16 @@ BlockReader::~BlockReader() {
 }
 
 void BlockReader::Prefetch() {
+  const auto start = std::chrono::steady_clock::now();
+  PrefetchPart();
+  ahead_.read_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+void BlockReader::PrefetchPart() {
   ahead_.pairs.clear();
   ahead_.bucket_begin.clear();
   ahead_.records = 0;
+  ahead_.updates_per_record = 1;
   ahead_.unconverted = false;
   if (transform_->unit_updates) {
     PrefetchUnitUpdates();
@@ -389,6 +397,8 @@ void BlockReader::PrefetchUnitUpdates() {
     }
   }
   std::shuffle(part.begin(), part.end(), rng_);
+  ahead_.updates_per_record =
+      records_read_ > 0 ? static_cast<double>(updates_drawn_) / static_cast<double>(records_read_) : 1.0;
   // Already a random order: the buckets only share the work out.
   for (size_t at = 0; at < part.size(); at += bucket_records_) ahead_.bucket_begin.push_back(at);
   ahead_.bucket_begin.push_back(part.size());

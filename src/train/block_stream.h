@@ -92,6 +92,14 @@ struct BlockPart {
   std::vector<TrainingPair> pairs;
   std::vector<size_t> bucket_begin;  // buckets() + 1 offsets into pairs
   uint64_t records = 0;              // the stored records the part stands for
+  // Unit updates: copies drawn per stored record so far in the pass. A
+  // part's own pairs per record differ from it while heavy pairs' copies are
+  // spread over later parts, so this is what converts a rate of updates to
+  // one of records.
+  double updates_per_record = 1;
+  // The read-ahead thread's wall time reading and preparing the part (with
+  // the trainers running beside it): what the reader costs per part.
+  double read_seconds = 0;
   // The pairs are stored records, {row, col, count} in {row, col, weight},
   // neither converted nor shuffled within their buckets (a block); otherwise
   // the part is ready as it is (unit updates, shuffled whole by the reader).
@@ -142,7 +150,9 @@ class BlockReader {
   bool exhausted() const { return exhausted_; }
 
  private:
+  // Prefetches the next part, timed.
   void Prefetch();
+  void PrefetchPart();
   // Reads block order_[next_] into *to, each record made a T by `make` and
   // sent to a uniformly drawn bucket of about bucket_records_ (bucket k is
   // (*to)[(*bucket_begin)[k], (*bucket_begin)[k + 1])).

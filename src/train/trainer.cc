@@ -17,9 +17,11 @@
 #include "store/store.h"
 #include "streamglove/train.h"
 #include "train/block_stream.h"
+#include "train/budget_plan.h"
 #include "train/glove_model.h"
 #include "train/sgns_model.h"
 #include "util/alias_table.h"
+#include "util/duration.h"
 #include "util/hash.h"
 #include "util/interrupt.h"
 #include "util/progress.h"
@@ -65,6 +67,161 @@ uint64_t MixSeed(uint64_t seed, uint64_t a, uint64_t b) {
   return HashBytes(fmt::format("{}/{}/{}", seed, a, b));
 }
 
+size_t ParameterBytes(Objective objective, uint32_t vocab, uint32_t dim) {
+  return objective == Objective::kSgns ? SgnsModel::MemoryBytes(vocab, dim) : GloveModel::MemoryBytes(vocab, dim);
+}
+
+// The objective's model of `dim`, fresh from options.seed. SGNS draws its
+// noise words from `noise`, which must outlive it.
+std::unique_ptr<EmbeddingModel> MakeModel(const TrainOptions& o, uint32_t vocab, uint32_t dim,
+                                          const AliasTable* noise) {
+  const float eta = static_cast<float>(Eta(o));
+  if (o.objective == Objective::kSgns) {
+    return std::make_unique<SgnsModel>(vocab, dim, o.seed, SgnsHyper{eta, o.negatives}, noise);
+  }
+  return std::make_unique<GloveModel>(
+      vocab, dim, o.seed, GloveHyper{eta, static_cast<float>(o.grad_clip), o.step_scale, o.decay_fraction});
+}
+
+// Epoch e's reader: the blocks in their own order, each scattered by its own
+// seed, deterministic per (seed, epoch, block), so a resumed run reads as an
+// uninterrupted one would.
+std::unique_ptr<BlockReader> OpenEpoch(const BlockStreamInfo* blocks, uint64_t seed, uint32_t e,
+                                       const PairTransform* transform) {
+  std::vector<uint32_t> order(blocks->block_records.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::mt19937_64 order_rng(MixSeed(seed, e, ~uint64_t{0}));
+  std::shuffle(order.begin(), order.end(), order_rng);
+  std::vector<uint64_t> shuffle_seeds;
+  for (uint32_t b : order) shuffle_seeds.push_back(MixSeed(seed, e, b));
+  return std::make_unique<BlockReader>(blocks, std::move(order), std::move(shuffle_seeds), transform);
+}
+
+// Where a part sits in the run: its epoch and block (for the buckets'
+// seeds), and, in stored records, how much of the run precedes it and the
+// run's length (for a decaying learning rate; SGNS's parts hold unit
+// updates, records_per_pair of a stored record each).
+struct PartPosition {
+  uint64_t seed = 0;
+  uint32_t epoch = 0;
+  size_t block = 0;
+  double before = 0;
+  double records_per_pair = 0;
+  double run_records = 1;
+};
+
+// Trains the part's buckets from *next on: the threads take them in turn,
+// each preparing a bucket (converted and shuffled: the second pass of the
+// reader's shuffle) and training it, until all are taken or `deadline`
+// passes (a bucket taken after it is left untouched). One thread takes them
+// in order, so its run is reproducible. Returns the pairs trained; *next is
+// then the first bucket not taken.
+size_t TrainBuckets(tbb::task_arena* arena, int threads, EmbeddingModel* model, BlockPart* part, size_t* next,
+                    const PairTransform& transform, const PartPosition& at, Clock::time_point deadline,
+                    std::vector<RangeTotals>* totals) {
+  std::atomic<size_t> next_bucket{*next};
+  std::atomic<size_t> trained{0};
+  arena->execute([&] {
+    tbb::parallel_for(0, threads, [&](int t) {
+      for (size_t k; (k = next_bucket.fetch_add(1, std::memory_order_relaxed)) < part->buckets();) {
+        if (deadline != Clock::time_point::max() && Clock::now() >= deadline) break;
+        const size_t begin = part->bucket_begin[k], end = part->bucket_begin[k + 1];
+        // Tagged apart from the blocks' scatter seeds (MixSeed(seed, epoch,
+        // block id)): the same generator draws both.
+        const uint64_t tag = (uint64_t{1} << 63) | (uint64_t{at.block} << 32) | k;
+        PrepareBucket(part, k, transform, MixSeed(at.seed, at.epoch, tag));
+        RangeContext context;
+        context.progress_begin = (at.before + at.records_per_pair * static_cast<double>(begin)) / at.run_records;
+        context.progress_end = (at.before + at.records_per_pair * static_cast<double>(end)) / at.run_records;
+        context.seed = MixSeed(at.seed, at.epoch, tag | (uint64_t{1} << 62));
+        model->TrainRange(part->pairs.data() + begin, end - begin, context, &(*totals)[t]);
+        trained.fetch_add(end - begin, std::memory_order_relaxed);
+      }
+    });
+  });
+  *next = std::min(next_bucket.load(), part->buckets());
+  return trained.load();
+}
+
+double Seconds(Clock::time_point since) { return std::chrono::duration<double>(Clock::now() - since).count(); }
+
+// Measures what PlanBudget() needs of each dim: a throwaway model of it is
+// made, trains the stream's first parts on the run's threads for
+// `seconds_each` (waits for the reader included), and writes a checkpoint to
+// `scratch` (removed after). The part read meanwhile says how long the
+// reader takes per part beside the trainers; the slower of the two is the
+// rate. *rates says what was measured, for people.
+Status MeasureBudgetCandidates(const BlockStreamInfo& blocks, const PairTransform& transform, const TrainOptions& o,
+                               uint32_t vocab, const AliasTable* noise, tbb::task_arena* arena, int threads,
+                               const std::vector<uint32_t>& dims, double seconds_each, const std::string& scratch,
+                               std::vector<BudgetCandidate>* candidates, std::string* rates) {
+  std::unique_ptr<BlockReader> reader = OpenEpoch(&blocks, o.seed, 0, &transform);
+  BlockPart part;
+  size_t next_bucket = 0;  // in part: a bucket is prepared (converted) once, so each dim trains its own
+  // Stored records a part stands for (SGNS's hold unit updates).
+  const auto part_records = [&] { return static_cast<double>(part.pairs.size()) / part.updates_per_record; };
+  // The next part (the stream read again from the start when a short one
+  // runs out).
+  const auto next_part = [&]() -> Status {
+    for (bool done = true; done;) {
+      SG_RETURN_IF_ERROR(reader->Next(&part, &done));
+      if (done) {
+        if (blocks.pairs == 0) return Status::InvalidArgument("the block stream holds no pairs");
+        reader = OpenEpoch(&blocks, o.seed, 0, &transform);
+      }
+    }
+    next_bucket = 0;
+    return Status::OK();
+  };
+  SG_RETURN_IF_ERROR(next_part());
+  // Trains `model` on the buckets left for `seconds`, reading parts as
+  // needed; the stored records trained.
+  const auto train_for = [&](EmbeddingModel* model, double seconds, double* records) -> Status {
+    const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+    std::vector<RangeTotals> totals(threads);
+    while (Clock::now() < deadline) {
+      if (next_bucket >= part.buckets()) SG_RETURN_IF_ERROR(next_part());
+      PartPosition at;  // the start of a run of kBudgetMinEpochs
+      at.seed = o.seed;
+      at.records_per_pair = 1 / part.updates_per_record;
+      at.run_records = static_cast<double>(blocks.pairs) * kBudgetMinEpochs;
+      *records += at.records_per_pair * static_cast<double>(TrainBuckets(arena, threads, model, &part, &next_bucket,
+                                                                         transform, at, deadline, &totals));
+    }
+    return Status::OK();
+  };
+  for (uint32_t dim : dims) {
+    auto start = Clock::now();
+    std::unique_ptr<EmbeddingModel> model = MakeModel(o, vocab, dim, noise);
+    BudgetCandidate c;
+    c.dim = dim;
+    c.setup_seconds = Seconds(start);
+    double records = 0;
+    // The threads' first buckets run slower (measured: half the rate at
+    // 0.25 s), so the first dim is warmed up untimed.
+    if (dim == dims.front()) SG_RETURN_IF_ERROR(train_for(model.get(), seconds_each / 2, &records));
+    SG_RETURN_IF_ERROR(next_part());  // read beside the warm-up or the last dim: a fresh start
+    records = 0;
+    start = Clock::now();
+    SG_RETURN_IF_ERROR(train_for(model.get(), seconds_each, &records));
+    const double train_rate = records / std::max(Seconds(start), 1e-9);
+    // The part being read now was read beside this dim's training.
+    SG_RETURN_IF_ERROR(next_part());
+    const double read_rate = part_records() / std::max(part.read_seconds, 1e-9);
+    const double rate = std::min(train_rate, read_rate);
+    c.epoch_seconds = static_cast<double>(blocks.pairs) / std::max(rate, 1.0);
+    start = Clock::now();
+    SG_RETURN_IF_ERROR(model->Save(scratch, 0, 0));
+    c.checkpoint_seconds = Seconds(start);
+    std::error_code ignored;
+    std::filesystem::remove(scratch, ignored);
+    *rates += fmt::format("{}dim {}: {:.2f} M pairs/s{}", rates->empty() ? "" : ", ", dim, rate / 1e6,
+                          read_rate < train_rate ? " (the reader's)" : "");
+    candidates->push_back(c);
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 const std::vector<TrainPreset>& TrainPresets() {
@@ -90,6 +247,14 @@ const TrainPreset* FindTrainPreset(const std::string& name) {
 
 double DefaultEta(Objective objective) { return objective == Objective::kSgns ? 0.075 : 0.05; }
 
+const char* ObjectiveName(Objective objective) { return objective == Objective::kSgns ? "sgns" : "glove"; }
+
+bool ParseObjective(const std::string& name, Objective* objective) {
+  if (name != "glove" && name != "sgns") return false;
+  *objective = name == "sgns" ? Objective::kSgns : Objective::kGlove;
+  return true;
+}
+
 Status ValidateTrainOptions(const TrainOptions& o) {
   if (o.dim < 1 || o.dim > kMaxDim) return Status::InvalidArgument(fmt::format("--dim must be between 1 and {}", kMaxDim));
   if (o.epochs < 1) return Status::InvalidArgument("--epochs must be at least 1");
@@ -109,41 +274,69 @@ Status ValidateTrainOptions(const TrainOptions& o) {
   if (o.min_count < 1) return Status::InvalidArgument("--min-count must be at least 1");
   if (o.checkpoint_every < 1) return Status::InvalidArgument("--checkpoint-every must be at least 1");
   if (o.memory_bytes < (size_t{32} << 20)) return Status::InvalidArgument("--memory must be at least 32M");
+  if (!(o.budget_seconds >= 0)) return Status::InvalidArgument("--budget must be positive");
   return Status::OK();
 }
 
 Status Train(const std::string& store_dir, const std::string& output, const TrainOptions& options, TrainStats* stats) {
+  const auto call_start = Clock::now();
   *stats = TrainStats();
-  const int threads = options.threads > 0 ? options.threads
-                                          : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  TrainOptions o = options;  // a budget's plan sets the objective, dim, epochs and x_max
+  const int threads = o.threads > 0 ? o.threads : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   stats->threads = threads;
+  const std::string checkpoint = output + ".checkpoint";
+  const std::string plan_path = output + ".plan";
 
   std::unique_ptr<Store> store;
-  SG_RETURN_IF_ERROR(Store::OpenForReading(store_dir, options.memory_bytes, &store));
+  SG_RETURN_IF_ERROR(Store::OpenForReading(store_dir, o.memory_bytes, &store));
   if (!store->initialized()) return Status::InvalidArgument(fmt::format("{}: the store holds no vocabulary yet", store_dir));
   const std::vector<VocabEntry> vocab = store->vocab();
-  const uint32_t cut = VocabCut(vocab, options);
+  const uint32_t cut = VocabCut(vocab, o);
   if (cut == 0) return Status::InvalidArgument("no word passes --min-count / --max-vocab");
+
+  // A budget decides the objective before anything depends on it; the dims
+  // it may choose are measured once the stream is open. A resumed budget run
+  // finishes its plan.
+  const bool budget = o.budget_seconds > 0;
+  bool plan_needed = false;
+  std::vector<uint32_t> dims = {o.dim};
+  if (budget && o.resume && std::filesystem::exists(checkpoint)) {
+    BudgetPlan plan;
+    SG_RETURN_IF_ERROR(ReadBudgetPlan(plan_path, &plan));
+    o.objective = plan.objective;
+    o.dim = plan.dim;
+    o.epochs = plan.epochs;
+    o.x_max = plan.x_max;
+    dims = {o.dim};
+    stats->budget_resumed = true;
+  } else if (budget) {
+    if (o.budget_choices.objective) o.objective = BudgetObjective(store->config().window);
+    if (o.budget_choices.x_max && o.objective == Objective::kGlove) o.x_max = BudgetPlan().x_max;
+    if (o.budget_choices.dim) dims.assign(std::begin(kBudgetDims), std::end(kBudgetDims));
+    plan_needed = true;
+  }
   // --memory is the whole process: the parameters first, then the blocks in
   // memory (the one being trained and the one read ahead, each as 16-byte
   // training records, 4/3 of its 12-byte file size): 2/3 of what is left.
-  // (SGNS holds less: one block as records and two half-block parts.)
-  const bool sgns = options.objective == Objective::kSgns;
-  const size_t parameter_bytes =
-      sgns ? SgnsModel::MemoryBytes(cut, options.dim) : GloveModel::MemoryBytes(cut, options.dim);
+  // (SGNS holds less: one block as records and two half-block parts.) A
+  // budget's blocks are sized for the largest dim that fits, so that every
+  // dim it may choose trains the same stream.
   constexpr size_t kMinBlockMemory = size_t{32} << 20;  // two 8 MiB blocks as training records
-  if (parameter_bytes + kMinBlockMemory > options.memory_bytes) {
+  const auto fits = [&](uint32_t dim) { return ParameterBytes(o.objective, cut, dim) + kMinBlockMemory <= o.memory_bytes; };
+  if (!fits(dims.front())) {
     return Status::InvalidArgument(fmt::format(
         "--memory {} cannot hold the parameters of {} words x {} dims ({}) and the blocks (at least {}): raise "
         "--memory, or lower --max-vocab or --dim",
-        FormatBytes(options.memory_bytes), cut, options.dim, FormatBytes(parameter_bytes), FormatBytes(kMinBlockMemory)));
+        FormatBytes(o.memory_bytes), cut, dims.front(), FormatBytes(ParameterBytes(o.objective, cut, dims.front())),
+        FormatBytes(kMinBlockMemory)));
   }
-  const size_t block_bytes =
-      std::clamp((options.memory_bytes - parameter_bytes) / 4, size_t{8} << 20, size_t{256} << 20);
+  dims.erase(std::remove_if(dims.begin(), dims.end(), [&](uint32_t dim) { return !fits(dim); }), dims.end());
+  const size_t parameter_bytes = ParameterBytes(o.objective, cut, dims.back());
+  const size_t block_bytes = std::clamp((o.memory_bytes - parameter_bytes) / 4, size_t{8} << 20, size_t{256} << 20);
   BlockStreamInfo blocks;
   const auto build_start = Clock::now();
-  SG_RETURN_IF_ERROR(OpenBlockStream(store.get(), store_dir + "/" + kBlockStreamDir, cut, block_bytes, options.block_compression, &blocks));
-  stats->block_build_seconds = std::chrono::duration<double>(Clock::now() - build_start).count();
+  SG_RETURN_IF_ERROR(OpenBlockStream(store.get(), store_dir + "/" + kBlockStreamDir, cut, block_bytes, o.block_compression, &blocks));
+  stats->block_build_seconds = Seconds(build_start);
   stats->blocks_built = blocks.built;
   stats->blocks = blocks.block_records.size();
   stats->pairs = blocks.pairs;
@@ -151,28 +344,57 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
   stats->store_subsample = store->config().subsample;
   store.reset();  // training reads only the blocks: a snapshot of the store
 
-  const float eta = static_cast<float>(Eta(options));
-  std::unique_ptr<AliasTable> noise;  // before the model that points to it
-  std::unique_ptr<EmbeddingModel> model;
+  const bool sgns = o.objective == Objective::kSgns;
+  std::unique_ptr<AliasTable> noise;  // before the models that point to it
   PairTransform transform;
   if (sgns) {
     uint64_t tokens = 0;  // as word2vec's train_words: the trained vocabulary's counts
     for (uint32_t i = 0; i < cut; ++i) tokens += vocab[i].count;
-    noise = std::make_unique<AliasTable>(NoiseWeights(vocab, cut, options.noise_power));
-    model = std::make_unique<SgnsModel>(cut, options.dim, options.seed, SgnsHyper{eta, options.negatives}, noise.get());
+    noise = std::make_unique<AliasTable>(NoiseWeights(vocab, cut, o.noise_power));
     // A store subsampled before windowing holds word2vec's subsampled counts.
-    const double subsample = stats->store_subsample > 0 ? 0 : options.subsample;
+    const double subsample = stats->store_subsample > 0 ? 0 : o.subsample;
     transform = SgnsTransform(SubsampleKeepProbabilities(vocab, cut, tokens, subsample));
   } else {
-    model = std::make_unique<GloveModel>(cut, options.dim, options.seed,
-                                         GloveHyper{eta, static_cast<float>(options.grad_clip), options.step_scale,
-                                                    options.decay_fraction});
-    transform = GloveTransform(options.x_max, options.alpha);
+    transform = GloveTransform(o.x_max, o.alpha);
   }
-  const uint64_t options_hash = OptionsHash(options, cut, blocks.pairs);
-  const std::string checkpoint = output + ".checkpoint";
+  tbb::task_arena arena(threads);
+
+  if (plan_needed) {
+    // Each dim measured for 0.5% of the budget (0.5-3 s): a few percent of
+    // it in all, long enough for a steady rate.
+    const double seconds_each = std::clamp(o.budget_seconds * 0.005, 0.5, 3.0);
+    std::vector<BudgetCandidate> candidates;
+    SG_RETURN_IF_ERROR(MeasureBudgetCandidates(blocks, transform, o, cut, noise.get(), &arena, threads, dims,
+                                               seconds_each, checkpoint + ".measure", &candidates,
+                                               &stats->budget_rates));
+    BudgetPlan plan = PlanBudget(candidates, o.budget_seconds, o.budget_seconds - Seconds(call_start),
+                                 o.checkpoint_every);
+    plan.objective = o.objective;
+    plan.x_max = o.x_max;
+    o.dim = plan.dim;
+    o.epochs = plan.epochs;
+    stats->budget_short = plan.short_budget;
+    stats->budget_predicted_seconds = Seconds(call_start) + plan.predicted_seconds;
+    SG_RETURN_IF_ERROR(WriteBudgetPlan(plan_path, plan));
+  }
+  stats->budget_planned = budget;
+  stats->objective = o.objective;
+  stats->dim = o.dim;
+  stats->epochs_planned = o.epochs;
+  if (budget && o.progress) {
+    fmt::print(stderr, "train: budget {}: {}{}, dim {}, {} epochs{}\n", FormatDuration(o.budget_seconds),
+               ObjectiveName(o.objective), o.objective == Objective::kGlove ? fmt::format(" (x_max {})", o.x_max) : "",
+               o.dim, o.epochs,
+               stats->budget_resumed ? fmt::format(", resumed from {}", plan_path)
+                                     : fmt::format(", predicted {} (measured {}){}",
+                                                   FormatDuration(stats->budget_predicted_seconds), stats->budget_rates,
+                                                   stats->budget_short ? "; the budget is short of 10 epochs" : ""));
+  }
+
+  std::unique_ptr<EmbeddingModel> model = MakeModel(o, cut, o.dim, noise.get());
+  const uint64_t options_hash = OptionsHash(o, cut, blocks.pairs);
   uint32_t epoch = 0;
-  if (options.resume && std::filesystem::exists(checkpoint)) {
+  if (o.resume && std::filesystem::exists(checkpoint)) {
     SG_RETURN_IF_ERROR(model->Load(checkpoint, options_hash, &epoch));
     stats->start_epoch = epoch;
   }
@@ -189,62 +411,32 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
   std::ofstream log(output + ".log.tsv", std::ios::trunc);
   log << kept_log;
 
-  tbb::task_arena arena(threads);
-  // Each epoch reads the blocks in its own order, each block scattered by its
-  // own seed: deterministic per (seed, epoch, block), so a resumed run reads
-  // as an uninterrupted one would.
-  const auto open_epoch = [&](uint32_t e) {
-    std::vector<uint32_t> order(blocks.block_records.size());
-    for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::mt19937_64 order_rng(MixSeed(options.seed, e, ~uint64_t{0}));
-    std::shuffle(order.begin(), order.end(), order_rng);
-    std::vector<uint64_t> shuffle_seeds;
-    for (uint32_t b : order) shuffle_seeds.push_back(MixSeed(options.seed, e, b));
-    return std::make_unique<BlockReader>(&blocks, std::move(order), std::move(shuffle_seeds), &transform);
-  };
   BlockPart part;
-  ProgressMeter meter("train", options.progress);
+  ProgressMeter meter("train", o.progress);
   const uint32_t first_epoch = epoch;
   const auto train_start = Clock::now();
   uint64_t pairs_trained = 0;
-  std::unique_ptr<BlockReader> reader = epoch < options.epochs ? open_epoch(epoch) : nullptr;
-  for (; epoch < options.epochs; ++epoch) {
+  std::unique_ptr<BlockReader> reader = epoch < o.epochs ? OpenEpoch(&blocks, o.seed, epoch, &transform) : nullptr;
+  for (; epoch < o.epochs; ++epoch) {
     const auto start = Clock::now();
     std::unique_ptr<BlockReader> next_reader;  // the next epoch's, opened while this one's last part trains
     std::vector<RangeTotals> totals(threads);
     uint64_t epoch_pairs = 0;  // stored records trained so far this epoch
-    const double run_pairs_all = static_cast<double>(blocks.pairs) * options.epochs;
     for (size_t block = 0;; ++block) {
       bool done = false;
       SG_RETURN_IF_ERROR(reader->Next(&part, &done));
       if (done) break;
-      if (reader->exhausted() && epoch + 1 < options.epochs) next_reader = open_epoch(epoch + 1);
+      if (reader->exhausted() && epoch + 1 < o.epochs) next_reader = OpenEpoch(&blocks, o.seed, epoch + 1, &transform);
       const size_t n = part.pairs.size();
-      // Where this part sits in the whole run, in stored records (for a
-      // decaying learning rate; SGNS's parts hold unit updates, not records).
-      const double before = static_cast<double>(blocks.pairs) * epoch + static_cast<double>(epoch_pairs);
-      const double records_per_pair = n > 0 ? static_cast<double>(part.records) / static_cast<double>(n) : 0;
-      // The threads take the part's buckets in turn, each preparing a bucket
-      // (converted and shuffled: the second pass of the reader's shuffle) and
-      // training it; one thread takes them in order, so its run is
-      // reproducible.
-      std::atomic<size_t> next_bucket{0};
-      arena.execute([&] {
-        tbb::parallel_for(0, threads, [&](int t) {
-          for (size_t k; (k = next_bucket.fetch_add(1, std::memory_order_relaxed)) < part.buckets();) {
-            const size_t begin = part.bucket_begin[k], end = part.bucket_begin[k + 1];
-            // Tagged apart from the blocks' scatter seeds (MixSeed(seed, epoch,
-            // block id)): the same generator draws both.
-            const uint64_t tag = (uint64_t{1} << 63) | (uint64_t{block} << 32) | k;
-            PrepareBucket(&part, k, transform, MixSeed(options.seed, epoch, tag));
-            RangeContext context;
-            context.progress_begin = (before + records_per_pair * static_cast<double>(begin)) / run_pairs_all;
-            context.progress_end = (before + records_per_pair * static_cast<double>(end)) / run_pairs_all;
-            context.seed = MixSeed(options.seed, epoch, tag | (uint64_t{1} << 62));
-            model->TrainRange(part.pairs.data() + begin, end - begin, context, &totals[t]);
-          }
-        });
-      });
+      PartPosition at;
+      at.seed = o.seed;
+      at.epoch = epoch;
+      at.block = block;
+      at.before = static_cast<double>(blocks.pairs) * epoch + static_cast<double>(epoch_pairs);
+      at.records_per_pair = n > 0 ? static_cast<double>(part.records) / static_cast<double>(n) : 0;
+      at.run_records = static_cast<double>(blocks.pairs) * o.epochs;
+      size_t first_bucket = 0;
+      TrainBuckets(&arena, threads, model.get(), &part, &first_bucket, transform, at, Clock::time_point::max(), &totals);
       epoch_pairs += part.records;
       pairs_trained += part.records;
       if (Interrupted()) {
@@ -252,13 +444,13 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
         return InterruptedStatus(
             fmt::format("stopped in epoch {}; rerun with --resume to continue from {}", epoch + 1, checkpoint));
       }
-      const double run_pairs = static_cast<double>(blocks.pairs) * (options.epochs - first_epoch);
-      const double seconds = std::chrono::duration<double>(Clock::now() - train_start).count();
-      meter.UpdateFraction(fmt::format("epoch {}/{}", epoch + 1, options.epochs), pairs_trained / run_pairs,
-                           fmt::format("{:.2f} M pairs/s", pairs_trained / seconds / 1e6));
+      const double run_pairs = static_cast<double>(blocks.pairs) * (o.epochs - first_epoch);
+      meter.UpdateFraction(fmt::format("epoch {}/{}", epoch + 1, o.epochs), pairs_trained / run_pairs,
+                           fmt::format("{:.2f} M pairs/s", pairs_trained / Seconds(train_start) / 1e6));
     }
     reader.reset();  // before the next opens: its buffers, if any, are freed first
-    reader = next_reader ? std::move(next_reader) : (epoch + 1 < options.epochs ? open_epoch(epoch + 1) : nullptr);
+    reader = next_reader ? std::move(next_reader)
+                         : (epoch + 1 < o.epochs ? OpenEpoch(&blocks, o.seed, epoch + 1, &transform) : nullptr);
     EpochStats e;
     e.epoch = epoch + 1;
     e.pairs = blocks.pairs;
@@ -268,23 +460,25 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
       e.skipped += t.skipped;
     }
     e.loss /= static_cast<double>(std::max<uint64_t>(e.updates, 1));
-    if ((epoch + 1) % options.checkpoint_every == 0 || epoch + 1 == options.epochs) {
+    if ((epoch + 1) % o.checkpoint_every == 0 || epoch + 1 == o.epochs) {
       SG_RETURN_IF_ERROR(model->Save(checkpoint, epoch + 1, options_hash));
     }
-    e.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    e.seconds = Seconds(start);
     log << fmt::format("{}\t{:.6f}\t{:.3f}\t{:.0f}\t{}\t{}\n", e.epoch, e.loss, e.seconds, e.pairs / e.seconds, e.skipped,
                       e.pairs);
     log.flush();
-    if (options.progress) {
+    if (o.progress) {
       meter.Finish();
-      fmt::print(stderr, "train: epoch {}/{}: loss {:.6f}, {:.1f} s, {:.2f} M pairs/s{}\n", e.epoch, options.epochs,
+      fmt::print(stderr, "train: epoch {}/{}: loss {:.6f}, {:.1f} s, {:.2f} M pairs/s{}\n", e.epoch, o.epochs,
                  e.loss, e.seconds, e.pairs / e.seconds / 1e6,
                  sgns ? fmt::format(" ({:.2f} M positive updates/s)", e.updates / e.seconds / 1e6) : "");
     }
     stats->epochs.push_back(e);
   }
   part = BlockPart();  // the vectors file's rows are built in its place
-  return WriteVectors(output, vocab, *model, options.vectors, options.format);
+  SG_RETURN_IF_ERROR(WriteVectors(output, vocab, *model, o.vectors, o.format));
+  stats->seconds = Seconds(call_start);
+  return Status::OK();
 }
 
 }  // namespace streamglove

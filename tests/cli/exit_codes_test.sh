@@ -61,6 +61,9 @@ else
   expect 1 "out of memory" -- bash -c "ulimit -v 700000 && exec '$bin' ingest --store '$dir/oom' '$dir/corpus.txt' --min-count 1 --memory 2G --threads 1 -q"
   expect 0 "" -- "$bin" ingest --store "$dir/oom" "$dir/corpus.txt" --min-count 1 --memory 256M --threads 1 -q
 fi
+# train --budget: a duration, and not beside --epochs (checked before the store is opened)
+expect 2 "--budget: invalid duration '10x'" -- "$bin" train --store "$dir/none" -o "$dir/t.txt" --budget 10x
+expect 2 "give --budget or --epochs" -- "$bin" train --store "$dir/none" -o "$dir/t.txt" --budget 10m --epochs 5
 # eval and queries
 printf 'the 1 0\ncat 0.9 0.1\nmat 0.8 0.3\nsat 0 1\n' >"$dir/vectors.txt"
 printf ': s\nthe cat mat sat\n' >"$dir/questions.txt"

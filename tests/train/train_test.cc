@@ -14,6 +14,7 @@
 #include "streamglove/ingest.h"
 #include "streamglove/store_info.h"
 #include "train/block_stream.h"
+#include "train/budget_plan.h"
 #include "test_util.h"
 #include "util/file.h"
 
@@ -312,4 +313,70 @@ TEST_CASE("SGNS on a store subsampled before windowing trains its counts as they
       CHECK(updates < 0.8 * counts.sum_of_counts);
     }
   }
+}
+
+TEST_CASE("A budget plans from the store, trains its plan, and a resume finishes the plan it wrote", "[train][budget]") {
+  TrainFixture f;  // window 10: the budget's objective is skip-gram
+  TrainStats stats;
+  TrainOptions o = f.Options();
+  o.budget_seconds = 6;
+  o.epochs = 999;  // ignored with a budget
+  const std::string vectors = f.Run("b.txt", o, &stats);
+  REQUIRE(stats.budget_planned);
+  CHECK_FALSE(stats.budget_resumed);
+  CHECK(stats.objective == Objective::kSgns);
+  CHECK(stats.epochs.size() == stats.epochs_planned);
+  CHECK(stats.epochs_planned >= 1);
+  CHECK(stats.epochs_planned <= kBudgetMaxEpochs);
+  CHECK(stats.budget_rates.find("dim 300") != std::string::npos);  // every dim measured
+  const auto rows = ParseText(vectors, false);
+  REQUIRE_FALSE(rows.empty());
+  CHECK(rows.front().second.size() == stats.dim);
+  BudgetPlan plan;
+  REQUIRE(ReadBudgetPlan(f.dir.path() + "/b.txt.plan", &plan).ok());
+  CHECK(plan.objective == Objective::kSgns);
+  CHECK(plan.dim == stats.dim);
+  CHECK(plan.epochs == stats.epochs_planned);
+  CHECK_FALSE(std::filesystem::exists(f.dir.path() + "/b.txt.checkpoint.measure"));
+
+  // A resume reads the plan instead of measuring again: it finds every
+  // planned epoch in the checkpoint and writes the same vectors (one thread).
+  TrainOptions resume = o;
+  resume.resume = true;
+  CHECK(f.Run("b.txt", resume, &stats) == vectors);
+  CHECK(stats.budget_resumed);
+  CHECK(stats.start_epoch == plan.epochs);
+  CHECK(stats.epochs.empty());
+  // The plan is what it resumes: another dim's checkpoint does not fit it...
+  BudgetPlan other = plan;
+  other.dim = plan.dim == 50 ? 100 : 50;
+  REQUIRE(WriteBudgetPlan(f.dir.path() + "/b.txt.plan", other).ok());
+  Status s = Train(f.store, f.dir.path() + "/b.txt", resume, &stats);
+  CHECK(s.ToString().find(fmt::format("this run has {} x {}", stats.vocab_size, other.dim)) != std::string::npos);
+  // ...and a checkpoint without its plan is an error naming the plan.
+  std::filesystem::remove(f.dir.path() + "/b.txt.plan");
+  s = Train(f.store, f.dir.path() + "/b.txt", resume, &stats);
+  CHECK(s.ToString().find("b.txt.plan") != std::string::npos);
+}
+
+TEST_CASE("A budget keeps the settings given and chooses the rest", "[train][budget]") {
+  TrainFixture f;
+  TrainStats stats;
+  TrainOptions o = f.Options();
+  o.budget_seconds = 4;
+  o.objective = Objective::kGlove;
+  o.budget_choices.objective = false;
+  o.dim = 24;
+  o.budget_choices.dim = false;
+  o.x_max = 7;
+  o.budget_choices.x_max = false;
+  f.Run("g.txt", o, &stats);
+  CHECK(stats.objective == Objective::kGlove);
+  CHECK(stats.dim == 24);
+  CHECK(stats.budget_rates.find("dim 24") != std::string::npos);
+  CHECK(stats.budget_rates.find("dim 50") == std::string::npos);
+  BudgetPlan plan;
+  REQUIRE(ReadBudgetPlan(f.dir.path() + "/g.txt.plan", &plan).ok());
+  CHECK(plan.x_max == 7);
+  CHECK(plan.epochs == stats.epochs.size());
 }

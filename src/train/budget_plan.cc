@@ -1,0 +1,98 @@
+#include "train/budget_plan.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+#include "util/file.h"
+
+namespace streamglove {
+
+Objective BudgetObjective(uint32_t store_window) {
+  return store_window <= 10 ? Objective::kSgns : Objective::kGlove;
+}
+
+namespace {
+
+// Epochs of `c` that fit in `seconds` (checkpoints and the vectors file
+// included), and the time they take.
+uint32_t EpochsThatFit(const BudgetCandidate& c, double seconds, uint32_t checkpoint_every, double* used) {
+  const auto cost = [&](uint32_t epochs) {
+    const uint32_t checkpoints = epochs / checkpoint_every + (epochs % checkpoint_every != 0 ? 1 : 0);
+    return c.setup_seconds + epochs * c.epoch_seconds + (checkpoints + 1) * c.checkpoint_seconds;
+  };
+  uint32_t epochs = 0;
+  while (epochs < kBudgetMaxEpochs && cost(epochs + 1) <= seconds) ++epochs;
+  *used = cost(std::max<uint32_t>(epochs, 1));
+  return epochs;
+}
+
+}  // namespace
+
+BudgetPlan PlanBudget(const std::vector<BudgetCandidate>& candidates, double budget_seconds, double seconds_left,
+                      uint32_t checkpoint_every) {
+  const double usable = seconds_left - kBudgetMargin * budget_seconds;
+  BudgetPlan plan;
+  for (const BudgetCandidate& c : candidates) {
+    double used = 0;
+    const uint32_t epochs = EpochsThatFit(c, usable, checkpoint_every, &used);
+    if (epochs >= kBudgetMinEpochs || plan.dim == 0) {
+      plan.dim = c.dim;
+      plan.epochs = std::max<uint32_t>(epochs, 1);
+      plan.predicted_seconds = used;
+      plan.short_budget = epochs < kBudgetMinEpochs;
+    }
+  }
+  return plan;
+}
+
+Status WriteBudgetPlan(const std::string& path, const BudgetPlan& plan) {
+  AtomicFileWriter out;
+  SG_RETURN_IF_ERROR(out.Open(path));
+  SG_RETURN_IF_ERROR(out.Append(fmt::format("objective\t{}\ndim\t{}\nepochs\t{}\nx_max\t{}\n",
+                                            ObjectiveName(plan.objective), plan.dim, plan.epochs, plan.x_max)));
+  return out.Commit();
+}
+
+Status ReadBudgetPlan(const std::string& path, BudgetPlan* plan) {
+  std::string text;
+  SG_RETURN_IF_ERROR(ReadFileToString(path, &text));
+  const auto bad = [&](const std::string& why) {
+    return Status::Corruption(fmt::format("{}: not a budget plan ({})", path, why));
+  };
+  BudgetPlan read;
+  bool objective = false, dim = false, epochs = false, x_max = false;
+  size_t begin = 0;
+  while (begin < text.size()) {
+    size_t end = text.find('\n', begin);
+    if (end == std::string::npos) return bad("last line unterminated");
+    const std::string line = text.substr(begin, end - begin);
+    begin = end + 1;
+    const size_t tab = line.find('\t');
+    if (tab == std::string::npos) return bad(fmt::format("line '{}' has no tab", line));
+    const std::string key = line.substr(0, tab), value = line.substr(tab + 1);
+    char* rest = nullptr;
+    if (key == "objective") {
+      if (!ParseObjective(value, &read.objective)) return bad(fmt::format("objective '{}'", value));
+      objective = true;
+    } else if (key == "dim" || key == "epochs") {
+      const unsigned long n = std::strtoul(value.c_str(), &rest, 10);
+      if (value.empty() || *rest != '\0' || n < 1 || n > 100000) return bad(fmt::format("{} '{}'", key, value));
+      (key == "dim" ? read.dim : read.epochs) = static_cast<uint32_t>(n);
+      (key == "dim" ? dim : epochs) = true;
+    } else if (key == "x_max") {
+      read.x_max = std::strtod(value.c_str(), &rest);
+      if (value.empty() || *rest != '\0' || !(read.x_max > 0)) return bad(fmt::format("x_max '{}'", value));
+      x_max = true;
+    } else {
+      return bad(fmt::format("unknown key '{}'", key));
+    }
+  }
+  if (!(objective && dim && epochs && x_max)) return bad("a key is missing");
+  *plan = read;
+  return Status::OK();
+}
+
+}  // namespace streamglove

@@ -1,0 +1,73 @@
+// Training in a wall-time budget (`train --budget`): what to train, chosen
+// from the store and from rates measured on its own pairs.
+//
+// The trainer measures, for each dim it may choose, how fast a throwaway
+// model trains the store's pairs on the run's threads and how long one of its
+// checkpoints takes to write; PlanBudget() then picks the largest dim that
+// gets enough epochs in the time left, and as many epochs as fit. The
+// thresholds come from equal-time comparisons (docs/benchmarks.md, "Training
+// in a budget"). The plan is written beside the vectors (OUT.plan), so a
+// resumed run finishes the same plan instead of measuring again.
+//
+// Thread-safety: pure functions and plain values.
+#ifndef STREAMGLOVE_TRAIN_BUDGET_PLAN_H_
+#define STREAMGLOVE_TRAIN_BUDGET_PLAN_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "streamglove/status.h"
+#include "streamglove/train.h"
+
+namespace streamglove {
+
+// The dims a budget chooses among, smallest first.
+inline constexpr uint32_t kBudgetDims[] = {50, 100, 200, 300};
+// A dim is chosen only if it trains at least this many epochs: at equal
+// time, a larger dim with fewer epochs than this scored lower.
+inline constexpr uint32_t kBudgetMinEpochs = 10;
+// ...and trains at most this many (time left over is not spent).
+inline constexpr uint32_t kBudgetMaxEpochs = 50;
+// Share of the budget kept back for the rate's variation along the run.
+inline constexpr double kBudgetMargin = 0.05;
+
+// The objective a budget trains when none is given: skip-gram on stores
+// counted with a window of up to 10 (word2vec's scale), GloVe on wider ones
+// (its paper's window 10-15; x_max 10, as the presets).
+Objective BudgetObjective(uint32_t store_window);
+
+// A dim the budget could train, with its measured costs.
+struct BudgetCandidate {
+  uint32_t dim = 0;
+  double setup_seconds = 0;       // the model's allocation and initialisation
+  double epoch_seconds = 0;       // the stream's records at the measured rate
+  double checkpoint_seconds = 0;  // one checkpoint written
+};
+
+struct BudgetPlan {
+  Objective objective = Objective::kGlove;
+  uint32_t dim = 0;
+  uint32_t epochs = 0;
+  double x_max = 10;
+  double predicted_seconds = 0;  // from the plan on: setup, epochs, checkpoints, vectors
+  bool short_budget = false;     // no dim got kBudgetMinEpochs: the smallest, with what fits
+};
+
+// Picks the largest candidate that trains at least kBudgetMinEpochs within
+// `seconds_left` (less kBudgetMargin of `budget_seconds`), with as many
+// epochs as fit up to kBudgetMaxEpochs; if none does, the smallest candidate
+// with the epochs that fit (at least one). A checkpoint is counted every
+// `checkpoint_every` epochs and after the last, and the vectors file as one
+// more checkpoint. `candidates` must not be empty, smallest dim first.
+BudgetPlan PlanBudget(const std::vector<BudgetCandidate>& candidates, double budget_seconds, double seconds_left,
+                      uint32_t checkpoint_every);
+
+// The plan as "key<TAB>value" lines, and back: a file that does not parse
+// as a plan is an error naming it.
+Status WriteBudgetPlan(const std::string& path, const BudgetPlan& plan);
+Status ReadBudgetPlan(const std::string& path, BudgetPlan* plan);
+
+}  // namespace streamglove
+
+#endif  // STREAMGLOVE_TRAIN_BUDGET_PLAN_H_

@@ -1,0 +1,108 @@
+#include "train/budget_plan.h"
+
+#include <catch2/catch.hpp>
+
+#include "test_util.h"
+
+using namespace streamglove;
+using namespace streamglove::test;
+
+namespace {
+
+// Costs by brute force: setup, epochs, a checkpoint every `every` epochs and
+// after the last, and the vectors file as one more.
+double Cost(const BudgetCandidate& c, uint32_t epochs, uint32_t every) {
+  uint32_t checkpoints = 0;
+  for (uint32_t e = 1; e <= epochs; ++e) checkpoints += (e % every == 0 || e == epochs) ? 1 : 0;
+  return c.setup_seconds + epochs * c.epoch_seconds + (checkpoints + 1) * c.checkpoint_seconds;
+}
+
+std::vector<BudgetCandidate> Candidates() {
+  // Epochs of 5, 8, 15 and 22 s; setups and checkpoints growing with the dim.
+  return {{50, 0.1, 5, 0.2}, {100, 0.2, 8, 0.4}, {200, 0.4, 15, 0.8}, {300, 0.6, 22, 1.2}};
+}
+
+}  // namespace
+
+TEST_CASE("A budget trains the largest dim that gets enough epochs, as many as fit", "[train][budget]") {
+  const std::vector<BudgetCandidate> candidates = Candidates();
+  for (double budget : {30.0, 60.0, 100.0, 170.0, 300.0, 600.0, 1000.0, 5000.0}) {
+    for (uint32_t every : {1u, 3u}) {
+      INFO("budget " << budget << " every " << every);
+      const double usable = budget * (1 - kBudgetMargin);
+      // The reference: every (dim, epochs) that fits, by brute force.
+      const BudgetCandidate* want = nullptr;
+      uint32_t want_epochs = 0;
+      for (const BudgetCandidate& c : candidates) {
+        uint32_t fit = 0;
+        for (uint32_t e = 1; e <= kBudgetMaxEpochs; ++e) {
+          if (Cost(c, e, every) <= usable) fit = e;
+        }
+        if (fit >= kBudgetMinEpochs || want == nullptr) {
+          want = &c;
+          want_epochs = std::max<uint32_t>(fit, 1);
+        }
+      }
+      const BudgetPlan plan = PlanBudget(candidates, budget, budget, every);
+      CHECK(plan.dim == want->dim);
+      CHECK(plan.epochs == want_epochs);
+      CHECK(plan.short_budget == (want_epochs < kBudgetMinEpochs));
+      CHECK(plan.predicted_seconds == Approx(Cost(*want, plan.epochs, every)));
+      if (!plan.short_budget) CHECK(plan.predicted_seconds <= usable);
+    }
+  }
+}
+
+TEST_CASE("A budget plan's edges: short budgets, the epoch cap, time already spent", "[train][budget]") {
+  const std::vector<BudgetCandidate> candidates = Candidates();
+  // Too short for one epoch of anything: the smallest dim, one epoch.
+  BudgetPlan plan = PlanBudget(candidates, 2, 2, 1);
+  CHECK(plan.dim == 50);
+  CHECK(plan.epochs == 1);
+  CHECK(plan.short_budget);
+  // Ample: the largest dim, capped.
+  plan = PlanBudget(candidates, 1e6, 1e6, 1);
+  CHECK(plan.dim == 300);
+  CHECK(plan.epochs == kBudgetMaxEpochs);
+  // What was spent before the plan (the stream, the measurements) is not
+  // planned again: 200 s left of 1000 s gives what 200 s would, less the
+  // margin of the whole budget.
+  plan = PlanBudget(candidates, 1000, 200, 1);
+  CHECK(plan.predicted_seconds <= 200 - kBudgetMargin * 1000);
+  // One fixed dim: only its epochs are chosen.
+  plan = PlanBudget({candidates[2]}, 100, 100, 1);
+  CHECK(plan.dim == 200);
+  CHECK(plan.epochs == 5);  // 0.4 + 5 x 15 + 6 x 0.8 = 80.2 <= 95; 6 epochs: 96
+  CHECK(plan.short_budget);
+}
+
+TEST_CASE("A budget plan file reads back, and a damaged one is refused naming it", "[train][budget]") {
+  TempDir dir;
+  REQUIRE(dir.Create("", "sg-plan-").ok());
+  const std::string path = dir.path() + "/v.txt.plan";
+  BudgetPlan plan;
+  plan.objective = Objective::kSgns;
+  plan.dim = 200;
+  plan.epochs = 17;
+  plan.x_max = 10;
+  REQUIRE(WriteBudgetPlan(path, plan).ok());
+  BudgetPlan read;
+  REQUIRE(ReadBudgetPlan(path, &read).ok());
+  CHECK(read.objective == Objective::kSgns);
+  CHECK(read.dim == 200);
+  CHECK(read.epochs == 17);
+  CHECK(read.x_max == 10);
+  for (const char* bad : {"objective\tsgns\ndim\t200\nepochs\t17\n",                // a key missing
+                          "objective\tword2vec\ndim\t200\nepochs\t17\nx_max\t10\n",  // unknown objective
+                          "objective\tsgns\ndim\t0\nepochs\t17\nx_max\t10\n",        // dim 0
+                          "objective\tsgns\ndim\t2x0\nepochs\t17\nx_max\t10\n",      // not a number
+                          "objective\tsgns\ndim\t200\nepochs\t17\nx_max\t10",        // cut short
+                          "objective sgns\n"}) {
+    INFO(bad);
+    WriteFile(path, bad);
+    const Status s = ReadBudgetPlan(path, &read);
+    CHECK_FALSE(s.ok());
+    CHECK(s.message().find(path) != std::string::npos);
+  }
+  CHECK_FALSE(ReadBudgetPlan(dir.path() + "/missing.plan", &read).ok());
+}
