@@ -3,9 +3,13 @@
 //   --mode read      decompress and cut into chunks,
 //   --mode tokenize  ... and tokenize,
 //   --mode lookup    ... and look every token up in --vocab,
-// and prints the wall time and throughput.
+// and prints the wall time and throughput; or
+//   --mode print     writes the tokens to stdout, a line per document (one
+//                    thread, in order), so that peers (fastText, gensim)
+//                    train on exactly the tokens ingest counts.
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <memory>
 #include <thread>
 
@@ -25,15 +29,33 @@ class ScanWorker final : public TokenSink {
  public:
   ScanWorker(const CorpusOptions& corpus, const std::vector<InputFile>* inputs, const VocabIndex* vocab)
       : tokenizer_(corpus, inputs), vocab_(vocab) {}
-  Status Scan(const Chunk& chunk, bool tokenize) { return tokenize ? tokenizer_.Tokenize(chunk, this) : Status::OK(); }
+  // With `print`, the chunk's tokens are written to stdout.
+  Status Scan(const Chunk& chunk, bool tokenize, bool print) {
+    print_ = print;
+    if (!tokenize) return Status::OK();
+    SG_RETURN_IF_ERROR(tokenizer_.Tokenize(chunk, this));
+    if (print_ && std::fwrite(text_.data(), 1, text_.size(), stdout) != text_.size()) {
+      return Status::IOError("stdout: write failed");
+    }
+    text_.clear();
+    return Status::OK();
+  }
   void OnToken(std::string_view token) override {
     ++tokens;
     if (vocab_ != nullptr && vocab_->Lookup(token) != VocabIndex::kUnknown) ++known;
+    if (print_) {
+      if (!text_.empty() && text_.back() != '\n') text_ += ' ';
+      text_ += token;
+    }
   }
-  void OnDocumentEnd() override {}
+  void OnDocumentEnd() override {
+    if (print_ && !text_.empty() && text_.back() != '\n') text_ += '\n';
+  }
   uint64_t tokens = 0, known = 0;
 
  private:
+  bool print_ = false;
+  std::string text_;
   ChunkTokenizer tokenizer_;
   const VocabIndex* vocab_;
 };
@@ -46,16 +68,22 @@ int main(int argc, char** argv) {
   std::string mode = "lookup", vocab_path;
   int threads = static_cast<int>(std::thread::hardware_concurrency());
   app.add_option("INPUT", paths, "Corpus files or directories")->required();
-  app.add_option("--mode", mode, "read, tokenize or lookup")->check(CLI::IsMember({"read", "tokenize", "lookup"}));
+  app.add_option("--mode", mode, "read, tokenize, lookup or print")
+      ->check(CLI::IsMember({"read", "tokenize", "lookup", "print"}));
   app.add_option("--vocab", vocab_path, "Vocabulary file (lookup mode)");
   app.add_option("--threads", threads, "Worker threads");
   std::string tokenizer = "whitespace";
   app.add_option("--tokenizer", tokenizer, "whitespace, words or icu")
       ->check(CLI::IsMember({"whitespace", "words", "icu"}));
+  bool lowercase = false;
+  app.add_flag("--lowercase", lowercase, "Lowercase the tokens, as ingest --lowercase");
   CLI11_PARSE(app, argc, argv);
+  const bool print = mode == "print";
+  if (print) threads = 1;  // chunks in order
 
   const auto start = std::chrono::steady_clock::now();
   CorpusOptions corpus;
+  corpus.lowercase = lowercase;
   for (TokenizerKind kind : {TokenizerKind::kWhitespace, TokenizerKind::kWords, TokenizerKind::kIcu}) {
     if (tokenizer == TokenizerKindName(kind)) corpus.tokenizer = kind;
   }
@@ -79,7 +107,7 @@ int main(int argc, char** argv) {
   }
   const bool tokenize = mode != "read";
   s = ForEachChunk<ScanWorker>(&reader, ptrs, 2 * threads + 2, nullptr,
-                               [&](ScanWorker* w, const Chunk& chunk) { return w->Scan(chunk, tokenize); });
+                               [&](ScanWorker* w, const Chunk& chunk) { return w->Scan(chunk, tokenize, print); });
   if (!s.ok()) {
     fmt::print(stderr, "streamglove-scan: error: {}\n", s.message());
     return 1;
@@ -90,7 +118,7 @@ int main(int argc, char** argv) {
     known += w->known;
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  fmt::print("{}: {:.2f} s, {:.1f} MB/s read, {} tokens ({:.1f} M/s), {} in vocabulary, {} threads\n", mode, seconds,
+  fmt::print(print ? stderr : stdout, "{}: {:.2f} s, {:.1f} MB/s read, {} tokens ({:.1f} M/s), {} in vocabulary, {} threads\n", mode, seconds,
              reader.bytes_consumed() / seconds / 1e6, tokens, tokens / seconds / 1e6, known, threads);
   return 0;
 }

@@ -319,7 +319,7 @@ TEST_CASE("A budget plans from the store, trains its plan, and a resume finishes
   TrainFixture f;  // window 10: the budget's objective is skip-gram
   TrainStats stats;
   TrainOptions o = f.Options();
-  o.budget_seconds = 6;
+  o.budget_seconds = 3;
   o.epochs = 999;  // ignored with a budget
   const std::string vectors = f.Run("b.txt", o, &stats);
   REQUIRE(stats.budget_planned);
@@ -363,7 +363,7 @@ TEST_CASE("A budget keeps the settings given and chooses the rest", "[train][bud
   TrainFixture f;
   TrainStats stats;
   TrainOptions o = f.Options();
-  o.budget_seconds = 4;
+  o.budget_seconds = 2;
   o.objective = Objective::kGlove;
   o.budget_choices.objective = false;
   o.dim = 24;
