@@ -56,7 +56,7 @@ bool ParseObjective(const std::string& name, Objective* objective);
 // the epochs: the settings the user did not give.
 struct BudgetChoices {
   bool objective = true;  // from the store's window (train/budget_plan.h)
-  bool dim = true;        // the largest of 50, 100, 200, 300 that gets enough epochs
+  bool dim = true;        // the largest of 50, 100, 200, 300 that gets enough epochs (BudgetMinEpochs)
   bool x_max = true;      // GloVe: 10, as the presets
 };
 

@@ -14,6 +14,8 @@ Objective BudgetObjective(uint32_t store_window) {
   return store_window <= 10 ? Objective::kSgns : Objective::kGlove;
 }
 
+uint32_t BudgetMinEpochs(Objective objective) { return objective == Objective::kSgns ? 20 : 10; }
+
 namespace {
 
 // Epochs of `c` that fit in `seconds` (checkpoints and the vectors file
@@ -31,18 +33,20 @@ uint32_t EpochsThatFit(const BudgetCandidate& c, double seconds, uint32_t checkp
 
 }  // namespace
 
-BudgetPlan PlanBudget(const std::vector<BudgetCandidate>& candidates, double budget_seconds, double seconds_left,
-                      uint32_t checkpoint_every) {
+BudgetPlan PlanBudget(Objective objective, const std::vector<BudgetCandidate>& candidates, double budget_seconds,
+                      double seconds_left, uint32_t checkpoint_every) {
   const double usable = seconds_left - kBudgetMargin * budget_seconds;
+  const uint32_t min_epochs = BudgetMinEpochs(objective);
   BudgetPlan plan;
+  plan.objective = objective;
   for (const BudgetCandidate& c : candidates) {
     double used = 0;
     const uint32_t epochs = EpochsThatFit(c, usable, checkpoint_every, &used);
-    if (epochs >= kBudgetMinEpochs || plan.dim == 0) {
+    if (epochs >= min_epochs || plan.dim == 0) {
       plan.dim = c.dim;
       plan.epochs = std::max<uint32_t>(epochs, 1);
       plan.predicted_seconds = used;
-      plan.short_budget = epochs < kBudgetMinEpochs;
+      plan.short_budget = epochs < min_epochs;
     }
   }
   return plan;

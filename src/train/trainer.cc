@@ -181,10 +181,10 @@ Status MeasureBudgetCandidates(const BlockStreamInfo& blocks, const PairTransfor
     std::vector<RangeTotals> totals(threads);
     while (Clock::now() < deadline) {
       if (next_bucket >= part.buckets()) SG_RETURN_IF_ERROR(next_part());
-      PartPosition at;  // the start of a run of kBudgetMinEpochs
+      PartPosition at;  // the start of a run of BudgetMinEpochs
       at.seed = o.seed;
       at.records_per_pair = 1 / part.updates_per_record;
-      at.run_records = static_cast<double>(blocks.pairs) * kBudgetMinEpochs;
+      at.run_records = static_cast<double>(blocks.pairs) * BudgetMinEpochs(o.objective);
       *records += at.records_per_pair * static_cast<double>(TrainBuckets(arena, threads, model, &part, &next_bucket,
                                                                          transform, at, deadline, &totals));
     }
@@ -367,9 +367,8 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
     SG_RETURN_IF_ERROR(MeasureBudgetCandidates(blocks, transform, o, cut, noise.get(), &arena, threads, dims,
                                                seconds_each, checkpoint + ".measure", &candidates,
                                                &stats->budget_rates));
-    BudgetPlan plan = PlanBudget(candidates, o.budget_seconds, o.budget_seconds - Seconds(call_start),
+    BudgetPlan plan = PlanBudget(o.objective, candidates, o.budget_seconds, o.budget_seconds - Seconds(call_start),
                                  o.checkpoint_every);
-    plan.objective = o.objective;
     plan.x_max = o.x_max;
     o.dim = plan.dim;
     o.epochs = plan.epochs;
@@ -388,7 +387,8 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
                stats->budget_resumed ? fmt::format(", resumed from {}", plan_path)
                                      : fmt::format(", predicted {} (measured {}){}",
                                                    FormatDuration(stats->budget_predicted_seconds), stats->budget_rates,
-                                                   stats->budget_short ? "; the budget is short of 10 epochs" : ""));
+                                                   stats->budget_short ? fmt::format("; the budget is short of {} epochs", BudgetMinEpochs(o.objective))
+                                                                        : ""));
   }
 
   std::unique_ptr<EmbeddingModel> model = MakeModel(o, cut, o.dim, noise.get());
