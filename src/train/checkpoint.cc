@@ -1,15 +1,42 @@
 #include "train/checkpoint.h"
 
+#include <algorithm>
+#include <bit>
 #include <cstring>
+#include <filesystem>
 
 #include <fmt/format.h>
+#include <zlib.h>
 
 #include "util/file.h"
 
 namespace streamglove {
 
 namespace {
-constexpr char kCheckpointMagic[8] = {'S', 'G', 'C', 'K', 'P', 'T', '0', '1'};
+
+constexpr char kCheckpointMagic[8] = {'S', 'G', 'C', 'K', 'P', 'T', '0', '2'};
+constexpr char kOldCheckpointMagic[8] = {'S', 'G', 'C', 'K', 'P', 'T', '0', '1'};
+constexpr size_t kHeaderBytes = sizeof(kCheckpointMagic) + 4 * sizeof(uint64_t);
+constexpr size_t kTrailerBytes = sizeof(uint64_t);  // the CRC-32 of everything before it
+
+// The arrays are written as the floats lie in memory: the format is
+// little-endian, so only little-endian hosts can write or read it.
+static_assert(std::endian::native == std::endian::little, "checkpoints are little-endian");
+
+void AppendFixed64(std::string* out, uint64_t v) {
+  for (int i = 0; i < 8; ++i) out->push_back(static_cast<char>(v >> (8 * i)));
+}
+
+uint64_t DecodeFixed64(const unsigned char* p) {
+  uint64_t v = 0;
+  for (int i = 7; i >= 0; --i) v = (v << 8) | p[i];
+  return v;
+}
+
+uLong Crc(uLong crc, const void* data, size_t n) {
+  return crc32_z(crc, static_cast<const Bytef*>(data), n);
+}
+
 }  // namespace
 
 Status SaveCheckpoint(const std::string& path, uint32_t vocab, uint32_t dim, uint32_t epochs_done,
@@ -17,13 +44,17 @@ Status SaveCheckpoint(const std::string& path, uint32_t vocab, uint32_t dim, uin
   AtomicFileWriter out;
   SG_RETURN_IF_ERROR(out.Open(path));
   std::string header(kCheckpointMagic, sizeof(kCheckpointMagic));
-  for (uint64_t v : {uint64_t{vocab}, uint64_t{dim}, uint64_t{epochs_done}, options_hash}) {
-    header.append(reinterpret_cast<const char*>(&v), sizeof(v));
-  }
+  for (uint64_t v : {uint64_t{vocab}, uint64_t{dim}, uint64_t{epochs_done}, options_hash}) AppendFixed64(&header, v);
   SG_RETURN_IF_ERROR(out.Append(header));
+  uLong crc = Crc(crc32_z(0, nullptr, 0), header.data(), header.size());
   for (const LargeArray<float>* a : arrays) {
-    SG_RETURN_IF_ERROR(out.Append(std::string_view(reinterpret_cast<const char*>(a->data()), a->size() * sizeof(float))));
+    const std::string_view bytes(reinterpret_cast<const char*>(a->data()), a->size() * sizeof(float));
+    crc = Crc(crc, bytes.data(), bytes.size());
+    SG_RETURN_IF_ERROR(out.Append(bytes));
   }
+  std::string trailer;
+  AppendFixed64(&trailer, crc);  // CRC-32 (zlib's), in 8 bytes
+  SG_RETURN_IF_ERROR(out.Append(trailer));
   return out.Commit();
 }
 
@@ -31,7 +62,11 @@ Status LoadCheckpoint(const std::string& path, uint32_t vocab, uint32_t dim, uin
                       const std::vector<LargeArray<float>*>& arrays, uint32_t* epochs_done) {
   SequentialFile in;
   SG_RETURN_IF_ERROR(in.Open(path));
-  auto read_exact = [&](char* p, size_t n) -> Status {
+  std::error_code ec;
+  const uint64_t file_bytes = std::filesystem::file_size(path, ec);
+  if (ec) return Status::IOError(fmt::format("{}: {}", path, ec.message()));
+  auto read_exact = [&](void* to, size_t n) -> Status {
+    char* p = static_cast<char*>(to);
     while (n > 0) {
       size_t got = 0;
       SG_RETURN_IF_ERROR(in.Read(p, n, &got));
@@ -41,24 +76,55 @@ Status LoadCheckpoint(const std::string& path, uint32_t vocab, uint32_t dim, uin
     }
     return Status::OK();
   };
-  char magic[sizeof(kCheckpointMagic)];
-  uint64_t header[4];
-  SG_RETURN_IF_ERROR(read_exact(magic, sizeof(magic)));
-  if (std::memcmp(magic, kCheckpointMagic, sizeof(magic)) != 0) {
+  unsigned char header[kHeaderBytes];
+  SG_RETURN_IF_ERROR(read_exact(header, sizeof(header)));
+  if (std::memcmp(header, kOldCheckpointMagic, sizeof(kOldCheckpointMagic)) == 0) {
+    return Status::InvalidArgument(fmt::format(
+        "{}: a checkpoint of an older streamglove (format 01, no checksum): train again without --resume", path));
+  }
+  if (std::memcmp(header, kCheckpointMagic, sizeof(kCheckpointMagic)) != 0) {
     return Status::Corruption(fmt::format("{}: byte 0: not a streamglove checkpoint", path));
   }
-  SG_RETURN_IF_ERROR(read_exact(reinterpret_cast<char*>(header), sizeof(header)));
-  if (header[0] != vocab || header[1] != dim) {
-    return Status::InvalidArgument(fmt::format("{}: checkpoint of {} words x {} dims; this run has {} x {}", path,
-                                               header[0], header[1], vocab, dim));
+  if (file_bytes < kHeaderBytes + kTrailerBytes) {
+    return Status::Corruption(fmt::format("{}: byte {}: truncated checkpoint", path, file_bytes));
   }
-  if (header[3] != options_hash) {
+  const unsigned char* fields = header + sizeof(kCheckpointMagic);
+  const uint64_t file_vocab = DecodeFixed64(fields), file_dim = DecodeFixed64(fields + 8);
+  const uint64_t file_epochs = DecodeFixed64(fields + 16), file_hash = DecodeFixed64(fields + 24);
+  uint64_t array_bytes = 0;
+  for (const LargeArray<float>* a : arrays) array_bytes += a->size() * sizeof(float);
+  // The arrays are read straight into place when the file has the run's
+  // shape; otherwise it is only checksummed, so that damage reads as damage
+  // and an intact checkpoint of another run as that.
+  const bool fits = file_vocab == vocab && file_dim == dim && file_bytes == kHeaderBytes + array_bytes + kTrailerBytes;
+  uLong crc = Crc(crc32_z(0, nullptr, 0), header, sizeof(header));
+  if (fits) {
+    for (LargeArray<float>* a : arrays) {
+      SG_RETURN_IF_ERROR(read_exact(a->data(), a->size() * sizeof(float)));
+      crc = Crc(crc, a->data(), a->size() * sizeof(float));
+    }
+  } else {
+    std::vector<char> buffer(size_t{1} << 20);
+    for (uint64_t left = file_bytes - kHeaderBytes - kTrailerBytes; left > 0;) {
+      const size_t n = static_cast<size_t>(std::min<uint64_t>(left, buffer.size()));
+      SG_RETURN_IF_ERROR(read_exact(buffer.data(), n));
+      crc = Crc(crc, buffer.data(), n);
+      left -= n;
+    }
+  }
+  unsigned char trailer[kTrailerBytes];
+  SG_RETURN_IF_ERROR(read_exact(trailer, sizeof(trailer)));
+  if (DecodeFixed64(trailer) != crc) {
+    return Status::Corruption(fmt::format("{}: checksum mismatch: the checkpoint is damaged", path));
+  }
+  if (file_vocab != vocab || file_dim != dim) {
+    return Status::InvalidArgument(fmt::format("{}: checkpoint of {} words x {} dims; this run has {} x {}", path,
+                                               file_vocab, file_dim, vocab, dim));
+  }
+  if (!fits || file_hash != options_hash) {  // (another objective keeps another number of arrays)
     return Status::InvalidArgument(fmt::format("{}: checkpoint was trained with other hyperparameters", path));
   }
-  for (LargeArray<float>* a : arrays) {
-    SG_RETURN_IF_ERROR(read_exact(reinterpret_cast<char*>(a->data()), a->size() * sizeof(float)));
-  }
-  *epochs_done = static_cast<uint32_t>(header[2]);
+  *epochs_done = static_cast<uint32_t>(file_epochs);
   return Status::OK();
 }
 

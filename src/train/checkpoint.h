@@ -1,5 +1,7 @@
-// Checkpoint files: a model's float arrays behind a small header (magic,
-// vocab, dim, epochs done, options hash). See docs/formats.md.
+// Checkpoint files: a model's float arrays between a small header (magic,
+// vocab, dim, epochs done, options hash; little-endian) and a CRC-32 of all
+// before it, so a damaged checkpoint is refused, never resumed. See
+// docs/formats.md.
 #ifndef STREAMGLOVE_TRAIN_CHECKPOINT_H_
 #define STREAMGLOVE_TRAIN_CHECKPOINT_H_
 
@@ -17,7 +19,9 @@ Status SaveCheckpoint(const std::string& path, uint32_t vocab, uint32_t dim, uin
                       uint64_t options_hash, const std::vector<const LargeArray<float>*>& arrays);
 
 // Fills the arrays (sized by the caller) from a checkpoint of the same vocab,
-// dim and options hash; anything else is an error naming the file.
+// dim and options hash; anything else is an error naming the file: damage
+// (a checksum that does not match, a truncated file) first, then an intact
+// checkpoint of another run. On error the arrays may hold part of the file.
 Status LoadCheckpoint(const std::string& path, uint32_t vocab, uint32_t dim, uint64_t options_hash,
                       const std::vector<LargeArray<float>*>& arrays, uint32_t* epochs_done);
 

@@ -1,0 +1,102 @@
+#include "train/checkpoint.h"
+
+#include <catch2/catch.hpp>
+#include <cstring>
+
+#include "test_util.h"
+
+using namespace streamglove;
+using namespace streamglove::test;
+
+namespace {
+
+struct CheckpointFixture {
+  TempDir dir;
+  std::string path;
+  LargeArray<float> a{48}, b{48};
+
+  CheckpointFixture() {
+    REQUIRE(dir.Create("", "sg-ckpt-").ok());
+    path = dir.path() + "/v.txt.checkpoint";
+    for (size_t i = 0; i < a.size(); ++i) {
+      a.data()[i] = static_cast<float>(i) * 0.25f - 3;
+      b.data()[i] = 1.0f / static_cast<float>(i + 1);
+    }
+    REQUIRE(SaveCheckpoint(path, 3, 15, 7, 0xfeedbeefcafe1234ull, {&a, &b}).ok());
+  }
+
+  Status Load(uint32_t vocab = 3, uint32_t dim = 15, uint64_t hash = 0xfeedbeefcafe1234ull, size_t arrays = 2) {
+    LargeArray<float> x(48), y(48);
+    std::vector<LargeArray<float>*> into = {&x, &y};
+    into.resize(arrays, &y);
+    uint32_t epochs = 0;
+    Status s = LoadCheckpoint(path, vocab, dim, hash, into, &epochs);
+    if (s.ok()) {
+      CHECK(epochs == 7);
+      CHECK(std::memcmp(x.data(), a.data(), 48 * sizeof(float)) == 0);
+      CHECK(std::memcmp(y.data(), b.data(), 48 * sizeof(float)) == 0);
+    }
+    return s;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("A checkpoint reads back what was saved, its header little-endian", "[train][checkpoint]") {
+  CheckpointFixture f;
+  REQUIRE(f.Load().ok());
+  const std::string bytes = ReadFile(f.path);
+  CHECK(bytes.size() == 8 + 4 * 8 + 2 * 48 * 4 + 8);
+  CHECK(bytes.substr(0, 8) == "SGCKPT02");
+  CHECK(bytes.substr(8, 8) == std::string("\x03\0\0\0\0\0\0\0", 8));      // vocab
+  CHECK(bytes.substr(16, 8) == std::string("\x0f\0\0\0\0\0\0\0", 8));     // dim
+  CHECK(bytes.substr(24, 8) == std::string("\x07\0\0\0\0\0\0\0", 8));     // epochs
+  CHECK(bytes.substr(32, 8) == std::string("\x34\x12\xfe\xca\xef\xbe\xed\xfe", 8));  // hash
+}
+
+TEST_CASE("A checkpoint with any one byte flipped is refused as damaged", "[train][checkpoint]") {
+  CheckpointFixture f;
+  const std::string good = ReadFile(f.path);
+  // Every byte past the magic (which is its own error): the header, both
+  // arrays and the checksum.
+  for (size_t at = 8; at < good.size(); ++at) {
+    for (unsigned char flip : {0x01, 0x80}) {
+      INFO("byte " << at << " ^ " << int{flip});
+      std::string bad = good;
+      bad[at] = static_cast<char>(bad[at] ^ flip);
+      WriteFile(f.path, bad);
+      const Status s = f.Load();
+      REQUIRE_FALSE(s.ok());
+      CHECK(s.message().find(f.path) != std::string::npos);
+      CHECK(s.message().find("checksum mismatch: the checkpoint is damaged") != std::string::npos);
+    }
+  }
+  std::string no_magic = good;
+  no_magic[0] = 'X';
+  WriteFile(f.path, no_magic);
+  CHECK(f.Load().message().find("not a streamglove checkpoint") != std::string::npos);
+}
+
+TEST_CASE("A truncated or extended checkpoint is refused; an intact one of another run says so", "[train][checkpoint]") {
+  CheckpointFixture f;
+  const std::string good = ReadFile(f.path);
+  for (size_t keep : {size_t{0}, size_t{5}, size_t{39}, size_t{40}, size_t{200}, good.size() - 1}) {
+    INFO("kept " << keep);
+    WriteFile(f.path, good.substr(0, keep));
+    const Status s = f.Load();
+    REQUIRE_FALSE(s.ok());
+    CHECK(s.message().find(f.path) != std::string::npos);
+  }
+  WriteFile(f.path, good + "x");
+  CHECK_FALSE(f.Load().ok());
+  WriteFile(f.path, good);
+  CHECK(f.Load(4).message().find("checkpoint of 3 words x 15 dims; this run has 4 x 15") != std::string::npos);
+  CHECK(f.Load(3, 16).message().find("this run has 3 x 16") != std::string::npos);
+  CHECK(f.Load(3, 15, 1).message().find("other hyperparameters") != std::string::npos);
+  CHECK(f.Load(3, 15, 0xfeedbeefcafe1234ull, 1).message().find("other hyperparameters") != std::string::npos);
+  // A checkpoint of the format before checksums is named as such.
+  std::string old_format = good;
+  old_format[7] = '1';  // "SGCKPT01"
+  WriteFile(f.path, old_format);
+  CHECK(f.Load().message().find("older streamglove") != std::string::npos);
+}
