@@ -12,6 +12,7 @@
 #include <zstd.h>
 
 #include "corpus/byte_source.h"
+#include "util/crc32.h"
 #include "util/file.h"
 #include "util/hash.h"
 #include "util/split_mix.h"
@@ -22,7 +23,7 @@ namespace {
 
 constexpr uint32_t kMaxBlocks = 1024;
 constexpr size_t kBlockWriteBufferBytes = size_t{32} << 10;
-constexpr const char* kManifestMagic = "streamglove-blocks 2";
+constexpr const char* kManifestMagic = "streamglove-blocks 3";
 constexpr int kBlockZstdLevel = 1;  // 12-byte records shrink to ~45% at ~120 MB/s per core
 constexpr size_t kReadChunkRecords = size_t{1} << 16;  // 768 KiB of a block read at a time
 
@@ -52,6 +53,7 @@ class BlockFileWriter {
   }
   Status Append(const PairRecord32& r) {
     const std::string_view bytes(reinterpret_cast<const char*>(&r), sizeof(r));
+    crc_ = ExtendCrc32(crc_, bytes.data(), bytes.size());
     if (cctx_ == nullptr) return file_.Append(bytes);  // the file's own buffer is enough
     buffer_.append(bytes);
     return buffer_.size() >= kBlockWriteBufferBytes ? Flush() : Status::OK();
@@ -60,6 +62,8 @@ class BlockFileWriter {
     SG_RETURN_IF_ERROR(Flush());
     return file_.Close(/*sync=*/false);
   }
+  // The CRC-32 of the records appended.
+  uint32_t crc() const { return crc_; }
 
  private:
   // Compresses the collected records into one frame (raw blocks collect none).
@@ -77,6 +81,7 @@ class BlockFileWriter {
   std::string buffer_;
   ZSTD_CCtx* cctx_ = nullptr;
   std::string* frame_ = nullptr;
+  uint32_t crc_ = 0;
 };
 
 Status ReadManifest(const std::string& dir, std::string* stamp, BlockStreamInfo* info) {
@@ -85,16 +90,32 @@ Status ReadManifest(const std::string& dir, std::string* stamp, BlockStreamInfo*
   std::string all;
   SG_RETURN_IF_ERROR(ReadFileToString(path, &all));
   std::istringstream in(all);
-  std::string magic, key;
-  uint64_t blocks = 0;
+  std::string magic;
   std::getline(in, magic);
   if (magic != kManifestMagic) return Status::Corruption(fmt::format("{}: not a block stream manifest", path));
+  // "key value" lines in a fixed order, each key checked.
+  const auto field = [&](const char* want, auto* value) {
+    std::string key;
+    return static_cast<bool>(in >> key >> *value) && key == want;
+  };
   std::string compression;
-  in >> key >> *stamp >> key >> info->vocab >> key >> info->pairs >> key >> compression >> key >> blocks;
+  uint64_t blocks = 0;
+  if (!field("stamp", stamp) || !field("vocab", &info->vocab) || !field("pairs", &info->pairs) ||
+      !field("compression", &compression) || !field("blocks", &blocks) || blocks > kMaxBlocks ||
+      (compression != "zstd" && compression != "none")) {
+    return Status::Corruption(fmt::format("{}: malformed manifest", path));
+  }
   info->compressed = compression == "zstd";
   info->block_records.resize(blocks);
-  for (uint64_t& n : info->block_records) in >> n;
-  if (!in) return Status::Corruption(fmt::format("{}: truncated manifest", path));
+  info->block_crcs.resize(blocks);
+  uint64_t pairs = 0;
+  for (size_t b = 0; b < blocks; ++b) {
+    if (!(in >> info->block_records[b] >> info->block_crcs[b])) {
+      return Status::Corruption(fmt::format("{}: truncated manifest", path));
+    }
+    pairs += info->block_records[b];
+  }
+  if (pairs != info->pairs) return Status::Corruption(fmt::format("{}: block sizes do not add up to the pairs", path));
   return Status::OK();
 }
 
@@ -176,7 +197,7 @@ Status OpenBlockStream(Store* store, const std::string& dir, uint32_t vocab, siz
   for (uint32_t b = 0; b < blocks; ++b) SG_RETURN_IF_ERROR(files[b].Open(BlockPath(*info, b), cctx.get(), &frame));
   info->block_records.assign(blocks, 0);
   // Deterministic for a given store, so a rebuilt stream is the same stream.
-  std::mt19937_64 rng(std::hash<std::string>()(stamp) ^ vocab);
+  std::mt19937_64 rng(HashBytes(stamp) ^ vocab);
   const double scale = static_cast<double>(store->config().scale);
   SG_RETURN_IF_ERROR(store->ForEachPairBelow(vocab, [&](uint32_t row, uint32_t col, uint64_t value) {
     if (col >= vocab) return Status::OK();
@@ -186,11 +207,14 @@ Status OpenBlockStream(Store* store, const std::string& dir, uint32_t vocab, siz
     ++info->pairs;
     return files[b].Append(r);
   }));
-  for (BlockFileWriter& f : files) SG_RETURN_IF_ERROR(f.Close());
+  for (BlockFileWriter& f : files) {
+    SG_RETURN_IF_ERROR(f.Close());
+    info->block_crcs.push_back(f.crc());
+  }
   std::string manifest =
       fmt::format("{}\nstamp {}\nvocab {}\npairs {}\ncompression {}\nblocks {}\n", kManifestMagic, stamp, vocab,
                   info->pairs, info->compressed ? "zstd" : "none", blocks);
-  for (uint64_t n : info->block_records) manifest += fmt::format("{}\n", n);
+  for (uint32_t b = 0; b < blocks; ++b) manifest += fmt::format("{} {}\n", info->block_records[b], info->block_crcs[b]);
   AtomicFileWriter out;
   SG_RETURN_IF_ERROR(out.Open(dir + "/MANIFEST"));
   SG_RETURN_IF_ERROR(out.Append(manifest));
@@ -204,11 +228,14 @@ namespace {
 
 // One block file's records, read in order: raw blocks as they are (their
 // first bytes could pass for a compression magic), compressed ones through a
-// zstd ByteSource.
+// zstd ByteSource. Finish() checks that the file ended with the records and
+// that they match the manifest's CRC.
 class BlockFileReader {
  public:
   Status Open(const BlockStreamInfo& info, size_t block) {
     path_ = BlockPath(info, block);
+    want_crc_ = info.block_crcs.at(block);
+    crc_ = 0;
     return info.compressed ? OpenByteSource(path_, &zstd_) : plain_.Open(path_);
   }
   // Reads exactly n records into `to`.
@@ -217,18 +244,33 @@ class BlockFileReader {
     size_t left = n * sizeof(PairRecord32);
     while (left > 0) {
       size_t got = 0;
-      SG_RETURN_IF_ERROR(zstd_ ? zstd_->Read(at, left, &got) : plain_.Read(at, left, &got));
+      SG_RETURN_IF_ERROR(ReadSome(at, left, &got));
       if (got == 0) return Status::Corruption(fmt::format("{}: block shorter than its manifest says", path_));
+      crc_ = ExtendCrc32(crc_, at, got);
       at += got;
       left -= got;
     }
     return Status::OK();
   }
+  Status Finish() {
+    char extra;
+    size_t got = 0;
+    SG_RETURN_IF_ERROR(ReadSome(&extra, 1, &got));
+    if (got != 0) return Status::Corruption(fmt::format("{}: block longer than its manifest says", path_));
+    if (crc_ != want_crc_) {
+      return Status::Corruption(fmt::format(
+          "{}: checksum mismatch: the block is damaged (remove its folder and train again: it is rebuilt)", path_));
+    }
+    return Status::OK();
+  }
 
  private:
+  Status ReadSome(char* to, size_t n, size_t* got) { return zstd_ ? zstd_->Read(to, n, got) : plain_.Read(to, n, got); }
+
   std::string path_;
   std::unique_ptr<ByteSource> zstd_;
   SequentialFile plain_;
+  uint32_t crc_ = 0, want_crc_ = 0;
 };
 
 }  // namespace
@@ -318,7 +360,7 @@ Status BlockReader::ScatterBlock(std::vector<T>* to, std::vector<size_t>* bucket
     for (size_t i = 0; i < m; ++i) out[cursor[placing.Below(buckets)]++] = make(chunk_[i]);
     done += m;
   }
-  return Status::OK();
+  return file.Finish();
 }
 
 void BlockReader::PrefetchBlock() {

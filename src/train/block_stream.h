@@ -4,8 +4,10 @@
 // cut) goes to a uniformly random block file, so every block is a random
 // sample of the matrix; a block is a sequence of 12-byte records
 // {uint32 row, uint32 col, float32 count}, little-endian. STORE/blocks/MANIFEST
-// records the store stamp and vocabulary cut it was built for; a stream whose
-// manifest does not match is rebuilt. See docs/formats.md.
+// records the store stamp and vocabulary cut it was built for, and each
+// block's record count and CRC-32; a stream whose manifest does not match is
+// rebuilt, and a block whose records do not match it is an error when read.
+// See docs/formats.md.
 //
 // Thread-safety: BlockReader's read-ahead runs on its own thread; the other
 // calls are made from one thread.
@@ -58,6 +60,7 @@ struct BlockStreamInfo {
   uint32_t vocab = 0;      // ids below this are kept
   uint64_t pairs = 0;
   std::vector<uint64_t> block_records;
+  std::vector<uint32_t> block_crcs;  // CRC-32 of each block's records (12-byte, uncompressed)
   bool built = false;      // built by this call (else reused)
 };
 

@@ -6,8 +6,8 @@
 #include <filesystem>
 
 #include <fmt/format.h>
-#include <zlib.h>
 
+#include "util/crc32.h"
 #include "util/file.h"
 
 namespace streamglove {
@@ -33,10 +33,6 @@ uint64_t DecodeFixed64(const unsigned char* p) {
   return v;
 }
 
-uLong Crc(uLong crc, const void* data, size_t n) {
-  return crc32_z(crc, static_cast<const Bytef*>(data), n);
-}
-
 }  // namespace
 
 Status SaveCheckpoint(const std::string& path, uint32_t vocab, uint32_t dim, uint32_t epochs_done,
@@ -46,10 +42,10 @@ Status SaveCheckpoint(const std::string& path, uint32_t vocab, uint32_t dim, uin
   std::string header(kCheckpointMagic, sizeof(kCheckpointMagic));
   for (uint64_t v : {uint64_t{vocab}, uint64_t{dim}, uint64_t{epochs_done}, options_hash}) AppendFixed64(&header, v);
   SG_RETURN_IF_ERROR(out.Append(header));
-  uLong crc = Crc(crc32_z(0, nullptr, 0), header.data(), header.size());
+  uint32_t crc = ExtendCrc32(0, header.data(), header.size());
   for (const LargeArray<float>* a : arrays) {
     const std::string_view bytes(reinterpret_cast<const char*>(a->data()), a->size() * sizeof(float));
-    crc = Crc(crc, bytes.data(), bytes.size());
+    crc = ExtendCrc32(crc, bytes.data(), bytes.size());
     SG_RETURN_IF_ERROR(out.Append(bytes));
   }
   std::string trailer;
@@ -97,18 +93,18 @@ Status LoadCheckpoint(const std::string& path, uint32_t vocab, uint32_t dim, uin
   // shape; otherwise it is only checksummed, so that damage reads as damage
   // and an intact checkpoint of another run as that.
   const bool fits = file_vocab == vocab && file_dim == dim && file_bytes == kHeaderBytes + array_bytes + kTrailerBytes;
-  uLong crc = Crc(crc32_z(0, nullptr, 0), header, sizeof(header));
+  uint32_t crc = ExtendCrc32(0, header, sizeof(header));
   if (fits) {
     for (LargeArray<float>* a : arrays) {
       SG_RETURN_IF_ERROR(read_exact(a->data(), a->size() * sizeof(float)));
-      crc = Crc(crc, a->data(), a->size() * sizeof(float));
+      crc = ExtendCrc32(crc, a->data(), a->size() * sizeof(float));
     }
   } else {
     std::vector<char> buffer(size_t{1} << 20);
     for (uint64_t left = file_bytes - kHeaderBytes - kTrailerBytes; left > 0;) {
       const size_t n = static_cast<size_t>(std::min<uint64_t>(left, buffer.size()));
       SG_RETURN_IF_ERROR(read_exact(buffer.data(), n));
-      crc = Crc(crc, buffer.data(), n);
+      crc = ExtendCrc32(crc, buffer.data(), n);
       left -= n;
     }
   }

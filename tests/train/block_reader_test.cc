@@ -11,6 +11,7 @@
 
 #include "test_util.h"
 #include "train/block_stream.h"
+#include "util/crc32.h"
 
 using namespace streamglove;
 using namespace streamglove::test;
@@ -27,6 +28,7 @@ BlockStreamInfo WriteBlocks(const TestDir& dir, const std::vector<std::vector<Pa
     if (!bytes.empty()) std::memcpy(bytes.data(), blocks[b].data(), bytes.size());  // an empty vector's data() may be null
     WriteFile(BlockPath(info, b), bytes);
     info.block_records.push_back(blocks[b].size());
+    info.block_crcs.push_back(ExtendCrc32(0, bytes.data(), bytes.size()));
     info.pairs += blocks[b].size();
   }
   return info;
@@ -251,6 +253,33 @@ TEST_CASE("A block shorter than its manifest says is an error naming its file", 
   REQUIRE_FALSE(s.ok());
   CHECK(s.ToString().find("block-00000") != std::string::npos);
   CHECK(s.ToString().find("shorter than its manifest") != std::string::npos);
+}
+
+TEST_CASE("A block with a flipped byte or bytes past its records is refused naming its file", "[train]") {
+  TestDir dir("sg-blocks-");
+  std::vector<std::vector<PairRecord32>> blocks(1);
+  for (uint32_t i = 0; i < 100; ++i) blocks[0].push_back({i, 1, 1.0f});
+  const BlockStreamInfo info = WriteBlocks(dir, blocks);
+  const std::string good = ReadFile(BlockPath(info, 0));
+  const PairTransform transform = CountTransform(false);
+  const auto read = [&] {
+    BlockReader reader(&info, {0}, {1}, &transform, 16);
+    BlockPart part;
+    bool done = false;
+    return reader.Next(&part, &done);
+  };
+  REQUIRE(read().ok());
+  for (size_t at : {size_t{0}, size_t{5}, size_t{600}, good.size() - 1}) {
+    INFO("byte " << at);
+    std::string bad = good;
+    bad[at] = static_cast<char>(bad[at] ^ 0x10);
+    WriteFile(BlockPath(info, 0), bad);
+    const Status s = read();
+    REQUIRE_FALSE(s.ok());
+    CHECK(s.ToString().find("block-00000: checksum mismatch: the block is damaged") != std::string::npos);
+  }
+  WriteFile(BlockPath(info, 0), good + std::string(12, '\0'));
+  CHECK(read().ToString().find("longer than its manifest") != std::string::npos);
 }
 
 TEST_CASE("Unit updates: parts made only of a heavy pair's last copies do not end the stream", "[train][sgns]") {
