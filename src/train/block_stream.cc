@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <new>
 #include <cstring>
 #include <filesystem>
 #include <random>
@@ -315,7 +316,18 @@ BlockReader::~BlockReader() {
 
 void BlockReader::Prefetch() {
   const auto start = std::chrono::steady_clock::now();
-  PrefetchPart();
+  // Nothing may escape this thread (it would end the process): an
+  // allocation refused, or anything the transform throws, is the part's
+  // error, returned by Next().
+  try {
+    PrefetchPart();
+  } catch (const std::bad_alloc&) {
+    ahead_status_ = Status::IOError(fmt::format(
+        "out of memory reading the block stream in {} (the machine, or ulimit -v, gave less than --memory)",
+        info_->dir));
+  } catch (const std::exception& e) {
+    ahead_status_ = Status::IOError(fmt::format("reading the block stream in {}: {}", info_->dir, e.what()));
+  }
   ahead_.read_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 

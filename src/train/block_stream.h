@@ -153,7 +153,7 @@ class BlockReader {
   bool exhausted() const { return exhausted_; }
 
  private:
-  // Prefetches the next part, timed.
+  // Prefetches the next part, timed; what it throws becomes ahead_status_.
   void Prefetch();
   void PrefetchPart();
   // Reads block order_[next_] into *to, each record made a T by `make` and

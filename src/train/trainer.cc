@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <new>
 #include <random>
 #include <thread>
 
@@ -71,16 +72,26 @@ size_t ParameterBytes(Objective objective, uint32_t vocab, uint32_t dim) {
   return objective == Objective::kSgns ? SgnsModel::MemoryBytes(vocab, dim) : GloveModel::MemoryBytes(vocab, dim);
 }
 
-// The objective's model of `dim`, fresh from options.seed. SGNS draws its
-// noise words from `noise`, which must outlive it.
-std::unique_ptr<EmbeddingModel> MakeModel(const TrainOptions& o, uint32_t vocab, uint32_t dim,
-                                          const AliasTable* noise) {
+// The objective's model of `dim`, fresh from options.seed, in *model. SGNS
+// draws its noise words from `noise`, which must outlive it. Parameters the
+// machine (or ulimit -v) refuses are an error naming their size.
+Status MakeModel(const TrainOptions& o, uint32_t vocab, uint32_t dim, const AliasTable* noise,
+                 std::unique_ptr<EmbeddingModel>* model) {
   const float eta = static_cast<float>(Eta(o));
-  if (o.objective == Objective::kSgns) {
-    return std::make_unique<SgnsModel>(vocab, dim, o.seed, SgnsHyper{eta, o.negatives}, noise);
+  try {
+    if (o.objective == Objective::kSgns) {
+      *model = std::make_unique<SgnsModel>(vocab, dim, o.seed, SgnsHyper{eta, o.negatives}, noise);
+    } else {
+      *model = std::make_unique<GloveModel>(
+          vocab, dim, o.seed, GloveHyper{eta, static_cast<float>(o.grad_clip), o.step_scale, o.decay_fraction});
+    }
+  } catch (const std::bad_alloc&) {
+    return Status::IOError(fmt::format(
+        "out of memory: the parameters of {} words x {} dims ({}) did not fit in what the machine (or ulimit -v) "
+        "gave; lower --max-vocab or --dim",
+        vocab, dim, FormatBytes(ParameterBytes(o.objective, vocab, dim))));
   }
-  return std::make_unique<GloveModel>(
-      vocab, dim, o.seed, GloveHyper{eta, static_cast<float>(o.grad_clip), o.step_scale, o.decay_fraction});
+  return Status::OK();
 }
 
 // Epoch e's reader: the blocks in their own order, each scattered by its own
@@ -192,7 +203,8 @@ Status MeasureBudgetCandidates(const BlockStreamInfo& blocks, const PairTransfor
   };
   for (uint32_t dim : dims) {
     auto start = Clock::now();
-    std::unique_ptr<EmbeddingModel> model = MakeModel(o, vocab, dim, noise);
+    std::unique_ptr<EmbeddingModel> model;
+    SG_RETURN_IF_ERROR(MakeModel(o, vocab, dim, noise, &model));
     BudgetCandidate c;
     c.dim = dim;
     c.setup_seconds = Seconds(start);
@@ -391,7 +403,8 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
                                                                         : ""));
   }
 
-  std::unique_ptr<EmbeddingModel> model = MakeModel(o, cut, o.dim, noise.get());
+  std::unique_ptr<EmbeddingModel> model;
+  SG_RETURN_IF_ERROR(MakeModel(o, cut, o.dim, noise.get(), &model));
   const uint64_t options_hash = OptionsHash(o, cut, blocks.pairs);
   uint32_t epoch = 0;
   if (o.resume && std::filesystem::exists(checkpoint)) {

@@ -60,6 +60,11 @@ if [[ $libraries == *libasan* ]]; then
 else
   expect 1 "out of memory" -- bash -c "ulimit -v 700000 && exec '$bin' ingest --store '$dir/oom' '$dir/corpus.txt' --min-count 1 --memory 2G --threads 1 -q"
   expect 0 "" -- "$bin" ingest --store "$dir/oom" "$dir/corpus.txt" --min-count 1 --memory 256M --threads 1 -q
+  # train: parameters of 50,000 words x 4096 dims (3.1 GiB) under a 2 GB address space
+  seq 1 50000 | sed 's/^/w/' | tr '\n' ' ' >"$dir/many.txt"
+  expect 0 "" -- "$bin" ingest --store "$dir/many" "$dir/many.txt" --min-count 1 --window 2 --threads 1 -q
+  expect 1 "out of memory: the parameters of 50000 words x 4096 dims" -- bash -c \
+    "ulimit -v 2000000 && exec '$bin' train --store '$dir/many' -o '$dir/many.vec' --dim 4096 --epochs 1 --memory 8G --threads 1 -q"
 fi
 # train --budget: a duration, and not beside --epochs (checked before the store is opened)
 expect 2 "--budget: invalid duration '10x'" -- "$bin" train --store "$dir/none" -o "$dir/t.txt" --budget 10x

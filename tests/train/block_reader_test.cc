@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <new>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -280,6 +282,32 @@ TEST_CASE("A block with a flipped byte or bytes past its records is refused nami
   }
   WriteFile(BlockPath(info, 0), good + std::string(12, '\0'));
   CHECK(read().ToString().find("longer than its manifest") != std::string::npos);
+}
+
+TEST_CASE("What the read-ahead thread throws comes back from Next() as an error", "[train]") {
+  TestDir dir("sg-blocks-");
+  std::vector<std::vector<PairRecord32>> blocks(2);
+  for (uint32_t i = 0; i < 100; ++i) blocks[i % 2].push_back({i, 1, 1.0f});
+  const BlockStreamInfo info = WriteBlocks(dir, blocks);
+  for (const bool bad_alloc : {false, true}) {
+    PairTransform throwing;
+    throwing.unit_updates = true;  // records converted on the reader's thread
+    throwing.convert = [bad_alloc](const PairRecord32& r) -> TrainingPair {
+      if (r.row == 57) {
+        if (bad_alloc) throw std::bad_alloc();
+        throw std::runtime_error("row 57 refused");
+      }
+      return TrainingPair{r.row, r.col, 0.0f, 1.0f};
+    };
+    BlockReader reader(&info, {0, 1}, {1, 2}, &throwing, 16);
+    BlockPart part;
+    bool done = false;
+    Status s;
+    while (s.ok() && !done) s = reader.Next(&part, &done);
+    REQUIRE_FALSE(s.ok());
+    CHECK(s.ToString().find(bad_alloc ? "out of memory reading the block stream" : "row 57 refused") !=
+          std::string::npos);
+  }
 }
 
 TEST_CASE("Unit updates: parts made only of a heavy pair's last copies do not end the stream", "[train][sgns]") {
