@@ -6,9 +6,9 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <new>
 #include <random>
+#include <sstream>
 #include <thread>
 
 #include <fmt/format.h>
@@ -23,6 +23,7 @@
 #include "train/sgns_model.h"
 #include "util/alias_table.h"
 #include "util/duration.h"
+#include "util/file.h"
 #include "util/hash.h"
 #include "util/interrupt.h"
 #include "util/progress.h"
@@ -413,16 +414,20 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
   }
   // The loss log keeps the lines of the epochs the checkpoint holds: those
   // logged after it (lost to a crash) are trained and logged again.
+  const std::string log_path = output + ".log.tsv";
   std::string kept_log = "epoch\tloss\tseconds\tpairs_per_second\tskipped\tpairs\n";
-  if (epoch > 0) {
-    std::ifstream old(output + ".log.tsv");
+  std::string old_log;
+  if (epoch > 0 && ReadFileToString(log_path, &old_log).ok()) {  // a lost log is written anew
+    std::istringstream old(old_log);
     std::string line;
     for (std::getline(old, line); std::getline(old, line);) {
       if (std::strtoul(line.c_str(), nullptr, 10) <= epoch) kept_log += line + "\n";
     }
   }
-  std::ofstream log(output + ".log.tsv", std::ios::trunc);
-  log << kept_log;
+  WritableFile log;
+  SG_RETURN_IF_ERROR(log.Open(log_path));
+  SG_RETURN_IF_ERROR(log.Append(kept_log));
+  SG_RETURN_IF_ERROR(log.Flush());
 
   BlockPart part;
   ProgressMeter meter("train", o.progress);
@@ -477,9 +482,9 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
       SG_RETURN_IF_ERROR(model->Save(checkpoint, epoch + 1, options_hash));
     }
     e.seconds = Seconds(start);
-    log << fmt::format("{}\t{:.6f}\t{:.3f}\t{:.0f}\t{}\t{}\n", e.epoch, e.loss, e.seconds, e.pairs / e.seconds, e.skipped,
-                      e.pairs);
-    log.flush();
+    SG_RETURN_IF_ERROR(log.Append(fmt::format("{}\t{:.6f}\t{:.3f}\t{:.0f}\t{}\t{}\n", e.epoch, e.loss, e.seconds,
+                                              e.pairs / e.seconds, e.skipped, e.pairs)));
+    SG_RETURN_IF_ERROR(log.Flush());
     if (o.progress) {
       meter.Finish();
       fmt::print(stderr, "train: epoch {}/{}: loss {:.6f}, {:.1f} s, {:.2f} M pairs/s{}\n", e.epoch, o.epochs,
@@ -489,6 +494,7 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
     stats->epochs.push_back(e);
   }
   part = BlockPart();  // the vectors file's rows are built in its place
+  SG_RETURN_IF_ERROR(log.Close(/*sync=*/false));
   SG_RETURN_IF_ERROR(WriteVectors(output, vocab, *model, o.vectors, o.format));
   stats->seconds = Seconds(call_start);
   return Status::OK();

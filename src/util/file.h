@@ -68,6 +68,8 @@ class WritableFile {
   // Creates or truncates `path`; writes go out in pieces of `buffer_bytes`.
   Status Open(const std::string& path, size_t buffer_bytes = size_t{1} << 20);
   Status Append(std::string_view data);
+  // Writes out the buffered bytes (for logs read while written).
+  Status Flush() { return FlushBuffer(); }
   // Writes out buffered bytes; with `sync`, also fsyncs. Then closes.
   Status Close(bool sync);
   const std::string& path() const { return path_; }
