@@ -77,7 +77,7 @@ TEST_CASE("A checkpoint with any one byte flipped is refused as damaged", "[trai
   CHECK(f.Load().message().find("not a streamglove checkpoint") != std::string::npos);
 }
 
-TEST_CASE("A truncated or extended checkpoint is refused; an intact one of another run says so", "[train][checkpoint]") {
+TEST_CASE("A truncated or extended checkpoint is refused and an intact one of another run says so", "[train][checkpoint]") {
   CheckpointFixture f;
   const std::string good = ReadFile(f.path);
   for (size_t keep : {size_t{0}, size_t{5}, size_t{39}, size_t{40}, size_t{200}, good.size() - 1}) {
