@@ -76,8 +76,8 @@ std::string StoreStamp(Store* store);
 // rebuilt). kAuto compresses when the stream, estimated from the store's size,
 // exceeds half the memory available for the page cache; compressed blocks are
 // written compressed (a zstd frame per 32 KiB of records), never raw first.
-// Memory: a 32 KiB buffer per block (two when compressing; at most 1024
-// blocks) and one compressor.
+// Memory: two 32 KiB buffers per block (at most 1024 blocks) and one
+// compressor.
 Status OpenBlockStream(Store* store, const std::string& dir, uint32_t vocab, size_t block_bytes,
                        BlockCompression compression, BlockStreamInfo* info);
 

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "util/coding.h"
 #include "util/crc32.h"
 #include "util/file.h"
 
@@ -23,16 +24,6 @@ constexpr size_t kTrailerBytes = sizeof(uint64_t);  // the CRC-32 of everything 
 // little-endian, so only little-endian hosts can write or read it.
 static_assert(std::endian::native == std::endian::little, "checkpoints are little-endian");
 
-void AppendFixed64(std::string* out, uint64_t v) {
-  for (int i = 0; i < 8; ++i) out->push_back(static_cast<char>(v >> (8 * i)));
-}
-
-uint64_t DecodeFixed64(const unsigned char* p) {
-  uint64_t v = 0;
-  for (int i = 7; i >= 0; --i) v = (v << 8) | p[i];
-  return v;
-}
-
 }  // namespace
 
 Status SaveCheckpoint(const std::string& path, uint32_t vocab, uint32_t dim, uint32_t epochs_done,
@@ -40,7 +31,7 @@ Status SaveCheckpoint(const std::string& path, uint32_t vocab, uint32_t dim, uin
   AtomicFileWriter out;
   SG_RETURN_IF_ERROR(out.Open(path));
   std::string header(kCheckpointMagic, sizeof(kCheckpointMagic));
-  for (uint64_t v : {uint64_t{vocab}, uint64_t{dim}, uint64_t{epochs_done}, options_hash}) AppendFixed64(&header, v);
+  for (uint64_t v : {uint64_t{vocab}, uint64_t{dim}, uint64_t{epochs_done}, options_hash}) PutFixed64(&header, v);
   SG_RETURN_IF_ERROR(out.Append(header));
   uint32_t crc = ExtendCrc32(0, header.data(), header.size());
   for (const LargeArray<float>* a : arrays) {
@@ -49,7 +40,7 @@ Status SaveCheckpoint(const std::string& path, uint32_t vocab, uint32_t dim, uin
     SG_RETURN_IF_ERROR(out.Append(bytes));
   }
   std::string trailer;
-  AppendFixed64(&trailer, crc);  // CRC-32 (zlib's), in 8 bytes
+  PutFixed64(&trailer, crc);  // CRC-32 (zlib's), in 8 bytes
   SG_RETURN_IF_ERROR(out.Append(trailer));
   return out.Commit();
 }

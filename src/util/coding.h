@@ -1,4 +1,4 @@
-// Little-endian varint encoding shared by every on-disk record format.
+// Little-endian fixed-width and varint encodings shared by the on-disk formats.
 #ifndef STREAMGLOVE_UTIL_CODING_H_
 #define STREAMGLOVE_UTIL_CODING_H_
 
@@ -7,6 +7,18 @@
 #include <string>
 
 namespace streamglove {
+
+// Appends `value` as 8 little-endian bytes.
+inline void PutFixed64(std::string* dst, uint64_t value) {
+  for (int i = 0; i < 8; ++i) dst->push_back(static_cast<char>(value >> (8 * i)));
+}
+
+// The value of 8 little-endian bytes at p.
+inline uint64_t DecodeFixed64(const unsigned char* p) {
+  uint64_t value = 0;
+  for (int i = 7; i >= 0; --i) value = (value << 8) | p[i];
+  return value;
+}
 
 // Appends `value` as a base-128 varint (1 to 10 bytes).
 inline void PutVarint64(std::string* dst, uint64_t value) {
