@@ -1,9 +1,5 @@
 #include "test_util.h"
 
-#include <catch2/catch.hpp>
-
-#include <string_view>
-
 #include <bzlib.h>
 #include <lzma.h>
 #include <zlib.h>
@@ -13,15 +9,18 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
+
+#include <catch2/catch.hpp>
 
 namespace streamglove::test {
 
 std::map<uint64_t, uint64_t> MergedPairs(std::vector<std::unique_ptr<PairStream>> streams) {
   std::map<uint64_t, uint64_t> pairs;
   REQUIRE(MergePairStreams(std::move(streams), [&](const PairRecord& r) {
-    pairs[r.key] = r.value;
-    return Status::OK();
-  }).ok());
+            pairs[r.key] = r.value;
+            return Status::OK();
+          }).ok());
   return pairs;
 }
 
@@ -75,8 +74,9 @@ std::string XzStreams(const std::vector<std::string>& parts) {
   for (const std::string& p : parts) {
     std::string stream(lzma_stream_buffer_bound(p.size()), '\0');
     size_t n = 0;
-    if (lzma_easy_buffer_encode(6, LZMA_CHECK_CRC64, nullptr, reinterpret_cast<const uint8_t*>(p.data()), p.size(),
-                                reinterpret_cast<uint8_t*>(stream.data()), &n, stream.size()) != LZMA_OK) {
+    if (lzma_easy_buffer_encode(
+            6, LZMA_CHECK_CRC64, nullptr, reinterpret_cast<const uint8_t*>(p.data()), p.size(),
+            reinterpret_cast<uint8_t*>(stream.data()), &n, stream.size()) != LZMA_OK) {
       throw std::runtime_error("xz");
     }
     out.append(stream.data(), n);
@@ -89,8 +89,8 @@ std::string Bzip2Streams(const std::vector<std::string>& parts) {
   for (const std::string& p : parts) {
     std::string stream(p.size() + p.size() / 100 + 600, '\0');
     auto n = static_cast<unsigned>(stream.size());
-    if (BZ2_bzBuffToBuffCompress(stream.data(), &n, const_cast<char*>(p.data()), static_cast<unsigned>(p.size()), 9,
-                                 0, 0) != BZ_OK) {
+    if (BZ2_bzBuffToBuffCompress(stream.data(), &n, const_cast<char*>(p.data()),
+                                 static_cast<unsigned>(p.size()), 9, 0, 0) != BZ_OK) {
       throw std::runtime_error("bzip2");
     }
     out.append(stream.data(), n);
@@ -101,7 +101,9 @@ std::string Bzip2Streams(const std::vector<std::string>& parts) {
 std::vector<std::string> ReferenceTokens(const std::string& text) {
   constexpr int kMaxStringLength = 1000;
   size_t pos = 0;
-  auto fgetc = [&]() -> int { return pos < text.size() ? static_cast<unsigned char>(text[pos++]) : EOF; };
+  auto fgetc = [&]() -> int {
+    return pos < text.size() ? static_cast<unsigned char>(text[pos++]) : EOF;
+  };
   std::vector<std::string> out;
   for (;;) {
     char word[kMaxStringLength + 1];
@@ -143,8 +145,9 @@ std::vector<std::string> ReferenceTokens(const std::string& text) {
 
 std::string RandomText(std::mt19937_64* rng, size_t bytes) {
   static const std::vector<std::string> kPieces = {
-      "a", "b", "the", "Cat", " ", " ", "  ", "\t", "\n", "\r", "\r\n", "é", "Ünï", "日本", "😀",
-      "\xC3", "\xE2\x82", "\xFF", "\xF0\x9F\x98", "don't", "well-known", "3.14", ",", "!", "«»"};
+      "a",          "b",    "the", "Cat",  " ", " ",    "  ",       "\t",   "\n",           "\r",
+      "\r\n",       "é",    "Ünï", "日本", "😀", "\xC3", "\xE2\x82", "\xFF", "\xF0\x9F\x98", "don't",
+      "well-known", "3.14", ",",   "!",    "«»"};
   std::string s;
   while (s.size() < bytes) {
     const uint64_t r = (*rng)() % 1000;
@@ -173,14 +176,22 @@ size_t FirstBadByte(std::string_view line) {
     }
     unsigned lo = 0x80, hi = 0xBF;  // allowed range of the second byte
     size_t len = 0;
-    if (b >= 0xC2 && b <= 0xDF) len = 2;
-    else if (b == 0xE0) len = 3, lo = 0xA0;
-    else if ((b >= 0xE1 && b <= 0xEC) || b == 0xEE || b == 0xEF) len = 3;
-    else if (b == 0xED) len = 3, hi = 0x9F;
-    else if (b == 0xF0) len = 4, lo = 0x90;
-    else if (b >= 0xF1 && b <= 0xF3) len = 4;
-    else if (b == 0xF4) len = 4, hi = 0x8F;
-    else return i;
+    if (b >= 0xC2 && b <= 0xDF)
+      len = 2;
+    else if (b == 0xE0)
+      len = 3, lo = 0xA0;
+    else if ((b >= 0xE1 && b <= 0xEC) || b == 0xEE || b == 0xEF)
+      len = 3;
+    else if (b == 0xED)
+      len = 3, hi = 0x9F;
+    else if (b == 0xF0)
+      len = 4, lo = 0x90;
+    else if (b >= 0xF1 && b <= 0xF3)
+      len = 4;
+    else if (b == 0xF4)
+      len = 4, hi = 0x8F;
+    else
+      return i;
     if (i + len > n || u[i + 1] < lo || u[i + 1] > hi) return i;
     for (size_t k = 2; k < len; ++k) {
       if (u[i + k] < 0x80 || u[i + k] > 0xBF) return i;
@@ -210,7 +221,6 @@ std::string WithoutBadLines(const std::string& text, uint64_t* bad, size_t* firs
   }
   return out;
 }
-
 
 std::string ReplaceBadBytes(std::string text) {
   for (size_t pos = 0;;) {

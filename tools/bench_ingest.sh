@@ -37,9 +37,9 @@ timed ingest "$bin" ingest --store "$work/store" "$corpus" --min-count 5 --windo
 timed ingest-1G "$bin" ingest --store "$work/store-1G" "$corpus" --min-count 5 --window 15 --memory 1G
 split=$(grep -oE 'vocabulary [0-9.]+ s, counting [0-9.]+ s, store [0-9.]+ s' "$work/ingest.err")
 "$bin" stats --store "$work/store" --json >"$work/stats.json"
-pairs=$(grep -oE '"nonzero_pairs": [0-9]+' "$work/stats.json" | grep -oE '[0-9]+$')
-sum=$(grep -oE '"sum_of_counts": [0-9.]+' "$work/stats.json" | grep -oE '[0-9.]+$')
-disk=$(grep -oE '"size_on_disk": [0-9]+' "$work/stats.json" | grep -oE '[0-9]+$')
+pairs=$(grep -oE '"nonzero_pairs": ?[0-9]+' "$work/stats.json" | grep -oE '[0-9]+$')
+sum=$(grep -oE '"sum_of_counts": ?[0-9.]+' "$work/stats.json" | grep -oE '[0-9.]+$')
+disk=$(grep -oE '"size_on_disk": ?[0-9]+' "$work/stats.json" | grep -oE '[0-9]+$')
 
 echo
 echo "| run | wall (s) | peak RSS (MiB) |"

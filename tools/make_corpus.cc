@@ -35,8 +35,8 @@ namespace {
 
 // A readable pseudo-word for an id: consonant-vowel syllables, unique per id.
 std::string PseudoWord(uint64_t id, const char* prefix = "") {
-  static const char* kSyllables[] = {"ka", "lo", "mi", "nu", "pe", "ra", "si", "to", "vu", "ze",
-                                     "bo", "da", "fi", "gu", "he", "jo"};
+  static const char* kSyllables[] = {"ka", "lo", "mi", "nu", "pe", "ra", "si", "to",
+                                     "vu", "ze", "bo", "da", "fi", "gu", "he", "jo"};
   std::string w = prefix;
   do {
     w += kSyllables[id % 16];
@@ -108,9 +108,15 @@ class ZstdFile {
 // b_i - a_i points along (roles of b) - (roles of a) for every pair of a family.
 struct PlantedWords {
   static constexpr size_t kRoles = 4, kTopics = 6;
-  static std::string Pair(size_t r, size_t i, int side) { return PseudoWord(r * 1000 + i, side == 0 ? "xa" : "xb"); }
-  static std::string Role(size_t r, int side, size_t k) { return PseudoWord(r * kRoles + k, side == 0 ? "qa" : "qb"); }
-  static std::string Topic(size_t r, size_t i, size_t k) { return PseudoWord((r * 1000 + i) * kTopics + k, "tp"); }
+  static std::string Pair(size_t r, size_t i, int side) {
+    return PseudoWord(r * 1000 + i, side == 0 ? "xa" : "xb");
+  }
+  static std::string Role(size_t r, int side, size_t k) {
+    return PseudoWord(r * kRoles + k, side == 0 ? "qa" : "qb");
+  }
+  static std::string Topic(size_t r, size_t i, size_t k) {
+    return PseudoWord((r * 1000 + i) * kTopics + k, "tp");
+  }
 };
 
 struct CorpusSpec {
@@ -136,7 +142,8 @@ ShardTotals WriteShard(const CorpusSpec& spec, size_t shard, const std::vector<s
   std::geometric_distribution<int> extra_sentences(1.0 / 12);
   std::bernoulli_distribution planted(spec.planted_rate);
   ShardTotals totals;
-  ZstdFile out(fmt::format("{}/shard-{:05d}.{}.zst", spec.dir, shard, spec.format == "jsonl" ? "jsonl" : "txt"));
+  ZstdFile out(fmt::format("{}/shard-{:05d}.{}.zst", spec.dir, shard,
+                           spec.format == "jsonl" ? "jsonl" : "txt"));
   std::string doc, line;
   std::vector<std::string_view> sentence;
   std::vector<std::string> phrase;
@@ -151,8 +158,10 @@ ShardTotals WriteShard(const CorpusSpec& spec, size_t shard, const std::vector<s
         const size_t r = rng() % spec.relations, i = rng() % spec.pairs;
         const int side = static_cast<int>(rng() % 2);
         phrase.push_back(PlantedWords::Pair(r, i, side));
-        for (int k = 0; k < 2; ++k) phrase.push_back(PlantedWords::Role(r, side, rng() % PlantedWords::kRoles));
-        for (int k = 0; k < 2; ++k) phrase.push_back(PlantedWords::Topic(r, i, rng() % PlantedWords::kTopics));
+        for (int k = 0; k < 2; ++k)
+          phrase.push_back(PlantedWords::Role(r, side, rng() % PlantedWords::kRoles));
+        for (int k = 0; k < 2; ++k)
+          phrase.push_back(PlantedWords::Topic(r, i, rng() % PlantedWords::kTopics));
         std::shuffle(phrase.begin(), phrase.end(), rng);
       }
       const size_t plain = length > phrase.size() ? length - phrase.size() : 0;
@@ -168,9 +177,9 @@ ShardTotals WriteShard(const CorpusSpec& spec, size_t shard, const std::vector<s
       }
       totals.tokens += sentence.size();
     }
-    line = spec.format == "jsonl"
-               ? fmt::format("{{\"id\": \"{}-{}\", \"text\": \"{}\"}}\n", shard, totals.documents, doc)
-               : doc + "\n";
+    line = spec.format == "jsonl" ? fmt::format("{{\"id\": \"{}-{}\", \"text\": \"{}\"}}\n", shard,
+                                                totals.documents, doc)
+                                  : doc + "\n";
     out.Write(line);
     totals.bytes += line.size();
     ++totals.documents;
@@ -187,8 +196,9 @@ void WriteQuestions(const std::string& path, size_t relations, size_t pairs) {
     for (size_t i = 0; i < pairs; ++i) {
       for (size_t j = 0; j < pairs; ++j) {
         if (i != j) {
-          fmt::print(questions, "{} {} {} {}\n", PlantedWords::Pair(r, i, 0), PlantedWords::Pair(r, i, 1),
-                     PlantedWords::Pair(r, j, 0), PlantedWords::Pair(r, j, 1));
+          fmt::print(questions, "{} {} {} {}\n", PlantedWords::Pair(r, i, 0),
+                     PlantedWords::Pair(r, i, 1), PlantedWords::Pair(r, j, 0),
+                     PlantedWords::Pair(r, j, 1));
         }
       }
     }
@@ -209,16 +219,26 @@ int main(int argc, char** argv) {
   app.add_option("--questions", questions_path, "Also write the planted analogies to this file");
   app.add_option("--bytes", bytes, "Approximate bytes of text in all")->capture_default_str();
   app.add_option("--vocab", vocab, "Distinct background words")->capture_default_str();
-  app.add_option("--zipf", zipf, "Exponent of the background words' Zipf law")->capture_default_str();
-  app.add_option("--shards", shards, "Number of output files")->capture_default_str()->check(CLI::PositiveNumber);
+  app.add_option("--zipf", zipf, "Exponent of the background words' Zipf law")
+      ->capture_default_str();
+  app.add_option("--shards", shards, "Number of output files")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
   app.add_option("--relations", spec.relations, "Planted relation families")->capture_default_str();
-  app.add_option("--pairs", spec.pairs, "Word pairs per family")->capture_default_str()->check(CLI::Range(1, 1000));
-  app.add_option("--planted-rate", spec.planted_rate, "Fraction of sentences holding a planted phrase")
-      ->capture_default_str()->check(CLI::Range(0.0, 1.0));
-  app.add_option("--format", spec.format, "text or jsonl")->check(CLI::IsMember({"text", "jsonl"}))->capture_default_str();
+  app.add_option("--pairs", spec.pairs, "Word pairs per family")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000));
+  app.add_option("--planted-rate", spec.planted_rate,
+                 "Fraction of sentences holding a planted phrase")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
+  app.add_option("--format", spec.format, "text or jsonl")
+      ->check(CLI::IsMember({"text", "jsonl"}))
+      ->capture_default_str();
   app.add_option("--seed", spec.seed, "Random seed")->capture_default_str();
   app.add_option("--threads", threads, "Shards written at once (the output does not depend on it)")
-      ->capture_default_str()->check(CLI::PositiveNumber);
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
   CLI11_PARSE(app, argc, argv);
 
   try {
@@ -248,9 +268,10 @@ int main(int argc, char** argv) {
     for (std::thread& w : workers) w.join();
     if (failure) std::rethrow_exception(failure);
     ShardTotals all;
-    for (const ShardTotals& t : totals) all.bytes += t.bytes, all.tokens += t.tokens, all.documents += t.documents;
-    fmt::print(stderr, "streamglove-make-corpus: {} shards, {} bytes, {} tokens, {} documents\n", shards, all.bytes,
-               all.tokens, all.documents);
+    for (const ShardTotals& t : totals)
+      all.bytes += t.bytes, all.tokens += t.tokens, all.documents += t.documents;
+    fmt::print(stderr, "streamglove-make-corpus: {} shards, {} bytes, {} tokens, {} documents\n",
+               shards, all.bytes, all.tokens, all.documents);
   } catch (const std::exception& e) {
     fmt::print(stderr, "streamglove-make-corpus: error: {}\n", e.what());
     return 1;

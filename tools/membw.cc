@@ -8,6 +8,8 @@
 // that no update arithmetic can beat.
 //
 //   streamglove-membw --array-bytes 70M --row-bytes 256 --threads 2 --seconds 3
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -20,7 +22,6 @@
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
-#include <sys/mman.h>
 
 #include "util/size.h"
 #include "util/split_mix.h"
@@ -31,15 +32,19 @@ int main(int argc, char** argv) {
   size_t row_bytes = 256;
   int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   double seconds = 3;
-  app.add_option("--array-bytes", array_text, "size of the shared array (the parameters)")->capture_default_str();
-  app.add_option("--row-bytes", row_bytes, "bytes per row (a multiple of 64)")->capture_default_str();
+  app.add_option("--array-bytes", array_text, "size of the shared array (the parameters)")
+      ->capture_default_str();
+  app.add_option("--row-bytes", row_bytes, "bytes per row (a multiple of 64)")
+      ->capture_default_str();
   app.add_option("--threads", threads, "threads")->capture_default_str();
   app.add_option("--seconds", seconds, "how long to run")->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   size_t array_bytes = 0;
-  if (!streamglove::ParseByteSize(array_text, &array_bytes).ok() || row_bytes == 0 || row_bytes % 64 != 0 ||
-      array_bytes < row_bytes || threads < 1) {
-    fmt::print(stderr, "streamglove-membw: --array-bytes must hold a row, --row-bytes be a multiple of 64\n");
+  if (!streamglove::ParseByteSize(array_text, &array_bytes).ok() || row_bytes == 0 ||
+      row_bytes % 64 != 0 || array_bytes < row_bytes || threads < 1) {
+    fmt::print(
+        stderr,
+        "streamglove-membw: --array-bytes must hold a row, --row-bytes be a multiple of 64\n");
     return 2;
   }
   const size_t rows = array_bytes / row_bytes;
@@ -48,10 +53,11 @@ int main(int argc, char** argv) {
   // parameters.
   constexpr size_t kHugePage = size_t{2} << 20;
   const size_t allocated = (floats * sizeof(float) + kHugePage - 1) / kHugePage * kHugePage;
-  std::unique_ptr<float, decltype(&std::free)> memory(static_cast<float*>(std::aligned_alloc(kHugePage, allocated)),
-                                                      &std::free);
+  std::unique_ptr<float, decltype(&std::free)> memory(
+      static_cast<float*>(std::aligned_alloc(kHugePage, allocated)), &std::free);
   if (!memory) {
-    fmt::print(stderr, "streamglove-membw: cannot allocate {}\n", streamglove::FormatBytes(static_cast<double>(allocated)));
+    fmt::print(stderr, "streamglove-membw: cannot allocate {}\n",
+               streamglove::FormatBytes(static_cast<double>(allocated)));
     return 1;
   }
   madvise(memory.get(), allocated, MADV_HUGEPAGE);
@@ -71,7 +77,8 @@ int main(int argc, char** argv) {
       while (!stop.load(std::memory_order_relaxed)) {
         for (int i = 0; i < 4096; ++i, ++n) {
           const size_t next = random.Below(rows);
-          for (size_t b = 0; b < row_floats; b += 16) __builtin_prefetch(&array[next * row_floats + b], 1);
+          for (size_t b = 0; b < row_floats; b += 16)
+            __builtin_prefetch(&array[next * row_floats + b], 1);
           float* row = &array[ring[n % kAhead] * row_floats];
           for (size_t b = 0; b < row_floats; ++b) row[b] = row[b] * 0.999f + 0.001f;
           ring[n % kAhead] = next;
@@ -84,13 +91,14 @@ int main(int argc, char** argv) {
   std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
   stop = true;
   for (std::thread& w : workers) w.join();
-  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double elapsed =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   uint64_t total = 0;
   for (uint64_t n : done) total += n;
   const double rows_per_second = static_cast<double>(total) / elapsed;
-  fmt::print("threads {} array {} row {} B: {:.2f} M rows/s, {:.2f} GB/s (read + written back)\n", threads,
-             streamglove::FormatBytes(static_cast<double>(array_bytes)), row_bytes, rows_per_second / 1e6,
-             rows_per_second * 2 * static_cast<double>(row_bytes) / 1e9);
+  fmt::print("threads {} array {} row {} B: {:.2f} M rows/s, {:.2f} GB/s (read + written back)\n",
+             threads, streamglove::FormatBytes(static_cast<double>(array_bytes)), row_bytes,
+             rows_per_second / 1e6, rows_per_second * 2 * static_cast<double>(row_bytes) / 1e9);
   float checksum = 0;
   for (size_t i = 0; i < floats; i += 4096) checksum += array[i];
   return checksum < 0 ? 1 : 0;  // the rows' values are used, so the updates are not optimised away

@@ -27,7 +27,8 @@ using namespace streamglove;
 
 class ScanWorker final : public TokenSink {
  public:
-  ScanWorker(const CorpusOptions& corpus, const std::vector<InputFile>* inputs, const VocabIndex* vocab)
+  ScanWorker(const CorpusOptions& corpus, const std::vector<InputFile>* inputs,
+             const VocabIndex* vocab)
       : tokenizer_(corpus, inputs), vocab_(vocab) {}
   // With `print`, the chunk's tokens are written to stdout.
   Status Scan(const Chunk& chunk, bool tokenize, bool print) {
@@ -84,20 +85,23 @@ int main(int argc, char** argv) {
   const auto start = std::chrono::steady_clock::now();
   CorpusOptions corpus;
   corpus.lowercase = lowercase;
-  for (TokenizerKind kind : {TokenizerKind::kWhitespace, TokenizerKind::kWords, TokenizerKind::kIcu}) {
+  for (TokenizerKind kind :
+       {TokenizerKind::kWhitespace, TokenizerKind::kWords, TokenizerKind::kIcu}) {
     if (tokenizer == TokenizerKindName(kind)) corpus.tokenizer = kind;
   }
   std::vector<InputFile> inputs;
   std::vector<VocabEntry> entries;
   Status s = ExpandInputs(paths, InputFormat::kAuto, &inputs);
   if (s.ok() && mode == "lookup") {
-    s = vocab_path.empty() ? Status::InvalidArgument("--mode lookup needs --vocab") : ReadVocabFile(vocab_path, &entries);
+    s = vocab_path.empty() ? Status::InvalidArgument("--mode lookup needs --vocab")
+                           : ReadVocabFile(vocab_path, &entries);
   }
   if (!s.ok()) {
     fmt::print(stderr, "streamglove-scan: error: {}\n", s.message());
     return 1;
   }
-  const std::unique_ptr<VocabIndex> vocab = mode == "lookup" ? std::make_unique<VocabIndex>(entries) : nullptr;
+  const std::unique_ptr<VocabIndex> vocab =
+      mode == "lookup" ? std::make_unique<VocabIndex>(entries) : nullptr;
   ChunkReader reader(inputs, corpus);
   std::vector<std::unique_ptr<ScanWorker>> workers;
   std::vector<ScanWorker*> ptrs;
@@ -106,8 +110,9 @@ int main(int argc, char** argv) {
     ptrs.push_back(workers.back().get());
   }
   const bool tokenize = mode != "read";
-  s = ForEachChunk<ScanWorker>(&reader, ptrs, 2 * threads + 2, nullptr,
-                               [&](ScanWorker* w, const Chunk& chunk) { return w->Scan(chunk, tokenize, print); });
+  s = ForEachChunk<ScanWorker>(
+      &reader, ptrs, 2 * threads + 2, nullptr,
+      [&](ScanWorker* w, const Chunk& chunk) { return w->Scan(chunk, tokenize, print); });
   if (!s.ok()) {
     fmt::print(stderr, "streamglove-scan: error: {}\n", s.message());
     return 1;
@@ -117,8 +122,12 @@ int main(int argc, char** argv) {
     tokens += w->tokens;
     known += w->known;
   }
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  fmt::print(print ? stderr : stdout, "{}: {:.2f} s, {:.1f} MB/s read, {} tokens ({:.1f} M/s), {} in vocabulary, {} threads\n", mode, seconds,
-             reader.bytes_consumed() / seconds / 1e6, tokens, tokens / seconds / 1e6, known, threads);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  fmt::print(
+      print ? stderr : stdout,
+      "{}: {:.2f} s, {:.1f} MB/s read, {} tokens ({:.1f} M/s), {} in vocabulary, {} threads\n",
+      mode, seconds, reader.bytes_consumed() / seconds / 1e6, tokens, tokens / seconds / 1e6, known,
+      threads);
   return 0;
 }

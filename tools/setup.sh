@@ -13,8 +13,8 @@ packages=(
   catch2 zstd gzip xz-utils bzip2 python3 bc
   # cross-checks against independent peers (they install for /usr/bin/python3)
   python3-numpy python3-scipy python3-gensim fasttext
-  # fuzzing (libFuzzer ships with clang)
-  clang
+  # fuzzing (libFuzzer ships with clang) and the format check
+  clang clang-format
   # benchmarks (peak RSS via /usr/bin/time -v; plots by gnuplot)
   time gnuplot-nox
 )

@@ -52,8 +52,8 @@ struct WarcRecord {
   size_t end = 0;         // past its last: where the next record begins
   size_t body_begin = 0;  // the body, when the record is good
   size_t body_size = 0;
-  bool text = false;      // a good `conversion` record: its body is a document
-  std::string problem;    // non-empty: a bad record, and why
+  bool text = false;    // a good `conversion` record: its body is a document
+  std::string problem;  // non-empty: a bad record, and why
 };
 
 // Extra zeroed bytes after every chunk's text, so SIMD parsers (simdjson) may
@@ -62,8 +62,8 @@ inline constexpr size_t kChunkPadding = 64;
 
 class Chunk {
  public:
-  uint32_t input = 0;       // index into the reader's inputs
-  uint64_t offset = 0;      // byte offset of text()[0] in the input's decompressed bytes
+  uint32_t input = 0;            // index into the reader's inputs
+  uint64_t offset = 0;           // byte offset of text()[0] in the input's decompressed bytes
   bool continues_line = false;   // the previous chunk was cut inside this line (text only)
   bool starts_in_token = false;  // ...and inside a token longer than a chunk: its tail,
                                  // up to the first separator, belongs to that token
@@ -102,7 +102,9 @@ class ChunkReader {
     bool starts_in_token = false;
   };
   // REQUIRES: the last chunk returned did not end its input.
-  Position next_position() const { return {offset_, carry_continues_line_, carry_starts_in_token_}; }
+  Position next_position() const {
+    return {offset_, carry_continues_line_, carry_starts_in_token_};
+  }
 
   // Makes the first input start at `position` (from next_position() of an
   // earlier run): its bytes before position.offset are decompressed and
@@ -130,12 +132,12 @@ class ChunkReader {
 
   Position start_at_;  // for the first input
   size_t next_input_ = 0;
-  std::unique_ptr<ByteSource> source_;  // the current input, when open
+  std::unique_ptr<ByteSource> source_;       // the current input, when open
   InputFormat format_ = InputFormat::kText;  // the current input's
   bool source_eof_ = false;
-  uint64_t offset_ = 0;  // decompressed offset of carry_[0]
+  uint64_t offset_ = 0;      // decompressed offset of carry_[0]
   uint64_t line_start_ = 0;  // offset where the line being read began
-  std::string carry_;    // bytes read past the previous chunk's cut
+  std::string carry_;        // bytes read past the previous chunk's cut
   bool carry_continues_line_ = false;
   bool carry_starts_in_token_ = false;
 };

@@ -24,10 +24,9 @@
 #include <vector>
 
 #include "streamglove/status.h"
+#include "streamglove/vectors_format.h"
 
 namespace streamglove {
-
-enum class EmbeddingsFormat { kGloveText, kWord2VecText, kWord2VecBinary };
 
 class Embeddings {
  public:
@@ -37,7 +36,7 @@ class Embeddings {
   Status Load(const std::string& path);
 
   const std::string& path() const { return path_; }
-  EmbeddingsFormat format() const { return format_; }
+  VectorsFormat format() const { return format_; }
   uint32_t size() const { return static_cast<uint32_t>(words_.size()); }
   uint32_t dim() const { return dim_; }
   const std::string& word(uint32_t i) const { return words_[i]; }
@@ -61,12 +60,12 @@ class Embeddings {
   Status Finish(const std::vector<uint64_t>& locations, bool lines);
 
   std::string path_;
-  EmbeddingsFormat format_ = EmbeddingsFormat::kGloveText;
+  VectorsFormat format_ = VectorsFormat::kGloveText;
   uint32_t dim_ = 0;
   std::vector<std::string> words_;
   std::unordered_map<std::string_view, uint32_t> index_;  // views into words_
-  std::vector<double> precise_;  // text files
-  std::vector<float> single_;    // binary files
+  std::vector<double> precise_;                           // text files
+  std::vector<float> single_;                             // binary files
   std::vector<double> norms_;
   std::vector<float> unit_;
 };

@@ -46,9 +46,9 @@ enum class AnalogyMethod { kCosAdd, kCosMul };
 
 struct AnalogyOptions {
   AnalogyMethod method = AnalogyMethod::kCosAdd;
-  uint32_t restrict_vocab = 0;      // candidates: the first N rows (0: all). Default: 0.
+  uint32_t restrict_vocab = 0;  // candidates: the first N rows (0: all). Default: 0.
   CaseMode case_mode = CaseMode::kLower;
-  uint32_t semantic_sections = 5;   // the first N sections are "semantic". Default: 5.
+  uint32_t semantic_sections = 5;  // the first N sections are "semantic". Default: 5.
 };
 
 struct AnalogySection {
@@ -67,14 +67,14 @@ struct AnalogyReport {
 // Scores the questions in `path` (questions-words format: ": section" lines,
 // then "a b c d" lines). A line that is not four words is a Corruption naming
 // the file and line.
-Status EvaluateAnalogies(const Embeddings& embeddings, const std::string& path, const AnalogyOptions& options,
-                         AnalogyReport* report);
+Status EvaluateAnalogies(const Embeddings& embeddings, const std::string& path,
+                         const AnalogyOptions& options, AnalogyReport* report);
 
 struct SimilarityReport {
   std::string file;
-  double spearman = 0;     // NaN when fewer than two pairs are known
-  uint64_t pairs = 0;      // in the file
-  uint64_t seen = 0;       // both words known
+  double spearman = 0;  // NaN when fewer than two pairs are known
+  uint64_t pairs = 0;   // in the file
+  uint64_t seen = 0;    // both words known
 };
 
 // Scores `path`: "word1<TAB>word2<TAB>score" lines (CRLF and a missing final
@@ -114,8 +114,8 @@ struct Neighbor {
 // minus: the 3CosAdd analogy), best first; the query words (and their
 // variants) are excluded.
 std::vector<Neighbor> NearestNeighbors(const Embeddings& embeddings, const WordMatcher& matcher,
-                                       const std::vector<uint32_t>& plus, const std::vector<uint32_t>& minus,
-                                       uint32_t k);
+                                       const std::vector<uint32_t>& plus,
+                                       const std::vector<uint32_t>& minus, uint32_t k);
 
 }  // namespace streamglove
 

@@ -83,8 +83,8 @@ struct IngestStats {
   double count_seconds = 0;   // reading, tokenizing, counting (overlapped)
   double commit_seconds = 0;  // merging and writing into the store
   uint64_t spilled_runs = 0;
-  uint64_t bad_records = 0;       // skipped by the counting pass (CorpusOptions::skip_bad_records)
-  std::string first_bad_record;   // "file: byte N: what" of the first, or empty
+  uint64_t bad_records = 0;      // skipped by the counting pass (CorpusOptions::skip_bad_records)
+  std::string first_bad_record;  // "file: byte N: what" of the first, or empty
   int threads = 0;
   std::vector<std::string> messages;  // one line each: skipped inputs, resumption
 };

@@ -45,9 +45,12 @@ enum class TokenizerKind {
 // "whitespace", "words", "icu": the --tokenizer values, as stores record them.
 inline const char* TokenizerKindName(TokenizerKind k) {
   switch (k) {
-    case TokenizerKind::kWhitespace: return "whitespace";
-    case TokenizerKind::kWords: return "words";
-    case TokenizerKind::kIcu: return "icu";
+    case TokenizerKind::kWhitespace:
+      return "whitespace";
+    case TokenizerKind::kWords:
+      return "words";
+    case TokenizerKind::kIcu:
+      return "icu";
   }
   return "?";
 }
@@ -66,9 +69,12 @@ enum class DistanceWeighting {
 // "harmonic", "linear", "none": the --weighting values.
 inline const char* DistanceWeightingName(DistanceWeighting w) {
   switch (w) {
-    case DistanceWeighting::kHarmonic: return "harmonic";
-    case DistanceWeighting::kLinear: return "linear";
-    case DistanceWeighting::kNone: return "none";
+    case DistanceWeighting::kHarmonic:
+      return "harmonic";
+    case DistanceWeighting::kLinear:
+      return "linear";
+    case DistanceWeighting::kNone:
+      return "none";
   }
   return "?";
 }

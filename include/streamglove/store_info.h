@@ -19,14 +19,14 @@ struct StoreStats {
   double subsample = 0;  // subsampled before windowing with this t; 0: not
   uint64_t scale = 1;
   uint64_t vocab_size = 0;
-  uint64_t inputs = 0;             // completely ingested inputs
+  uint64_t inputs = 0;  // completely ingested inputs
   std::vector<std::string> input_paths;
-  bool partly_ingested = false;    // an input was interrupted mid-way
-  uint64_t tokens = 0;             // tokens read from ingested inputs
+  bool partly_ingested = false;  // an input was interrupted mid-way
+  uint64_t tokens = 0;           // tokens read from ingested inputs
   uint64_t nonzero_pairs = 0;
-  double sum_of_counts = 0;        // exact sum in fixed point, then divided once
-  uint64_t size_on_disk = 0;       // the counts and records (RocksDB's files)
-  uint64_t block_stream_bytes = 0; // the training block stream, if built
+  double sum_of_counts = 0;    // exact sum in fixed point, then divided once
+  uint64_t size_on_disk = 0;   // the counts and records (RocksDB's files)
+  uint64_t derived_bytes = 0;  // subfolders: data derived from the store (train's block stream)
 };
 
 // Opens the store read-only in spirit (it takes the store's lock) and scans it.
@@ -53,7 +53,8 @@ enum class DumpFormat {
 };
 
 // Writes every non-zero pair in (row, col) order to `out_path` ("-": stdout).
-Status DumpStore(const std::string& dir, size_t memory_bytes, DumpFormat format, const std::string& out_path);
+Status DumpStore(const std::string& dir, size_t memory_bytes, DumpFormat format,
+                 const std::string& out_path);
 
 }  // namespace streamglove
 

@@ -34,8 +34,8 @@
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <vector>
 #include <string_view>
+#include <vector>
 
 #include "streamglove/options.h"
 

@@ -15,24 +15,14 @@
 #define STREAMGLOVE_TRAIN_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "streamglove/status.h"
+#include "streamglove/vectors_format.h"
 
 namespace streamglove {
-
-enum class VectorsKind {
-  kWord,            // w
-  kWordPlusContext, // w + w̃, as the GloVe paper reports
-  kBoth,            // w and w̃ concatenated
-};
-
-enum class VectorsFormat {
-  kGloveText,     // "word v1 ... vd" lines
-  kWord2VecText,  // "V d" header, then GloVe text lines
-  kWord2VecBinary,// "V d\n" header, then "word " + d little-endian float32 + "\n"
-};
 
 // How the block stream's files are stored.
 enum class BlockCompression {
@@ -56,18 +46,21 @@ bool ParseObjective(const std::string& name, Objective* objective);
 // the epochs: the settings the user did not give.
 struct BudgetChoices {
   bool objective = true;  // from the store's window (train/budget_plan.h)
-  bool dim = true;        // the largest of 50, 100, 200, 300 that gets enough epochs (BudgetMinEpochs)
-  bool x_max = true;      // GloVe: 10, as the presets
+  bool dim = true;    // the largest of 50, 100, 200, 300 that gets enough epochs (BudgetMinEpochs)
+  bool x_max = true;  // GloVe: 10, as the presets
 };
+
+struct EpochStats;
+struct TrainStats;
 
 struct TrainOptions {
   Objective objective = Objective::kGlove;  // Default: GloVe.
-  uint32_t dim = 50;         // vector size. Default: 50.
-  uint32_t epochs = 25;      // passes over the pairs. Default: 25.
-  double x_max = 100;        // GloVe: weighting cutoff. Default: 100.
-  double alpha = 0.75;       // GloVe: weighting exponent. Default: 0.75.
-  double eta = 0;            // initial learning rate; 0: the objective's default (see DefaultEta).
-  double grad_clip = 100;    // GloVe: per-component gradient clip, as glove.c. Default: 100.
+  uint32_t dim = 50;                        // vector size. Default: 50.
+  uint32_t epochs = 25;                     // passes over the pairs. Default: 25.
+  double x_max = 100;                       // GloVe: weighting cutoff. Default: 100.
+  double alpha = 0.75;                      // GloVe: weighting exponent. Default: 0.75.
+  double eta = 0;          // initial learning rate; 0: the objective's default (see DefaultEta).
+  double grad_clip = 100;  // GloVe: per-component gradient clip, as glove.c. Default: 100.
   // GloVe: AdaGrad's steps of the vector components (not the biases) are
   // multiplied by step_scale, which falls linearly to 0 over the last
   // decay_fraction of the run. glove.c: 1 and 0. Larger
@@ -75,7 +68,7 @@ struct TrainOptions {
   // decay the syntactic ones (docs/benchmarks.md). Defaults: 2 and 1/3.
   double step_scale = 2;
   double decay_fraction = 1.0 / 3;
-  uint32_t negatives = 5;    // SGNS: noise words per positive update. Default: 5.
+  uint32_t negatives = 5;  // SGNS: noise words per positive update. Default: 5.
   // SGNS: noise words drawn from unigram^power. Default: 0.5 (fastText's;
   // word2vec's 0.75 scored 2.4-2.5 analogy points lower on both IMDB and
   // wiki100M at equal epochs, docs/benchmarks.md).
@@ -84,14 +77,14 @@ struct TrainOptions {
   // stored counts; not applied to a store counted with subsampling before
   // windowing (IngestOptions::subsample), whose counts hold it. Default: 1e-4.
   double subsample = 1e-4;
-  int threads = 0;           // 0: one per core.
-  uint64_t seed = 1;         // initialisation and shuffling. Default: 1.
-  uint64_t min_count = 1;    // train only words with at least this count. Default: 1.
-  uint64_t max_vocab = 0;    // ...and at most this many (0: all). Default: 0.
+  int threads = 0;                        // 0: one per core.
+  uint64_t seed = 1;                      // initialisation and shuffling. Default: 1.
+  uint64_t min_count = 1;                 // train only words with at least this count. Default: 1.
+  uint64_t max_vocab = 0;                 // ...and at most this many (0: all). Default: 0.
   size_t memory_bytes = size_t{1} << 30;  // the whole process, parameters included. Default: 1 GiB.
   BlockCompression block_compression = BlockCompression::kAuto;
   uint32_t checkpoint_every = 1;  // epochs between checkpoints (and after the last). Default: 1.
-  bool resume = false;       // continue from the checkpoint beside the output
+  bool resume = false;            // continue from the checkpoint beside the output
   // A wall-time budget for the whole call (0: none). With one, the epochs
   // (and what budget_choices allows) are planned from rates measured on the
   // store's own pairs, so that training, checkpoints and the vectors file end
@@ -99,9 +92,15 @@ struct TrainOptions {
   // finishes it. `epochs` is then ignored.
   double budget_seconds = 0;
   BudgetChoices budget_choices;
-  bool progress = true;
+  bool progress = true;  // a progress line on a terminal
   VectorsKind vectors = VectorsKind::kWordPlusContext;
   VectorsFormat format = VectorsFormat::kGloveText;
+  // Reports, called on Train()'s thread (either may be empty): once the
+  // settings are final (after a budget's measurement), and after each
+  // epoch's checkpoint and loss-log line. The library prints nothing but
+  // the progress line; the command line prints these.
+  std::function<void(const TrainStats&)> on_plan;
+  std::function<void(const TrainStats&, const EpochStats&)> on_epoch;
 };
 
 struct EpochStats {
@@ -116,21 +115,24 @@ struct EpochStats {
 
 struct TrainStats {
   uint64_t vocab_size = 0;
-  uint64_t pairs = 0;           // per epoch
+  uint64_t pairs = 0;  // per epoch
   uint64_t blocks = 0;
   bool blocks_built = false;
   double block_build_seconds = 0;
-  uint32_t start_epoch = 0;     // > 0 when resumed
-  double store_subsample = 0;   // the store's subsampling before windowing (SGNS does not subsample again)
+  uint32_t start_epoch = 0;  // > 0 when resumed
+  double store_subsample =
+      0;  // the store's subsampling before windowing (SGNS does not subsample again)
   std::vector<EpochStats> epochs;
   int threads = 0;
   // With a budget: what was planned (or resumed), and how.
   bool budget_planned = false;
-  bool budget_resumed = false;   // the plan was read from output + ".plan"
-  bool budget_short = false;     // no dim got enough epochs: the smallest was trained
+  bool budget_resumed = false;  // the plan was read from output + ".plan"
+  bool budget_short = false;    // no dim got enough epochs: the smallest was trained
   Objective objective = Objective::kGlove;
   uint32_t dim = 0;
-  uint32_t epochs_planned = 0;
+  double x_max = 0;
+  uint32_t epochs_planned = 0;          // a budget's: what its plan says now
+  bool budget_replanned = false;        // epochs ran slower than measured: the plan was shortened
   double budget_predicted_seconds = 0;  // the whole call, as planned
   std::string budget_rates;             // "dim 50: 1.64 M pairs/s, ..." as measured
   double seconds = 0;                   // the whole call

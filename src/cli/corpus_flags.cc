@@ -6,28 +6,33 @@ namespace streamglove {
 
 void CorpusFlags::Register(CLI::App* app) {
   app->add_option("INPUT", inputs_,
-                  "Corpus files (.txt, .zst, .gz, .xz, .bz2; .jsonl[.zst|...] as JSONL, .wet[.gz|...] as WET), directories "
+                  "Corpus files (.txt, .zst, .gz, .xz, .bz2; .jsonl[.zst|...] as JSONL, "
+                  ".wet[.gz|...] as WET), directories "
                   "(read recursively, sorted), or - for stdin")
       ->required();
-  app->add_option("--format", format_,
-                  "Input format: auto (by name; WET also by a leading WARC header), text, jsonl or wet "
-                  "(Common Crawl's WARC records: each conversion record's text is a page)")
+  app->add_option(
+         "--format", format_,
+         "Input format: auto (by name; WET also by a leading WARC header), text, jsonl or wet "
+         "(Common Crawl's WARC records: each conversion record's text is a page)")
       ->capture_default_str()
       ->check(CLI::IsMember({"auto", "text", "jsonl", "wet"}));
-  app->add_option("--json-field", json_field_, "JSONL field holding the text")->capture_default_str();
-  app->add_option("--tokenizer", tokenizer_,
-                  "whitespace (byte-exact with Stanford GloVe), words (Unicode words and "
-                  "punctuation) or icu (ICU's word rules and dictionaries: for Chinese, Japanese, Thai and "
-                  "other languages written without spaces)")
+  app->add_option("--json-field", json_field_, "JSONL field holding the text")
+      ->capture_default_str();
+  app->add_option(
+         "--tokenizer", tokenizer_,
+         "whitespace (byte-exact with Stanford GloVe), words (Unicode words and "
+         "punctuation) or icu (ICU's word rules and dictionaries: for Chinese, Japanese, Thai and "
+         "other languages written without spaces)")
       ->capture_default_str()
       ->check(CLI::IsMember({"whitespace", "words", "icu"}));
   app->add_flag("--lowercase", lowercase_, "Lowercase tokens (Unicode simple case mapping)");
   app->add_option("--max-line-bytes", max_line_, "Longest text line or JSONL record accepted")
       ->capture_default_str();
-  app->add_flag("--skip-bad-records", skip_bad_records_,
-                "Skip and count text lines with invalid UTF-8 or NUL bytes, malformed JSONL records and "
-                "malformed WARC records "
-                "(default: the first one is an error)");
+  app->add_flag(
+      "--skip-bad-records", skip_bad_records_,
+      "Skip and count text lines with invalid UTF-8 or NUL bytes, malformed JSONL records and "
+      "malformed WARC records "
+      "(default: the first one is an error)");
 }
 
 Status CorpusFlags::Resolve(CorpusOptions* options, std::vector<InputFile>* inputs) const {
@@ -35,7 +40,8 @@ Status CorpusFlags::Resolve(CorpusOptions* options, std::vector<InputFile>* inpu
                     : format_ == "jsonl" ? InputFormat::kJsonl
                     : format_ == "wet"   ? InputFormat::kWet
                                          : InputFormat::kAuto;
-  for (TokenizerKind kind : {TokenizerKind::kWhitespace, TokenizerKind::kWords, TokenizerKind::kIcu}) {
+  for (TokenizerKind kind :
+       {TokenizerKind::kWhitespace, TokenizerKind::kWords, TokenizerKind::kIcu}) {
     if (tokenizer_ == TokenizerKindName(kind)) options->tokenizer = kind;
   }
   options->json_field = json_field_;

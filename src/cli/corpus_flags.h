@@ -9,6 +9,7 @@
 
 #include "streamglove/corpus_reader.h"
 #include "streamglove/options.h"
+#include "util/size.h"
 
 namespace streamglove {
 
@@ -26,7 +27,7 @@ class CorpusFlags {
   std::string json_field_ = CorpusOptions().json_field;
   bool lowercase_ = CorpusOptions().lowercase;
   bool skip_bad_records_ = CorpusOptions().skip_bad_records;
-  std::string max_line_ = "256M";
+  std::string max_line_ = FormatByteSize(CorpusOptions().max_record_bytes);
 };
 
 // Parses --memory and --threads style values shared by commands.

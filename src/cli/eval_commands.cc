@@ -12,17 +12,22 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "util/file.h"
+
 namespace streamglove {
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
-const char* FormatName(EmbeddingsFormat f) {
+const char* FormatName(VectorsFormat f) {
   switch (f) {
-    case EmbeddingsFormat::kGloveText: return "GloVe text";
-    case EmbeddingsFormat::kWord2VecText: return "word2vec text";
-    case EmbeddingsFormat::kWord2VecBinary: return "word2vec binary";
+    case VectorsFormat::kGloveText:
+      return "GloVe text";
+    case VectorsFormat::kWord2VecText:
+      return "word2vec text";
+    case VectorsFormat::kWord2VecBinary:
+      return "word2vec binary";
   }
   return "";
 }
@@ -33,8 +38,8 @@ Status LoadVectors(const EvalFlags& flags, Embeddings* embeddings) {
   const auto start = Clock::now();
   SG_RETURN_IF_ERROR(embeddings->Load(flags.vectors));
   if (!flags.json && !flags.quiet && ::isatty(STDERR_FILENO) == 1) {
-    fmt::print(stderr, "{}: {} words x {} ({}), loaded in {:.2f} s\n", flags.vectors, embeddings->size(),
-               embeddings->dim(), FormatName(embeddings->format()),
+    fmt::print(stderr, "{}: {} words x {} ({}), loaded in {:.2f} s\n", flags.vectors,
+               embeddings->size(), embeddings->dim(), FormatName(embeddings->format()),
                std::chrono::duration<double>(Clock::now() - start).count());
   }
   return Status::OK();
@@ -43,7 +48,10 @@ Status LoadVectors(const EvalFlags& flags, Embeddings* embeddings) {
 double Percent(const AnalogySection& s) { return s.seen > 0 ? 100.0 * s.correct / s.seen : 0.0; }
 
 nlohmann::json SectionJson(const AnalogySection& s) {
-  return {{"name", s.name}, {"questions", s.questions}, {"seen", s.seen}, {"correct", s.correct},
+  return {{"name", s.name},
+          {"questions", s.questions},
+          {"seen", s.seen},
+          {"correct", s.correct},
           {"accuracy", Percent(s)}};
 }
 
@@ -56,7 +64,7 @@ std::string DefaultQuestions() {
   }
   candidates.push_back("../shared/data/eval/analogy/questions-words.txt");
   for (const std::string& c : candidates) {
-    if (std::filesystem::exists(c)) return c;
+    if (PathExists(c)) return c;
   }
   return "";
 }
@@ -64,13 +72,17 @@ std::string DefaultQuestions() {
 }  // namespace
 
 void EvalFlags::Register(CLI::App* app, bool with_restrict) {
-  app->add_option("VECTORS", vectors, "Vectors file: GloVe text, word2vec text or binary (detected)")->required();
+  app->add_option("VECTORS", vectors,
+                  "Vectors file: GloVe text, word2vec text or binary (detected)")
+      ->required();
   app->add_option("--case", case_mode,
-                  "Word matching: lower (lowercase the queries), exact, or insensitive (gensim's: fold both sides)")
+                  "Word matching: lower (lowercase the queries), exact, or insensitive (gensim's: "
+                  "fold both sides)")
       ->capture_default_str()
       ->check(CLI::IsMember({"lower", "exact", "insensitive"}));
   if (with_restrict) {
-    app->add_option("--restrict", restrict_vocab, "Only the N first (most frequent) words count (0: all)")
+    app->add_option("--restrict", restrict_vocab,
+                    "Only the N first (most frequent) words count (0: all)")
         ->capture_default_str();
   }
   app->add_flag("--json", json, "Machine-readable results on stdout");
@@ -78,16 +90,21 @@ void EvalFlags::Register(CLI::App* app, bool with_restrict) {
 }
 
 CaseMode EvalFlags::Mode() const {
-  return case_mode == "exact" ? CaseMode::kExact : case_mode == "insensitive" ? CaseMode::kInsensitive : CaseMode::kLower;
+  return case_mode == "exact"         ? CaseMode::kExact
+         : case_mode == "insensitive" ? CaseMode::kInsensitive
+                                      : CaseMode::kLower;
 }
 
 EvalAnalogyCommand::EvalAnalogyCommand(CLI::App* eval) {
-  app_ = eval->add_subcommand("analogy", "Word analogies a:b::c:? (questions-words format), per section");
+  app_ = eval->add_subcommand("analogy",
+                              "Word analogies a:b::c:? (questions-words format), per section");
   flags_.Register(app_, /*with_restrict=*/true);
-  app_->add_option("FILE", files_,
-                   "Question files (default: questions-words.txt from $STREAMGLOVE_EVAL_DIR/analogy or "
-                   "../shared/data/eval/analogy)");
-  app_->add_option("--method", method_, "3cosadd (Stanford's and gensim's) or 3cosmul (Levy & Goldberg)")
+  app_->add_option(
+      "FILE", files_,
+      "Question files (default: questions-words.txt from $STREAMGLOVE_EVAL_DIR/analogy or "
+      "../shared/data/eval/analogy)");
+  app_->add_option("--method", method_,
+                   "3cosadd (Stanford's and gensim's) or 3cosmul (Levy & Goldberg)")
       ->capture_default_str()
       ->check(CLI::IsMember({"3cosadd", "3cosmul"}));
 }
@@ -100,7 +117,8 @@ Status EvalAnalogyCommand::Validate() {
     const std::string file = DefaultQuestions();
     if (file.empty()) {
       return Status::InvalidArgument(
-          "eval analogy: no question file given, and no questions-words.txt under $STREAMGLOVE_EVAL_DIR/analogy "
+          "eval analogy: no question file given, and no questions-words.txt under "
+          "$STREAMGLOVE_EVAL_DIR/analogy "
           "or ../shared/data/eval/analogy");
     }
     files_.push_back(file);
@@ -120,30 +138,42 @@ Status EvalAnalogyCommand::Run() {
     if (flags_.json) {
       nlohmann::json sections = nlohmann::json::array();
       for (const AnalogySection& s : report.sections) sections.push_back(SectionJson(s));
-      files.push_back({{"file", file}, {"sections", sections}, {"semantic", SectionJson(report.semantic)},
-                       {"syntactic", SectionJson(report.syntactic)}, {"total", SectionJson(report.total)},
+      files.push_back({{"file", file},
+                       {"sections", sections},
+                       {"semantic", SectionJson(report.semantic)},
+                       {"syntactic", SectionJson(report.syntactic)},
+                       {"total", SectionJson(report.total)},
                        {"seconds", seconds}});
       continue;
     }
-    const uint32_t candidates = options_.restrict_vocab == 0 ? embeddings.size()
-                                                             : std::min(options_.restrict_vocab, embeddings.size());
-    fmt::print("{}: {}, {} candidate words, case {}\n", file, method_ == "3cosmul" ? "3CosMul" : "3CosAdd",
-               candidates, flags_.case_mode);
+    const uint32_t candidates = options_.restrict_vocab == 0
+                                    ? embeddings.size()
+                                    : std::min(options_.restrict_vocab, embeddings.size());
+    fmt::print("{}: {}, {} candidate words, case {}\n", file,
+               method_ == "3cosmul" ? "3CosMul" : "3CosAdd", candidates, flags_.case_mode);
     fmt::print("{:<32} {:>17} {:>8} {:>9}\n", "section", "seen / questions", "correct", "accuracy");
     auto row = [](const AnalogySection& s) {
-      fmt::print("{:<32} {:>7} / {:<7} {:>8} {:>8.2f}%\n", s.name, s.seen, s.questions, s.correct, Percent(s));
+      fmt::print("{:<32} {:>7} / {:<7} {:>8} {:>8.2f}%\n", s.name, s.seen, s.questions, s.correct,
+                 Percent(s));
     };
     for (const AnalogySection& s : report.sections) row(s);
     fmt::print("{:-<77}\n", "");
     row(report.semantic);
     row(report.syntactic);
     row(report.total);
-    fmt::print("coverage: {} of {} questions ({:.1f}%); {:.2f} s\n", report.total.seen, report.total.questions,
-               report.total.questions > 0 ? 100.0 * report.total.seen / report.total.questions : 0.0, seconds);
+    fmt::print(
+        "coverage: {} of {} questions ({:.1f}%); {:.2f} s\n", report.total.seen,
+        report.total.questions,
+        report.total.questions > 0 ? 100.0 * report.total.seen / report.total.questions : 0.0,
+        seconds);
   }
   if (flags_.json) {
-    const nlohmann::json out = {{"vectors", flags_.vectors}, {"words", embeddings.size()}, {"dim", embeddings.dim()},
-                                {"method", method_}, {"restrict", flags_.restrict_vocab}, {"case", flags_.case_mode},
+    const nlohmann::json out = {{"vectors", flags_.vectors},
+                                {"words", embeddings.size()},
+                                {"dim", embeddings.dim()},
+                                {"method", method_},
+                                {"restrict", flags_.restrict_vocab},
+                                {"case", flags_.case_mode},
                                 {"files", files}};
     std::cout << out.dump() << "\n";
   }
@@ -151,7 +181,8 @@ Status EvalAnalogyCommand::Run() {
 }
 
 EvalSimilarityCommand::EvalSimilarityCommand(CLI::App* eval) {
-  app_ = eval->add_subcommand("similarity", "Spearman's rho between cosines and human scores (word1 TAB word2 TAB score)");
+  app_ = eval->add_subcommand(
+      "similarity", "Spearman's rho between cosines and human scores (word1 TAB word2 TAB score)");
   flags_.Register(app_, /*with_restrict=*/false);
   app_->add_option("FILE", files_, "Word-pair files")->required();
 }
@@ -165,27 +196,37 @@ Status EvalSimilarityCommand::Run() {
     SimilarityReport report;
     SG_RETURN_IF_ERROR(EvaluateSimilarity(embeddings, file, flags_.Mode(), &report));
     if (flags_.json) {
-      files.push_back({{"file", file}, {"pairs", report.pairs}, {"seen", report.seen},
-                       {"spearman", std::isnan(report.spearman) ? nlohmann::json() : nlohmann::json(report.spearman)}});
+      files.push_back(
+          {{"file", file},
+           {"pairs", report.pairs},
+           {"seen", report.seen},
+           {"spearman",
+            std::isnan(report.spearman) ? nlohmann::json() : nlohmann::json(report.spearman)}});
       continue;
     }
     const std::string name = std::filesystem::path(file).filename().string();
     fmt::print("{:<40} {:>7} / {:<7} {:>9.4f}\n", name, report.seen, report.pairs, report.spearman);
   }
   if (flags_.json) {
-    const nlohmann::json out = {{"vectors", flags_.vectors}, {"words", embeddings.size()}, {"dim", embeddings.dim()},
-                                {"case", flags_.case_mode}, {"files", files}};
+    const nlohmann::json out = {{"vectors", flags_.vectors},
+                                {"words", embeddings.size()},
+                                {"dim", embeddings.dim()},
+                                {"case", flags_.case_mode},
+                                {"files", files}};
     std::cout << out.dump() << "\n";
   }
   return Status::OK();
 }
 
 QueryCommand::QueryCommand(CLI::App* parent, Kind kind) : kind_(kind) {
-  app_ = kind == Kind::kNeighbors
-             ? parent->add_subcommand("neighbors",
-                                      "Nearest words by cosine (several words: of their sum); no WORD: read "
-                                      "queries from stdin, one per line")
-             : parent->add_subcommand("analogy", "a : b :: c : ? by 3CosAdd; no words: read \"a b c\" lines from stdin");
+  app_ =
+      kind == Kind::kNeighbors
+          ? parent->add_subcommand(
+                "neighbors",
+                "Nearest words by cosine (several words: of their sum); no WORD: read "
+                "queries from stdin, one per line")
+          : parent->add_subcommand(
+                "analogy", "a : b :: c : ? by 3CosAdd; no words: read \"a b c\" lines from stdin");
   flags_.Register(app_, /*with_restrict=*/true);
   app_->add_option("WORD", words_, kind == Kind::kNeighbors ? "Query words" : "The words a b c");
   app_->add_option("-k", k_, "Answers per query")->capture_default_str();
@@ -204,7 +245,8 @@ Status QueryCommand::Answer(const Embeddings& embeddings, const WordMatcher& mat
   std::vector<uint32_t> rows;
   for (const std::string& w : words) {
     const uint32_t r = matcher.Find(w);
-    if (r == Embeddings::kNotFound) return Status::NotFound(fmt::format("'{}' is not in {}", w, flags_.vectors));
+    if (r == Embeddings::kNotFound)
+      return Status::NotFound(fmt::format("'{}' is not in {}", w, flags_.vectors));
     rows.push_back(r);
   }
   std::vector<uint32_t> plus = rows, minus;
@@ -215,10 +257,12 @@ Status QueryCommand::Answer(const Embeddings& embeddings, const WordMatcher& mat
   const std::vector<Neighbor> answers = NearestNeighbors(embeddings, matcher, plus, minus, k_);
   if (flags_.json) {
     nlohmann::json list = nlohmann::json::array();
-    for (const Neighbor& n : answers) list.push_back({{"word", embeddings.word(n.row)}, {"cosine", n.cosine}});
+    for (const Neighbor& n : answers)
+      list.push_back({{"word", embeddings.word(n.row)}, {"cosine", n.cosine}});
     std::cout << nlohmann::json{{"query", words}, {"answers", list}}.dump() << "\n";
   } else {
-    for (const Neighbor& n : answers) fmt::print("{:<24} {:.4f}\n", embeddings.word(n.row), n.cosine);
+    for (const Neighbor& n : answers)
+      fmt::print("{:<24} {:.4f}\n", embeddings.word(n.row), n.cosine);
   }
   return Status::OK();
 }

@@ -58,7 +58,8 @@ class QueryCommand final : public Command {
   Status Run() override;
 
  private:
-  Status Answer(const Embeddings& embeddings, const WordMatcher& matcher, const std::vector<std::string>& words) const;
+  Status Answer(const Embeddings& embeddings, const WordMatcher& matcher,
+                const std::vector<std::string>& words) const;
   const Kind kind_;
   EvalFlags flags_;
   std::vector<std::string> words_;

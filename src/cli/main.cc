@@ -27,13 +27,15 @@ int main(int argc, char** argv) {
   commands.push_back(std::make_unique<DumpCommand>(&app));
   commands.push_back(std::make_unique<VerifyCommand>(&app));
   commands.push_back(std::make_unique<TrainCommand>(&app));
-  CLI::App* eval = app.add_subcommand("eval", "Score a vectors file on analogy or similarity benchmarks");
+  CLI::App* eval =
+      app.add_subcommand("eval", "Score a vectors file on analogy or similarity benchmarks");
   eval->require_subcommand(1);
   commands.push_back(std::make_unique<EvalAnalogyCommand>(eval));
   commands.push_back(std::make_unique<EvalSimilarityCommand>(eval));
   commands.push_back(std::make_unique<QueryCommand>(&app, QueryCommand::Kind::kNeighbors));
   commands.push_back(std::make_unique<QueryCommand>(&app, QueryCommand::Kind::kAnalogy));
-  CLI::App* plot = app.add_subcommand("plot", "Pictures of training: the loss per epoch, a 2-D map of words (SVG)");
+  CLI::App* plot = app.add_subcommand(
+      "plot", "Pictures of training: the loss per epoch, a 2-D map of words (SVG)");
   plot->require_subcommand(1);
   commands.push_back(std::make_unique<PlotLossCommand>(plot));
   commands.push_back(std::make_unique<PlotMapCommand>(plot));
@@ -64,8 +66,9 @@ int main(int argc, char** argv) {
     try {
       s = command->Run();
     } catch (const std::bad_alloc&) {
-      s = Status::IOError("out of memory: the machine (or ulimit -v) gave less than this run needs; "
-                          "lower --memory or --threads");
+      s = Status::IOError(
+          "out of memory: the machine (or ulimit -v) gave less than this run needs; "
+          "lower --memory or --threads");
     } catch (const std::exception& e) {
       s = Status::IOError(e.what());
     }

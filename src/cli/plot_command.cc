@@ -28,14 +28,18 @@ Status ReadLossLog(const std::string& path, std::vector<std::pair<double, double
     if (++line_no == 1 || line.empty()) continue;  // the header
     const size_t tab1 = line.find('\t'), tab2 = line.find('\t', tab1 + 1);
     double epoch = 0, loss = 0;
-    const bool ok = tab1 != std::string_view::npos &&
-                    std::from_chars(line.data(), line.data() + tab1, epoch).ec == std::errc() &&
-                    std::from_chars(line.data() + tab1 + 1, line.data() + std::min(tab2, line.size()), loss).ec ==
-                        std::errc();
-    if (!ok) return Status::Corruption(fmt::format("{}: line {}: expected \"epoch<TAB>loss...\"", path, line_no));
+    const bool ok =
+        tab1 != std::string_view::npos &&
+        std::from_chars(line.data(), line.data() + tab1, epoch).ec == std::errc() &&
+        std::from_chars(line.data() + tab1 + 1, line.data() + std::min(tab2, line.size()), loss)
+                .ec == std::errc();
+    if (!ok)
+      return Status::Corruption(
+          fmt::format("{}: line {}: expected \"epoch<TAB>loss...\"", path, line_no));
     points->emplace_back(epoch, loss);
   }
-  if (points->empty()) return Status::Corruption(fmt::format("{}: no epochs in the loss log", path));
+  if (points->empty())
+    return Status::Corruption(fmt::format("{}: no epochs in the loss log", path));
   return Status::OK();
 }
 
@@ -49,7 +53,8 @@ Status WriteSvg(const std::string& path, const std::string& svg) {
 std::string RunName(const std::string& log) {
   std::string name = std::filesystem::path(log).filename().string();
   for (const char* suffix : {".txt.log.tsv", ".log.tsv", ".tsv"}) {
-    if (name.ends_with(suffix)) return name.substr(0, name.size() - std::string_view(suffix).size());
+    if (name.ends_with(suffix))
+      return name.substr(0, name.size() - std::string_view(suffix).size());
   }
   return name;
 }
@@ -57,8 +62,11 @@ std::string RunName(const std::string& log) {
 }  // namespace
 
 PlotLossCommand::PlotLossCommand(CLI::App* plot) {
-  app_ = plot->add_subcommand("loss", "The training loss per epoch of one or more runs (their OUT.log.tsv), as SVG");
-  app_->add_option("LOG", logs_, "Loss logs written by train (OUT.log.tsv)")->required()->check(CLI::ExistingFile);
+  app_ = plot->add_subcommand(
+      "loss", "The training loss per epoch of one or more runs (their OUT.log.tsv), as SVG");
+  app_->add_option("LOG", logs_, "Loss logs written by train (OUT.log.tsv)")
+      ->required()
+      ->check(CLI::ExistingFile);
   app_->add_option("-o,--output", output_, "SVG file to write")->required();
   app_->add_option("--title", title_, "Chart title")->capture_default_str();
 }
@@ -74,20 +82,27 @@ Status PlotLossCommand::Run() {
 }
 
 PlotMapCommand::PlotMapCommand(CLI::App* plot) {
-  app_ = plot->add_subcommand(
-      "map", "Words on the plane of their first two principal components (PCA over the words shown), as SVG");
+  app_ = plot->add_subcommand("map",
+                              "Words on the plane of their first two principal components (PCA "
+                              "over the words shown), as SVG");
   app_->add_option("VECTORS", vectors_, "Vectors file (GloVe or word2vec format)")->required();
   app_->add_option("-o,--output", output_, "SVG file to write")->required();
-  app_->add_option("--words", words_, "The words to show (comma-separated or repeated); default: the --top most frequent")
+  app_->add_option(
+          "--words", words_,
+          "The words to show (comma-separated or repeated); default: the --top most frequent")
       ->delimiter(',');
-  app_->add_option("--top", top_, "Without --words: the first N words of the file (vectors files list them by frequency)")
+  app_->add_option(
+          "--top", top_,
+          "Without --words: the first N words of the file (vectors files list them by frequency)")
       ->capture_default_str();
   app_->add_option("--title", title_, "Chart title (default: the vectors file's name)");
 }
 
 Status PlotMapCommand::Validate() {
-  if (words_.empty() && (top_ < 2 || top_ > 5000)) return Status::InvalidArgument("--top must be between 2 and 5000");
-  if (!words_.empty() && words_.size() < 2) return Status::InvalidArgument("--words needs at least two words");
+  if (words_.empty() && (top_ < 2 || top_ > 5000))
+    return Status::InvalidArgument("--top must be between 2 and 5000");
+  if (!words_.empty() && words_.size() < 2)
+    return Status::InvalidArgument("--words needs at least two words");
   return Status::OK();
 }
 
@@ -106,7 +121,8 @@ Status PlotMapCommand::Run() {
       rows.push_back(row);
     }
   }
-  if (rows.size() < 2) return Status::InvalidArgument(fmt::format("{}: fewer than two words to map", vectors_));
+  if (rows.size() < 2)
+    return Status::InvalidArgument(fmt::format("{}: fewer than two words to map", vectors_));
   std::vector<double> values;
   values.reserve(rows.size() * vectors.dim());
   for (uint32_t r : rows) {
@@ -114,10 +130,12 @@ Status PlotMapCommand::Run() {
   }
   const Projection2D map = ProjectOnTopComponents(values, vectors.dim());
   const double share = map.total_variance > 0 ? 100 / map.total_variance : 0;
-  SvgChart chart(title_.empty() ? std::filesystem::path(vectors_).filename().string() : title_,
-                 fmt::format("first principal component ({:.1f}% of the variance)", map.variance[0] * share),
-                 fmt::format("second principal component ({:.1f}%)", map.variance[1] * share));
-  for (size_t i = 0; i < rows.size(); ++i) chart.AddPoint(map.points[i][0], map.points[i][1], vectors.word(rows[i]));
+  SvgChart chart(
+      title_.empty() ? std::filesystem::path(vectors_).filename().string() : title_,
+      fmt::format("first principal component ({:.1f}% of the variance)", map.variance[0] * share),
+      fmt::format("second principal component ({:.1f}%)", map.variance[1] * share));
+  for (size_t i = 0; i < rows.size(); ++i)
+    chart.AddPoint(map.points[i][0], map.points[i][1], vectors.word(rows[i]));
   return WriteSvg(output_, chart.Render());
 }
 

@@ -3,51 +3,61 @@
 #include <tuple>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "streamglove/store_info.h"
+#include "util/config.h"
 #include "util/size.h"
 
 namespace streamglove {
-
-namespace {
-// Reading a store needs only a small cache.
-constexpr size_t kReadMemoryBytes = size_t{256} << 20;
-}  // namespace
 
 IngestCommand::IngestCommand(CLI::App* parent) {
   app_ = parent->add_subcommand(
       "ingest",
       "Count co-occurrences of INPUT into the store (created, with a vocabulary pass, if new). "
-      "Resumable: rerun the same command after an interruption. Inputs already ingested are skipped.");
+      "Resumable: rerun the same command after an interruption. Inputs already ingested are "
+      "skipped.");
   corpus_flags_.Register(app_);
   app_->add_option("--store", store_, "Store directory")->required();
-  app_->add_option("--window", options_.window, "Context window (words on each side), at most 20")->capture_default_str();
+  app_->add_option("--window", options_.window, "Context window (words on each side), at most 20")
+      ->capture_default_str();
   app_->add_flag("--asymmetric", asymmetric_, "Count left context only");
   app_->add_option("--weighting", weighting_,
-                   "What a pair at distance d adds: harmonic (1/d, Stanford GloVe's), linear ((W-d+1)/W, word2vec's "
+                   "What a pair at distance d adds: harmonic (1/d, Stanford GloVe's), linear "
+                   "((W-d+1)/W, word2vec's "
                    "dynamic window) or none (1)")
       ->check(CLI::IsMember({"harmonic", "linear", "none"}))
       ->capture_default_str();
   app_->add_flag("--no-distance-weighting", no_distance_weighting_, "The same as --weighting none")
       ->excludes("--weighting");
   app_->add_option("--subsample", options_.subsample,
-                   "New store: count word2vec's windows after its subsampling with threshold t, in expectation "
-                   "(each pair adds its expected weight; for --objective sgns, which then does not subsample again; "
+                   "New store: count word2vec's windows after its subsampling with threshold t, in "
+                   "expectation "
+                   "(each pair adds its expected weight; for --objective sgns, which then does not "
+                   "subsample again; "
                    "0: none)")
       ->capture_default_str();
-  app_->add_option("--min-count", options_.min_count, "New store: drop words seen fewer times")->capture_default_str();
-  app_->add_option("--max-vocab", options_.max_vocab, "New store: keep at most this many words (0: all)")->capture_default_str();
-  app_->add_option("--vocab", options_.vocab_file, "New store: use this vocabulary file instead of a vocabulary pass");
-  app_->add_option("--memory", memory_, "Peak memory of the whole process, RocksDB included")->capture_default_str();
-  app_->add_option("--threads", options_.threads, "Worker threads (0: one per core)")->capture_default_str();
+  app_->add_option("--min-count", options_.min_count, "New store: drop words seen fewer times")
+      ->capture_default_str();
+  app_->add_option("--max-vocab", options_.max_vocab,
+                   "New store: keep at most this many words (0: all)")
+      ->capture_default_str();
+  app_->add_option("--vocab", options_.vocab_file,
+                   "New store: use this vocabulary file instead of a vocabulary pass");
+  app_->add_option("--memory", memory_, "Peak memory of the whole process, RocksDB included")
+      ->capture_default_str();
+  app_->add_option("--threads", options_.threads, "Worker threads (0: one per core)")
+      ->capture_default_str();
   app_->add_option("--batch-size", batch_size_,
                    "Decompressed bytes per committed batch: the most an interruption can lose")
       ->capture_default_str()
       ->group("Advanced");
-  app_->add_option("--max-dense", max_dense_, "Cap on each worker's dense region (0: from --memory)")
+  app_->add_option("--max-dense", max_dense_,
+                   "Cap on each worker's dense region (0: from --memory)")
       ->capture_default_str()
       ->group("Advanced");
-  app_->add_option("--max-buffer", max_buffer_, "Cap on each worker's pair buffer (0: from --memory)")
+  app_->add_option("--max-buffer", max_buffer_,
+                   "Cap on each worker's pair buffer (0: from --memory)")
       ->capture_default_str()
       ->group("Advanced");
   app_->add_flag("--force", options_.force, "Ingest inputs the store already holds again");
@@ -60,15 +70,16 @@ Status IngestCommand::Validate() {
   Status s = ParseByteSize(batch_size_, &batch);
   if (!s.ok()) return Status::InvalidArgument("--batch-size: " + s.message());
   options_.batch_bytes = batch;
-  for (auto [flag, text, out] : {std::tuple{"--max-dense", &max_dense_, &options_.max_dense_bytes},
-                                 std::tuple{"--max-buffer", &max_buffer_, &options_.max_buffer_bytes}}) {
+  for (auto [flag, text, out] :
+       {std::tuple{"--max-dense", &max_dense_, &options_.max_dense_bytes},
+        std::tuple{"--max-buffer", &max_buffer_, &options_.max_buffer_bytes}}) {
     s = ParseByteSize(*text, out);
     if (!s.ok()) return Status::InvalidArgument(std::string(flag) + ": " + s.message());
   }
   options_.symmetric = !asymmetric_;
-  options_.weighting = no_distance_weighting_ ? DistanceWeighting::kNone
-                      : weighting_ == "linear"  ? DistanceWeighting::kLinear
-                      : weighting_ == "none"    ? DistanceWeighting::kNone
+  options_.weighting = no_distance_weighting_   ? DistanceWeighting::kNone
+                       : weighting_ == "linear" ? DistanceWeighting::kLinear
+                       : weighting_ == "none"   ? DistanceWeighting::kNone
                                                 : DistanceWeighting::kHarmonic;
   options_.progress = !quiet_;
   SG_RETURN_IF_ERROR(ValidateIngestOptions(options_));
@@ -84,80 +95,91 @@ Status IngestCommand::Run() {
   SG_RETURN_IF_ERROR(s);
   if (quiet_) return Status::OK();
   const double seconds = stats.vocab_seconds + stats.count_seconds + stats.commit_seconds;
-  fmt::print(stderr,
-             "ingest: {} inputs ingested, {} skipped; {} tokens, {} pair increments in {} batches; "
-             "vocabulary {} words{}; {:.2f} s (vocabulary {:.2f} s, counting {:.2f} s, store {:.2f} s; "
-             "{:.1f} M tokens/s, {:.1f} M pairs/s, {} threads, {} spilled runs)\n",
-             stats.inputs_ingested, stats.inputs_skipped, stats.tokens, stats.increments, stats.batches,
-             stats.vocab_size, stats.vocabulary_built ? " (built)" : "", seconds, stats.vocab_seconds,
-             stats.count_seconds, stats.commit_seconds, stats.tokens / std::max(stats.count_seconds, 1e-9) / 1e6,
-             stats.increments / std::max(stats.count_seconds, 1e-9) / 1e6, stats.threads, stats.spilled_runs);
+  fmt::print(
+      stderr,
+      "ingest: {} inputs ingested, {} skipped; {} tokens, {} pair increments in {} batches; "
+      "vocabulary {} words{}; {:.2f} s (vocabulary {:.2f} s, counting {:.2f} s, store {:.2f} s; "
+      "{:.1f} M tokens/s, {:.1f} M pairs/s, {} threads, {} spilled runs)\n",
+      stats.inputs_ingested, stats.inputs_skipped, stats.tokens, stats.increments, stats.batches,
+      stats.vocab_size, stats.vocabulary_built ? " (built)" : "", seconds, stats.vocab_seconds,
+      stats.count_seconds, stats.commit_seconds,
+      stats.tokens / std::max(stats.count_seconds, 1e-9) / 1e6,
+      stats.increments / std::max(stats.count_seconds, 1e-9) / 1e6, stats.threads,
+      stats.spilled_runs);
   return Status::OK();
 }
 
 StatsCommand::StatsCommand(CLI::App* parent) {
-  app_ = parent->add_subcommand("stats", "Summarise a store: vocabulary, tokens, non-zero pairs, sum of counts");
+  app_ = parent->add_subcommand(
+      "stats", "Summarise a store: vocabulary, tokens, non-zero pairs, sum of counts");
   app_->add_option("--store", store_, "Store directory")->required();
   app_->add_flag("--json", json_, "Machine-readable output");
 }
 
 Status StatsCommand::Run() {
   StoreStats s;
-  SG_RETURN_IF_ERROR(ComputeStoreStats(store_, kReadMemoryBytes, &s));
+  SG_RETURN_IF_ERROR(ComputeStoreStats(store_, config::kStoreReadMemoryBytes, &s));
   if (json_) {
-    std::string paths;
-    for (const std::string& p : s.input_paths) {
-      if (!paths.empty()) paths += ", ";
-      paths += "\"";
-      for (char c : p) {
-        if (c == '"' || c == '\\') paths += '\\';
-        paths += c;
-      }
-      paths += "\"";
-    }
-    fmt::print(
-        "{{\"format_version\": {}, \"window\": {}, \"symmetric\": {}, \"weighting\": \"{}\", \"subsample\": {}, "
-        "\"vocab_size\": {}, \"tokens\": {}, \"nonzero_pairs\": {}, \"sum_of_counts\": {:.3f}, "
-        "\"inputs\": {}, \"input_paths\": [{}], \"partly_ingested\": {}, \"size_on_disk\": {}, "
-        "\"block_stream_bytes\": {}}}\n",
-        s.format_version, s.window, s.symmetric, DistanceWeightingName(s.weighting), s.subsample, s.vocab_size, s.tokens, s.nonzero_pairs,
-        s.sum_of_counts, s.inputs, paths, s.partly_ingested, s.size_on_disk, s.block_stream_bytes);
+    const nlohmann::json out = {{"format_version", s.format_version},
+                                {"window", s.window},
+                                {"symmetric", s.symmetric},
+                                {"weighting", DistanceWeightingName(s.weighting)},
+                                {"subsample", s.subsample},
+                                {"vocab_size", s.vocab_size},
+                                {"tokens", s.tokens},
+                                {"nonzero_pairs", s.nonzero_pairs},
+                                {"sum_of_counts", s.sum_of_counts},
+                                {"inputs", s.inputs},
+                                {"input_paths", s.input_paths},
+                                {"partly_ingested", s.partly_ingested},
+                                {"size_on_disk", s.size_on_disk},
+                                {"derived_bytes", s.derived_bytes}};
+    // Paths are bytes, not always UTF-8: an invalid sequence becomes U+FFFD.
+    fmt::print("{}\n", out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     return Status::OK();
   }
   const char* weighting = s.weighting == DistanceWeighting::kHarmonic ? ", 1/d weighting"
                           : s.weighting == DistanceWeighting::kLinear ? ", (W-d+1)/W weighting"
                                                                       : ", unweighted";
-  const std::string subsampled = s.subsample > 0 ? fmt::format(", subsampled before windowing (t = {})", s.subsample) : "";
-  fmt::print("store            {}\nformat version   {}\nwindow           {}{}{}{}\nvocabulary       {} words\n"
-             "tokens           {}\nnon-zero pairs   {}\nsum of counts    {:.3f}\ninputs ingested  {}{}\n"
-             "size on disk     {} ({:.2f} bytes per pair)\n",
-             store_, s.format_version, s.window, s.symmetric ? ", symmetric" : ", asymmetric", weighting, subsampled,
-             s.vocab_size, s.tokens, s.nonzero_pairs,
-             s.sum_of_counts, s.inputs, s.partly_ingested ? " (and one partly)" : "", FormatBytes(s.size_on_disk),
-             s.nonzero_pairs ? static_cast<double>(s.size_on_disk) / s.nonzero_pairs : 0.0);
-  if (s.block_stream_bytes > 0) fmt::print("block stream     {} (training's shuffled pairs)\n", FormatBytes(s.block_stream_bytes));
+  const std::string subsampled =
+      s.subsample > 0 ? fmt::format(", subsampled before windowing (t = {})", s.subsample) : "";
+  fmt::print(
+      "store            {}\nformat version   {}\nwindow           {}{}{}{}\nvocabulary       {} "
+      "words\n"
+      "tokens           {}\nnon-zero pairs   {}\nsum of counts    {:.3f}\ninputs ingested  {}{}\n"
+      "size on disk     {} ({:.2f} bytes per pair)\n",
+      store_, s.format_version, s.window, s.symmetric ? ", symmetric" : ", asymmetric", weighting,
+      subsampled, s.vocab_size, s.tokens, s.nonzero_pairs, s.sum_of_counts, s.inputs,
+      s.partly_ingested ? " (and one partly)" : "", FormatBytes(s.size_on_disk),
+      s.nonzero_pairs ? static_cast<double>(s.size_on_disk) / s.nonzero_pairs : 0.0);
+  if (s.derived_bytes > 0)
+    fmt::print("derived data     {} (subfolders: training's block stream)\n",
+               FormatBytes(s.derived_bytes));
   return Status::OK();
 }
 
 VerifyCommand::VerifyCommand(CLI::App* parent) {
-  app_ = parent->add_subcommand("verify",
-                                "Check a store's invariants: metadata, vocabulary, checksums, pairs, symmetry, inputs");
+  app_ = parent->add_subcommand(
+      "verify",
+      "Check a store's invariants: metadata, vocabulary, checksums, pairs, symmetry, inputs");
   app_->add_option("--store", store_, "Store directory")->required();
 }
 
 Status VerifyCommand::Run() {
   VerifyReport report;
-  SG_RETURN_IF_ERROR(VerifyStore(store_, kReadMemoryBytes, &report));
+  SG_RETURN_IF_ERROR(VerifyStore(store_, config::kStoreReadMemoryBytes, &report));
   for (const std::string& c : report.checks) fmt::print("ok: {}\n", c);
   for (const std::string& p : report.problems) fmt::print("PROBLEM: {}\n", p);
   if (!report.problems.empty()) {
-    return Status::Corruption(fmt::format("{}: {} problems found (listed on stdout)", store_, report.problems.size()));
+    return Status::Corruption(
+        fmt::format("{}: {} problems found (listed on stdout)", store_, report.problems.size()));
   }
   return Status::OK();
 }
 
 DumpCommand::DumpCommand(CLI::App* parent) {
-  app_ = parent->add_subcommand("dump", "Write a store's counts: text lines or Stanford GloVe's cooccurrence.bin");
+  app_ = parent->add_subcommand(
+      "dump", "Write a store's counts: text lines or Stanford GloVe's cooccurrence.bin");
   app_->add_option("--store", store_, "Store directory")->required();
   app_->add_option("--format", format_, "text ('word1 word2 count') or glove (binary records)")
       ->capture_default_str()
@@ -166,7 +188,8 @@ DumpCommand::DumpCommand(CLI::App* parent) {
 }
 
 Status DumpCommand::Run() {
-  return DumpStore(store_, kReadMemoryBytes, format_ == "glove" ? DumpFormat::kGlove : DumpFormat::kText, output_);
+  return DumpStore(store_, config::kStoreReadMemoryBytes,
+                   format_ == "glove" ? DumpFormat::kGlove : DumpFormat::kText, output_);
 }
 
 }  // namespace streamglove

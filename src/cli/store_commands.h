@@ -8,6 +8,7 @@
 #include "cli/command.h"
 #include "cli/corpus_flags.h"
 #include "streamglove/ingest.h"
+#include "util/size.h"
 
 namespace streamglove {
 
@@ -20,12 +21,12 @@ class IngestCommand final : public Command {
  private:
   CorpusFlags corpus_flags_;
   std::string store_;
-  std::string memory_ = "1G";
-  std::string batch_size_ = "1G";
+  std::string memory_ = FormatByteSize(IngestOptions().memory_bytes);
+  std::string batch_size_ = FormatByteSize(IngestOptions().batch_bytes);
   std::string max_dense_ = "0";
   std::string max_buffer_ = "0";
   bool asymmetric_ = false;
-  std::string weighting_ = "harmonic";
+  std::string weighting_ = DistanceWeightingName(IngestOptions().weighting);
   bool no_distance_weighting_ = false;
   bool quiet_ = false;
 

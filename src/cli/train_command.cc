@@ -3,51 +3,99 @@
 #include <fmt/format.h>
 
 #include "cli/corpus_flags.h"
+#include "train/budget_plan.h"
 #include "util/duration.h"
 
 namespace streamglove {
 
+namespace {
+
+// What a budget chose (nothing without one).
+void PrintPlan(double budget_seconds, const std::string& plan_path, const TrainStats& s) {
+  if (!s.budget_planned) return;
+  const std::string glove =
+      s.objective == Objective::kGlove ? fmt::format(" (x_max {})", s.x_max) : "";
+  const std::string how =
+      s.budget_resumed
+          ? fmt::format("resumed from {}", plan_path)
+          : fmt::format("predicted {} (measured {}){}", FormatDuration(s.budget_predicted_seconds),
+                        s.budget_rates,
+                        s.budget_short ? fmt::format("; the budget is short of {} epochs",
+                                                     BudgetMinEpochs(s.objective))
+                                       : "");
+  fmt::print(stderr, "train: budget {}: {}{}, dim {}, {} epochs, {}\n",
+             FormatDuration(budget_seconds), ObjectiveName(s.objective), glove, s.dim,
+             s.epochs_planned, how);
+}
+
+void PrintEpoch(const TrainStats& s, const EpochStats& e) {
+  fmt::print(stderr, "train: epoch {}/{}: loss {:.6f}, {:.1f} s, {:.2f} M pairs/s{}\n", e.epoch,
+             s.epochs_planned, e.loss, e.seconds, e.pairs / e.seconds / 1e6,
+             s.objective == Objective::kSgns
+                 ? fmt::format(" ({:.2f} M positive updates/s)", e.updates / e.seconds / 1e6)
+                 : "");
+}
+
+}  // namespace
+
 TrainCommand::TrainCommand(CLI::App* parent) {
-  app_ = parent->add_subcommand(
-      "train",
-      "Train GloVe (or skip-gram with negative sampling) vectors on a store (shuffled blocks streamed from disk, "
-      "Hogwild threads). "
-      "Writes OUT, OUT.log.tsv (loss per epoch) and OUT.checkpoint (after every epoch; --resume continues).");
+  app_ = parent->add_subcommand("train",
+                                "Train GloVe (or skip-gram with negative sampling) vectors on a "
+                                "store (shuffled blocks streamed from disk, "
+                                "Hogwild threads). "
+                                "Writes OUT, OUT.log.tsv (loss per epoch) and OUT.checkpoint "
+                                "(after every epoch; --resume continues).");
   app_->add_option("--store", store_, "Store directory")->required();
   app_->add_option("-o,--output", output_, "Vectors file to write")->required();
   std::string presets;
-  for (const TrainPreset& p : TrainPresets()) presets += fmt::format("\n  {}: {}", p.name, p.description);
-  app_->add_option("--preset", preset_,
-                   "Named settings for --objective, --dim, --epochs, --x-max (explicit flags win):" + presets);
-  app_->add_option("--objective", objective_, "glove, or sgns (word2vec's skip-gram with negative sampling, from the counts)")
+  for (const TrainPreset& p : TrainPresets())
+    presets += fmt::format("\n  {}: {}", p.name, p.description);
+  app_->add_option(
+      "--preset", preset_,
+      "Named settings for --objective, --dim, --epochs, --x-max (explicit flags win):" + presets);
+  app_->add_option("--objective", objective_,
+                   "glove, or sgns (word2vec's skip-gram with negative sampling, from the counts)")
       ->capture_default_str()
       ->check(CLI::IsMember({"glove", "sgns"}));
   app_->add_option("--dim", options_.dim, "Vector size")->capture_default_str();
-  app_->add_option("--epochs", options_.epochs, "Passes over the co-occurrence pairs")->capture_default_str();
-  app_->add_option("--x-max", options_.x_max, "GloVe: weighting cutoff x_max")->capture_default_str();
+  app_->add_option("--epochs", options_.epochs, "Passes over the co-occurrence pairs")
+      ->capture_default_str();
+  app_->add_option("--x-max", options_.x_max, "GloVe: weighting cutoff x_max")
+      ->capture_default_str();
   app_->add_option("--alpha", options_.alpha, "GloVe: weighting exponent")->capture_default_str();
   app_->add_option("--eta", options_.eta,
                    fmt::format("Initial learning rate (default: {} for glove, {} for sgns)",
                                DefaultEta(Objective::kGlove), DefaultEta(Objective::kSgns)));
   app_->add_option("--step-scale", options_.step_scale,
-                   "GloVe: AdaGrad's steps of the vector components (not the biases) times this (1 with --decay-fraction 0: "
+                   "GloVe: AdaGrad's steps of the vector components (not the biases) times this (1 "
+                   "with --decay-fraction 0: "
                    "glove.c's update)")
       ->capture_default_str();
   app_->add_option("--decay-fraction", options_.decay_fraction,
                    "GloVe: over this last fraction of the run the step scale falls linearly to 0")
       ->capture_default_str();
-  app_->add_option("--negatives", options_.negatives, "SGNS: noise words per positive update")->capture_default_str();
-  app_->add_option("--noise-power", options_.noise_power, "SGNS: noise words drawn from unigram^power")
+  app_->add_option("--negatives", options_.negatives, "SGNS: noise words per positive update")
       ->capture_default_str();
-  app_->add_option("--subsample", options_.subsample, "SGNS: word2vec's subsampling threshold t (0: none)")
+  app_->add_option("--noise-power", options_.noise_power,
+                   "SGNS: noise words drawn from unigram^power")
       ->capture_default_str();
-  app_->add_option("--threads", options_.threads, "Worker threads (0: one per core)")->capture_default_str();
-  app_->add_option("--seed", options_.seed, "Seed for initialisation and shuffling")->capture_default_str();
-  app_->add_option("--min-count", options_.min_count, "Train only words seen at least this often")->capture_default_str();
-  app_->add_option("--max-vocab", options_.max_vocab, "Train at most this many words (0: all)")->capture_default_str();
-  app_->add_option("--memory", memory_, "Peak memory of the whole process: the parameters, then blocks in what is left")->capture_default_str();
+  app_->add_option("--subsample", options_.subsample,
+                   "SGNS: word2vec's subsampling threshold t (0: none)")
+      ->capture_default_str();
+  app_->add_option("--threads", options_.threads, "Worker threads (0: one per core)")
+      ->capture_default_str();
+  app_->add_option("--seed", options_.seed, "Seed for initialisation and shuffling")
+      ->capture_default_str();
+  app_->add_option("--min-count", options_.min_count, "Train only words seen at least this often")
+      ->capture_default_str();
+  app_->add_option("--max-vocab", options_.max_vocab, "Train at most this many words (0: all)")
+      ->capture_default_str();
+  app_->add_option("--memory", memory_,
+                   "Peak memory of the whole process: the parameters, then blocks in what is left")
+      ->capture_default_str();
   app_->add_option("--block-compression", compression_,
-                   "Block stream files: auto (zstd when larger than half the available memory), zstd or none")
+                   "Block stream files: auto (zstd when larger than half the available memory), "
+                   "zstd or none")
       ->capture_default_str()
       ->check(CLI::IsMember({"auto", "zstd", "none"}));
   app_->add_option("--vectors", vectors_, "word, word+context (the paper's) or both (concatenated)")
@@ -59,18 +107,21 @@ TrainCommand::TrainCommand(CLI::App* parent) {
   app_->add_option("--checkpoint-every", options_.checkpoint_every, "Epochs between checkpoints")
       ->capture_default_str();
   app_->add_flag("--resume", options_.resume, "Continue from OUT.checkpoint");
-  app_->add_option("--budget", budget_,
-                   "Wall time for the whole call (90s, 10m, 1h30m): the epochs, and the objective, dim and x-max "
-                   "not given, are chosen from the store's window and rates measured on its pairs; the plan is "
-                   "written to OUT.plan, and --resume finishes it");
+  app_->add_option(
+      "--budget", budget_,
+      "Wall time for the whole call (90s, 10m, 1h30m): the epochs, and the objective, dim and "
+      "x-max "
+      "not given, are chosen from the store's window and rates measured on its pairs; the plan is "
+      "written to OUT.plan, and --resume finishes it");
   app_->add_flag("-q,--quiet", quiet_, "No per-epoch lines");
 }
 
 Status TrainCommand::Validate() {
   if (!preset_.empty()) {
     const TrainPreset* p = FindTrainPreset(preset_);
-    if (p == nullptr) return Status::InvalidArgument(fmt::format("--preset: no preset named '{}'", preset_));
-    if (app_->get_option("--objective")->count() == 0) objective_ = p->objective == Objective::kSgns ? "sgns" : "glove";
+    if (p == nullptr)
+      return Status::InvalidArgument(fmt::format("--preset: no preset named '{}'", preset_));
+    if (app_->get_option("--objective")->count() == 0) objective_ = ObjectiveName(p->objective);
     if (app_->get_option("--dim")->count() == 0) options_.dim = p->dim;
     if (app_->get_option("--epochs")->count() == 0) options_.epochs = p->epochs;
     if (app_->get_option("--x-max")->count() == 0) options_.x_max = p->x_max;
@@ -79,7 +130,8 @@ Status TrainCommand::Validate() {
   ParseObjective(objective_, &options_.objective);  // checked by IsMember
   if (!budget_.empty()) {
     if (app_->get_option("--epochs")->count() > 0) {
-      return Status::InvalidArgument("--budget chooses the epochs: give --budget or --epochs, not both");
+      return Status::InvalidArgument(
+          "--budget chooses the epochs: give --budget or --epochs, not both");
     }
     Status s = ParseDuration(budget_, &options_.budget_seconds);
     if (!s.ok()) return Status::InvalidArgument("--budget: " + s.message());
@@ -89,7 +141,7 @@ Status TrainCommand::Validate() {
     options_.budget_choices.dim = !preset && app_->get_option("--dim")->count() == 0;
     options_.budget_choices.x_max = !preset && app_->get_option("--x-max")->count() == 0;
   }
-  options_.vectors = vectors_ == "word" ? VectorsKind::kWord
+  options_.vectors = vectors_ == "word"   ? VectorsKind::kWord
                      : vectors_ == "both" ? VectorsKind::kBoth
                                           : VectorsKind::kWordPlusContext;
   options_.format = format_ == "word2vec"        ? VectorsFormat::kWord2VecBinary
@@ -99,6 +151,11 @@ Status TrainCommand::Validate() {
                                : compression_ == "none" ? BlockCompression::kNone
                                                         : BlockCompression::kAuto;
   options_.progress = !quiet_;
+  if (!quiet_) {
+    options_.on_plan = [budget = options_.budget_seconds, plan = output_ + ".plan"](
+                           const TrainStats& s) { PrintPlan(budget, plan, s); };
+    options_.on_epoch = [](const TrainStats& s, const EpochStats& e) { PrintEpoch(s, e); };
+  }
   return ValidateTrainOptions(options_);
 }
 
@@ -107,7 +164,9 @@ Status TrainCommand::Run() {
   SG_RETURN_IF_ERROR(Train(store_, output_, options_, &stats));
   if (quiet_) return Status::OK();
   if (stats.store_subsample > 0 && options_.objective == Objective::kSgns) {
-    fmt::print(stderr, "train: the store was subsampled before windowing (t = {}): --subsample not applied again\n",
+    fmt::print(stderr,
+               "train: the store was subsampled before windowing (t = {}): --subsample not applied "
+               "again\n",
                stats.store_subsample);
   }
   double seconds = 0;
@@ -117,11 +176,17 @@ Status TrainCommand::Run() {
              "({:.2f} M pairs/s, {} threads); vectors in {}\n",
              stats.vocab_size, stats.pairs, stats.blocks, stats.blocks_built ? "built" : "reused",
              stats.block_build_seconds, stats.epochs.size(),
-             stats.start_epoch > 0 ? fmt::format(" (resumed after {})", stats.start_epoch) : "", seconds,
-             seconds > 0 ? stats.pairs * stats.epochs.size() / seconds / 1e6 : 0.0, stats.threads, output_);
+             stats.start_epoch > 0 ? fmt::format(" (resumed after {})", stats.start_epoch) : "",
+             seconds, seconds > 0 ? stats.pairs * stats.epochs.size() / seconds / 1e6 : 0.0,
+             stats.threads, output_);
   if (stats.budget_planned && !stats.budget_resumed) {
-    fmt::print(stderr, "train: {} of the {} budget used (predicted {})\n", FormatDuration(stats.seconds),
-               FormatDuration(options_.budget_seconds), FormatDuration(stats.budget_predicted_seconds));
+    fmt::print(stderr, "train: {} of the {} budget used (predicted {}){}\n",
+               FormatDuration(stats.seconds), FormatDuration(options_.budget_seconds),
+               FormatDuration(stats.budget_predicted_seconds),
+               stats.budget_replanned
+                   ? fmt::format("; epochs ran slower than measured: the plan was cut to {} epochs",
+                                 stats.epochs_planned)
+                   : "");
   }
   return Status::OK();
 }

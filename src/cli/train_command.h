@@ -6,6 +6,7 @@
 
 #include "cli/command.h"
 #include "streamglove/train.h"
+#include "util/size.h"
 
 namespace streamglove {
 
@@ -18,12 +19,12 @@ class TrainCommand final : public Command {
  private:
   std::string store_;
   std::string output_;
-  std::string memory_ = "1G";
+  std::string memory_ = FormatByteSize(TrainOptions().memory_bytes);
   std::string vectors_ = "word+context";
   std::string format_ = "glove";
   std::string compression_ = "auto";
   std::string preset_;
-  std::string objective_ = "glove";
+  std::string objective_ = ObjectiveName(TrainOptions().objective);
   std::string budget_;
   bool quiet_ = false;
   TrainOptions options_;

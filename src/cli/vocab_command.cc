@@ -8,8 +8,9 @@ namespace streamglove {
 
 VocabCommand::VocabCommand(CLI::App* parent) {
   app_ = parent->add_subcommand(
-      "vocab", "Count word frequencies and write a vocabulary file (Stanford GloVe's format: "
-               "'word count' lines, count descending, ties in byte order)");
+      "vocab",
+      "Count word frequencies and write a vocabulary file (Stanford GloVe's format: "
+      "'word count' lines, count descending, ties in byte order)");
   corpus_flags_.Register(app_);
   app_->add_option("-o,--output", output_, "Vocabulary file to write (- for stdout)")->required();
   app_->add_option("--min-count", options_.min_count, "Drop words seen fewer times")
@@ -23,7 +24,8 @@ VocabCommand::VocabCommand(CLI::App* parent) {
       ->capture_default_str();
   app_->add_option("--threads", options_.threads, "Worker threads (0: one per core)")
       ->capture_default_str();
-  app_->add_option("--temp-dir", options_.temp_dir, "Directory for spill files (default: $TMPDIR or /tmp)");
+  app_->add_option("--temp-dir", options_.temp_dir,
+                   "Directory for spill files (default: $TMPDIR or /tmp)");
   app_->add_flag("-q,--quiet", quiet_, "No progress line or summary");
 }
 
@@ -45,7 +47,8 @@ Status VocabCommand::Run() {
              FormatBytes(stats.bytes_read / std::max(stats.seconds, 1e-9)), stats.threads,
              stats.spill_runs);
   if (stats.bad_records > 0) {
-    fmt::print(stderr, "vocab: skipped {} bad records (the first: {})\n", stats.bad_records, stats.first_bad_record);
+    fmt::print(stderr, "vocab: skipped {} bad records (the first: {})\n", stats.bad_records,
+               stats.first_bad_record);
   }
   if (stats.tokenizer.truncated_tokens > 0) {
     fmt::print(stderr, "vocab: warning: {} tokens longer than {} bytes were cut\n",

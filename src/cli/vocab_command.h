@@ -8,6 +8,7 @@
 #include "cli/command.h"
 #include "cli/corpus_flags.h"
 #include "streamglove/vocabulary.h"
+#include "util/size.h"
 
 namespace streamglove {
 
@@ -20,7 +21,7 @@ class VocabCommand final : public Command {
  private:
   CorpusFlags corpus_flags_;
   std::string output_;
-  std::string memory_ = "1G";
+  std::string memory_ = FormatByteSize(VocabOptions().memory_bytes);
   bool quiet_ = false;
 
   CorpusOptions corpus_;

@@ -1,9 +1,9 @@
 #include "cooccur/batch_merge.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <tbb/parallel_for.h>
-
-#include <algorithm>
 
 #include "store/pair_block.h"
 

@@ -66,8 +66,11 @@ void DenseRegion::AppendKeySamples(uint64_t cells_per_sample,
     for (uint64_t col = 0; col < width; col += cells_per_sample) {
       const uint64_t* first = cells_.data() + offsets_[row] + col;
       const uint64_t* last = first + std::min(cells_per_sample, width - col);
-      const auto nonzero = static_cast<uint64_t>(std::count_if(first, last, [](uint64_t v) { return v != 0; }));
-      if (nonzero > 0) samples->emplace_back(PairKey(static_cast<uint32_t>(row), static_cast<uint32_t>(col)), nonzero);
+      const auto nonzero =
+          static_cast<uint64_t>(std::count_if(first, last, [](uint64_t v) { return v != 0; }));
+      if (nonzero > 0)
+        samples->emplace_back(PairKey(static_cast<uint32_t>(row), static_cast<uint32_t>(col)),
+                              nonzero);
     }
   }
 }
@@ -78,7 +81,8 @@ class DenseDrainStream final : public PairStream {
       : region_(region), cell_(first_cell), end_cell_(end_cell) {
     const auto& offsets = region_->offsets_;
     if (cell_ < end_cell_) {
-      row_ = static_cast<uint32_t>(std::upper_bound(offsets.begin(), offsets.end(), cell_) - offsets.begin() - 1);
+      row_ = static_cast<uint32_t>(std::upper_bound(offsets.begin(), offsets.end(), cell_) -
+                                   offsets.begin() - 1);
     }
   }
   Status Next(PairRecord* record, bool* done) override {

@@ -39,9 +39,7 @@ class DenseRegion {
     if (Contains(row, col)) __builtin_prefetch(cells_.data() + offsets_[row] + col, /*rw=*/1);
   }
   // REQUIRES: Contains(row, col).
-  void Add(uint32_t row, uint32_t col, uint64_t value) {
-    cells_[offsets_[row] + col] += value;
-  }
+  void Add(uint32_t row, uint32_t col, uint64_t value) { cells_[offsets_[row] + col] += value; }
 
   // A stream of the non-zero cells with keys in [begin, end), in (row, col)
   // order, that zeroes each cell it returns, leaving that range empty once
@@ -57,7 +55,8 @@ class DenseRegion {
   // Appends (key, non-zero cells) samples that split the region into
   // stretches of at most `cells_per_sample` cells, each keyed by its first
   // cell: the commit balances its key ranges with them. Reads every cell.
-  void AppendKeySamples(uint64_t cells_per_sample, std::vector<std::pair<uint64_t, uint64_t>>* samples) const;
+  void AppendKeySamples(uint64_t cells_per_sample,
+                        std::vector<std::pair<uint64_t, uint64_t>>* samples) const;
 
   uint64_t max_product() const { return max_product_; }
   size_t cells() const { return cells_.size(); }

@@ -23,9 +23,12 @@ inline constexpr uint32_t kMaxWindow = 20;
 // w(d), the weight of a pair at distance d (1 <= d <= window) as a fraction.
 inline double DistanceWeight(DistanceWeighting weighting, uint32_t window, uint32_t d) {
   switch (weighting) {
-    case DistanceWeighting::kHarmonic: return 1.0 / d;
-    case DistanceWeighting::kLinear: return static_cast<double>(window - d + 1) / window;
-    case DistanceWeighting::kNone: return 1;
+    case DistanceWeighting::kHarmonic:
+      return 1.0 / d;
+    case DistanceWeighting::kLinear:
+      return static_cast<double>(window - d + 1) / window;
+    case DistanceWeighting::kNone:
+      return 1;
   }
   return 1;
 }

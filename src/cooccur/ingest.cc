@@ -32,6 +32,7 @@
 #include "util/interrupt.h"
 #include "util/progress.h"
 #include "util/size.h"
+#include "util/threads.h"
 #include "vocab/subsampling.h"
 #include "vocab/vocab_index.h"
 
@@ -40,7 +41,9 @@ namespace streamglove {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double SecondsSince(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+double SecondsSince(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
 
 StoreConfig ConfigFor(const CorpusOptions& corpus, const IngestOptions& options) {
   StoreConfig c;
@@ -61,28 +64,36 @@ Status CheckCompatible(const std::string& dir, const StoreConfig& have, const St
     return Status::InvalidArgument(
         fmt::format("{}: the store counts with {} {}; this run asks for {}", dir, what, a, b));
   };
-  if (have.window != want.window) return differs("--window", fmt::to_string(have.window), fmt::to_string(want.window));
+  if (have.window != want.window)
+    return differs("--window", fmt::to_string(have.window), fmt::to_string(want.window));
   if (have.symmetric != want.symmetric) {
-    return differs("", have.symmetric ? "symmetric windows" : "--asymmetric", want.symmetric ? "symmetric" : "--asymmetric");
+    return differs("", have.symmetric ? "symmetric windows" : "--asymmetric",
+                   want.symmetric ? "symmetric" : "--asymmetric");
   }
   if (have.weighting != want.weighting) {
-    return differs("--weighting", DistanceWeightingName(have.weighting), DistanceWeightingName(want.weighting));
+    return differs("--weighting", DistanceWeightingName(have.weighting),
+                   DistanceWeightingName(want.weighting));
   }
   if (have.subsample != want.subsample) {
     return differs("--subsample", fmt::to_string(have.subsample), fmt::to_string(want.subsample));
   }
-  if (have.tokenizer != want.tokenizer) return differs("--tokenizer", have.tokenizer, want.tokenizer);
-  if (have.lowercase != want.lowercase) return differs("--lowercase", fmt::to_string(have.lowercase), fmt::to_string(want.lowercase));
-  if (have.json_field != want.json_field) return differs("--json-field", have.json_field, want.json_field);
+  if (have.tokenizer != want.tokenizer)
+    return differs("--tokenizer", have.tokenizer, want.tokenizer);
+  if (have.lowercase != want.lowercase)
+    return differs("--lowercase", fmt::to_string(have.lowercase), fmt::to_string(want.lowercase));
+  if (have.json_field != want.json_field)
+    return differs("--json-field", have.json_field, want.json_field);
   return Status::OK();
 }
 
-Status PrepareStore(const std::string& dir, const std::vector<InputFile>& inputs, const CorpusOptions& corpus,
-                    const IngestOptions& options, int threads, Store* store, IngestStats* stats) {
+Status PrepareStore(const std::string& dir, const std::vector<InputFile>& inputs,
+                    const CorpusOptions& corpus, const IngestOptions& options, int threads,
+                    Store* store, IngestStats* stats) {
   const StoreConfig want = ConfigFor(corpus, options);
   if (store->initialized()) {
     if (!options.vocab_file.empty()) {
-      stats->messages.push_back(fmt::format("--vocab {} ignored: the store keeps its own vocabulary", options.vocab_file));
+      stats->messages.push_back(fmt::format(
+          "--vocab {} ignored: the store keeps its own vocabulary", options.vocab_file));
     }
     return CheckCompatible(dir, store->config(), want);
   }
@@ -102,55 +113,64 @@ Status PrepareStore(const std::string& dir, const std::vector<InputFile>& inputs
     const std::string path = dir + "/vocab.building";
     SG_RETURN_IF_ERROR(BuildVocabulary(inputs, corpus, v, path, &vs));
     Status s = ReadVocabFile(path, &vocab);
-    std::filesystem::remove(path);
+    std::error_code ignored;  // a leftover is replaced by the next run's
+    std::filesystem::remove(path, ignored);
     SG_RETURN_IF_ERROR(s);
     stats->vocabulary_built = true;
   }
-  if (vocab.empty()) return Status::InvalidArgument("the vocabulary is empty (is --min-count too high?)");
+  if (vocab.empty())
+    return Status::InvalidArgument("the vocabulary is empty (is --min-count too high?)");
   stats->vocab_seconds = SecondsSince(start);
   return store->Initialize(want, vocab);
 }
 
-struct MemoryPlan {
+struct IngestMemoryPlan {
   size_t chunk_bytes;
   size_t chunks_in_flight;
   size_t dense_bytes;
-  uint64_t dense_max_product;  // of each worker's region, from dense_bytes
+  uint64_t dense_max_product;     // of each worker's region, from dense_bytes
   size_t buffer_records;          // per counting worker
   size_t initial_buffer_records;  // what a buffer uses before it must grow
   size_t stitch_records;
   size_t merge_fan_in;  // runs one commit thread reads at once
 };
 
-Status PlanMemory(const IngestOptions& options, const CorpusOptions& corpus, int threads, size_t vocab_bytes,
-                  MemoryPlan* plan) {
+Status PlanMemory(const IngestOptions& options, const CorpusOptions& corpus, int threads,
+                  size_t vocab_bytes, IngestMemoryPlan* plan) {
   const size_t m = options.memory_bytes;
   const size_t store_bytes = config::StoreMemoryBytes(m);
-  plan->chunk_bytes = std::min(std::clamp(m / 128, config::kMinChunkBytes, size_t{4} << 20), corpus.chunk_bytes);
+  plan->chunk_bytes = std::min(std::clamp(m / config::kIngestChunkBudgetDivisor,
+                                          config::kMinChunkBytes, config::kMaxIngestChunkBytes),
+                               corpus.chunk_bytes);
   plan->chunks_in_flight = config::kChunksInFlightPerThread * threads + 2;
   // Every thread merges a key range of the batch at its commit.
-  plan->merge_fan_in = std::clamp(config::kMergeReserveBytes / threads / config::kRunReadBufferBytes,
-                                  config::kMinMergeFanIn, config::kMergeFanIn);
+  plan->merge_fan_in =
+      std::clamp(config::kMergeReserveBytes / threads / config::kRunReadBufferBytes,
+                 config::kMinMergeFanIn, config::kMergeFanIn);
   const size_t merge_bytes = std::max(config::kMergeReserveBytes,
                                       threads * plan->merge_fan_in * config::kRunReadBufferBytes) +
                              threads * config::kCommitWriterBytes;
   const size_t fixed = config::kProcessBaselineBytes + store_bytes + vocab_bytes +
                        (plan->chunks_in_flight + 1) * plan->chunk_bytes + merge_bytes;
-  if (m < fixed + (size_t{16} << 20)) {
-    return Status::InvalidArgument(fmt::format("--memory {} is too small for this vocabulary: give at least {}",
-                                               FormatBytes(m), FormatBytes(fixed + (size_t{16} << 20))));
+  if (m < fixed + config::kMinIngestBufferBytes) {
+    return Status::InvalidArgument(
+        fmt::format("--memory {} is too small for this vocabulary: give at least {}",
+                    FormatBytes(m), FormatBytes(fixed + config::kMinIngestBufferBytes)));
   }
   const size_t rest = m - fixed;
   // Each worker's dense region takes half its share, up to a cap: larger
   // regions catch more pairs but miss the caches on nearly every add.
   plan->dense_bytes = std::min(rest / 2 / threads, config::kMaxDenseRegionBytes);
-  if (options.max_dense_bytes != 0) plan->dense_bytes = std::min(plan->dense_bytes, options.max_dense_bytes);
+  if (options.max_dense_bytes != 0)
+    plan->dense_bytes = std::min(plan->dense_bytes, options.max_dense_bytes);
   const size_t buffers = rest - plan->dense_bytes * threads;
   plan->stitch_records = std::max<size_t>(4096, buffers / 16 / PairBuffer::kBytesPerRecord);
-  plan->buffer_records = std::max<size_t>(4096, (buffers - buffers / 16) / threads / PairBuffer::kBytesPerRecord);
+  plan->buffer_records =
+      std::max<size_t>(4096, (buffers - buffers / 16) / threads / PairBuffer::kBytesPerRecord);
   plan->initial_buffer_records = config::kInitialPairBufferBytes / PairBuffer::kBytesPerRecord;
   if (options.max_buffer_bytes != 0) {
-    plan->buffer_records = std::max<size_t>(64, std::min(plan->buffer_records, options.max_buffer_bytes / PairBuffer::kBytesPerRecord));
+    plan->buffer_records = std::max<size_t>(
+        64, std::min(plan->buffer_records, options.max_buffer_bytes / PairBuffer::kBytesPerRecord));
     plan->stitch_records = std::min(plan->stitch_records, plan->buffer_records);
   }
   return Status::OK();
@@ -163,15 +183,100 @@ struct ChunkWork {
 };
 
 struct CountingWorker {
-  CountingWorker(const CorpusOptions& corpus, const std::vector<InputFile>* inputs, const VocabIndex* vocab,
-                 const WindowConfig& window, const MemoryPlan& plan, BatchRuns* runs)
+  CountingWorker(const CorpusOptions& corpus, const std::vector<InputFile>* inputs,
+                 const VocabIndex* vocab, const WindowConfig& window, const IngestMemoryPlan& plan,
+                 BatchRuns* runs)
       : tokenizer(corpus, inputs),
-        pairs(vocab->size(), plan.dense_max_product, plan.buffer_records, plan.initial_buffer_records, runs),
+        pairs(vocab->size(), plan.dense_max_product, plan.buffer_records,
+              plan.initial_buffer_records, runs),
         counter(vocab, window, &pairs) {}
   ChunkTokenizer tokenizer;
   PairAccumulator pairs;
   WindowCounter counter;
 };
+
+// The expected windows of word2vec's subsampling (StoreConfig::subsample),
+// with keep probabilities from the vocabulary's counts.
+std::unique_ptr<SubsampledWindow> MakeSubsampledWindow(const StoreConfig& config,
+                                                       const std::vector<VocabEntry>& vocab) {
+  uint64_t tokens = 0;  // as word2vec's train_words: the vocabulary's counts
+  for (const VocabEntry& e : vocab) tokens += e.count;
+  std::vector<double> keep;
+  for (const VocabEntry& e : vocab) {
+    keep.push_back(SubsampleKeepProbability(e.count, tokens, config.subsample));
+  }
+  return std::make_unique<SubsampledWindow>(std::move(keep), config.window, config.weighting,
+                                            config.scale);
+}
+
+// The inputs an ingest reads, in order: a partly ingested one first (to
+// finish it from its recorded position), then the others the store does not
+// hold yet (all of them with --force), each content once.
+struct InputSelection {
+  std::vector<InputFile> inputs;
+  std::vector<std::string> fingerprints;
+  IngestProgress progress;  // of the partly ingested input, when resuming
+  bool resuming = false;
+};
+
+Status SelectInputs(const std::string& store_dir, const std::vector<InputFile>& inputs,
+                    const IngestOptions& options, Store* store, InputSelection* selected,
+                    IngestStats* stats) {
+  std::vector<std::string> fingerprints(inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i)
+    SG_RETURN_IF_ERROR(FingerprintFile(inputs[i].path, &fingerprints[i]));
+  IngestProgress& progress = selected->progress;
+  bool& resuming = selected->resuming;
+  if (store->initialized()) SG_RETURN_IF_ERROR(store->GetProgress(&progress, &resuming));
+  std::vector<InputFile>& todo = selected->inputs;
+  std::vector<std::string>& todo_fingerprints = selected->fingerprints;
+  std::unordered_set<std::string> taken;
+  if (resuming) {
+    const auto it = std::find(fingerprints.begin(), fingerprints.end(), progress.fingerprint);
+    if (it == fingerprints.end()) {
+      return Status::InvalidArgument(fmt::format(
+          "{}: the store holds a partly ingested input ({}); run ingest again with it to finish it",
+          store_dir, progress.path));
+    }
+    if (options.force) {
+      return Status::InvalidArgument(
+          fmt::format("{}: an interrupted ingest of {} is pending: rerun without --force to finish "
+                      "it (a forced rerun would count the inputs it already finished again)",
+                      store_dir, progress.path));
+    }
+    const size_t i = it - fingerprints.begin();
+    todo.push_back(inputs[i]);
+    todo_fingerprints.push_back(fingerprints[i]);
+    taken.insert(fingerprints[i]);
+    stats->resumed = true;
+    stats->messages.push_back(
+        fmt::format("resuming {} at byte {}", inputs[i].path, progress.offset));
+  }
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (!taken.insert(fingerprints[i]).second) {
+      if (!(resuming && fingerprints[i] == progress.fingerprint)) {
+        stats->messages.push_back(
+            fmt::format("skipping {}: same content as another input of this run", inputs[i].path));
+      }
+      continue;
+    }
+    if (store->initialized() && !options.force) {
+      InputRecord record;
+      bool found = false;
+      SG_RETURN_IF_ERROR(store->FindInput(fingerprints[i], &record, &found));
+      if (found) {
+        ++stats->inputs_skipped;
+        stats->messages.push_back(
+            fmt::format("skipping {}: already ingested (as {}; --force to count it again)",
+                        inputs[i].path, record.path));
+        continue;
+      }
+    }
+    todo.push_back(inputs[i]);
+    todo_fingerprints.push_back(fingerprints[i]);
+  }
+  return Status::OK();
+}
 
 }  // namespace
 
@@ -183,9 +288,10 @@ Status ValidateIngestOptions(const IngestOptions& options) {
   if (!(options.subsample >= 0 && options.subsample < 1)) {
     return Status::InvalidArgument("--subsample must be at least 0 and below 1");
   }
-  if (options.threads < 0 || options.threads > 1024) return Status::InvalidArgument("--threads must be between 0 and 1024");
+  SG_RETURN_IF_ERROR(CheckThreads(options.threads));
   if (options.memory_bytes < kMinMemoryBytes) {
-    return Status::InvalidArgument(fmt::format("--memory must be at least {}", FormatBytes(static_cast<double>(kMinMemoryBytes))));
+    return Status::InvalidArgument(fmt::format("--memory must be at least {}",
+                                               FormatBytes(static_cast<double>(kMinMemoryBytes))));
   }
   // A cell gains at most 2 * scale * H(W) units per token (W = 20, a text of
   // one repeated word): 64-bit sums hold about 1.1e10 such tokens, so a
@@ -196,18 +302,22 @@ Status ValidateIngestOptions(const IngestOptions& options) {
   return Status::OK();
 }
 
-Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs, const CorpusOptions& corpus_options,
-              const IngestOptions& options, IngestStats* stats) {
+Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs,
+              const CorpusOptions& corpus_options, const IngestOptions& options,
+              IngestStats* stats) {
   *stats = IngestStats();
-  const int cores = std::max(1, tbb::info::default_concurrency());
-  const int threads = options.threads > 0 ? std::min(options.threads, cores) : cores;
+  // More counting threads than cores would only contend for them.
+  const int cores = AvailableCores();
+  const int threads = std::min(ResolveThreads(options.threads), cores);
   stats->threads = threads;
   if (options.threads > cores) {
-    stats->messages.push_back(
-        fmt::format("--threads {}: using {}, the cores this process may run on", options.threads, cores));
+    stats->messages.push_back(fmt::format(
+        "--threads {}: using {}, the cores this process may run on", options.threads, cores));
   }
   for (const InputFile& in : inputs) {
-    if (in.path == "-") return Status::InvalidArgument("ingest reads files it can re-read to resume: save stdin to a file first");
+    if (in.path == "-")
+      return Status::InvalidArgument(
+          "ingest reads files it can re-read to resume: save stdin to a file first");
   }
 
   // A store this call creates is removed again if it never gets a
@@ -218,57 +328,14 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
   SG_RETURN_IF_ERROR(Store::Open(store_dir, options.memory_bytes, /*create=*/true, &store));
 
   // Which inputs to read, in which order: a partly ingested one first.
-  std::vector<std::string> fingerprints(inputs.size());
-  for (size_t i = 0; i < inputs.size(); ++i) SG_RETURN_IF_ERROR(FingerprintFile(inputs[i].path, &fingerprints[i]));
-  IngestProgress progress;
-  bool resuming = false;
-  if (store->initialized()) SG_RETURN_IF_ERROR(store->GetProgress(&progress, &resuming));
-  std::vector<InputFile> todo;
-  std::vector<std::string> todo_fingerprints;
-  std::unordered_set<std::string> taken;
-  if (resuming) {
-    const auto it = std::find(fingerprints.begin(), fingerprints.end(), progress.fingerprint);
-    if (it == fingerprints.end()) {
-      return Status::InvalidArgument(fmt::format(
-          "{}: the store holds a partly ingested input ({}); run ingest again with it to finish it", store_dir,
-          progress.path));
-    }
-    if (options.force) {
-      return Status::InvalidArgument(fmt::format(
-          "{}: an interrupted ingest of {} is pending: rerun without --force to finish it (a forced rerun "
-          "would count the inputs it already finished again)",
-          store_dir, progress.path));
-    }
-    const size_t i = it - fingerprints.begin();
-    todo.push_back(inputs[i]);
-    todo_fingerprints.push_back(fingerprints[i]);
-    taken.insert(fingerprints[i]);
-    stats->resumed = true;
-    stats->messages.push_back(fmt::format("resuming {} at byte {}", inputs[i].path, progress.offset));
-  }
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    if (!taken.insert(fingerprints[i]).second) {
-      if (!(resuming && fingerprints[i] == progress.fingerprint)) {
-        stats->messages.push_back(fmt::format("skipping {}: same content as another input of this run", inputs[i].path));
-      }
-      continue;
-    }
-    if (store->initialized() && !options.force) {
-      InputRecord record;
-      bool found = false;
-      SG_RETURN_IF_ERROR(store->FindInput(fingerprints[i], &record, &found));
-      if (found) {
-        ++stats->inputs_skipped;
-        stats->messages.push_back(fmt::format("skipping {}: already ingested (as {}; --force to count it again)",
-                                              inputs[i].path, record.path));
-        continue;
-      }
-    }
-    todo.push_back(inputs[i]);
-    todo_fingerprints.push_back(fingerprints[i]);
-  }
-  if (Status s = PrepareStore(store_dir, todo.empty() ? inputs : todo, corpus_options, options, threads,
-                              store.get(), stats);
+  InputSelection selected;
+  SG_RETURN_IF_ERROR(SelectInputs(store_dir, inputs, options, store.get(), &selected, stats));
+  const std::vector<InputFile>& todo = selected.inputs;
+  const std::vector<std::string>& todo_fingerprints = selected.fingerprints;
+  const IngestProgress& progress = selected.progress;
+  const bool resuming = selected.resuming;
+  if (Status s = PrepareStore(store_dir, todo.empty() ? inputs : todo, corpus_options, options,
+                              threads, store.get(), stats);
       !s.ok()) {
     if (created && !store->initialized()) {
       store.reset();
@@ -282,16 +349,11 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
 
   const StoreConfig& config = store->config();
   const VocabIndex vocab(store->vocab());
-  std::unique_ptr<SubsampledWindow> subsampled;
-  if (config.subsample > 0) {
-    uint64_t tokens = 0;  // as word2vec's train_words: the vocabulary's counts
-    for (const VocabEntry& e : store->vocab()) tokens += e.count;
-    std::vector<double> keep;
-    for (const VocabEntry& e : store->vocab()) keep.push_back(SubsampleKeepProbability(e.count, tokens, config.subsample));
-    subsampled = std::make_unique<SubsampledWindow>(std::move(keep), config.window, config.weighting, config.scale);
-  }
-  const WindowConfig window{config.window, config.symmetric, config.scale, config.weighting, subsampled.get()};
-  MemoryPlan plan;
+  const std::unique_ptr<SubsampledWindow> subsampled =
+      config.subsample > 0 ? MakeSubsampledWindow(config, store->vocab()) : nullptr;
+  const WindowConfig window{config.window, config.symmetric, config.scale, config.weighting,
+                            subsampled.get()};
+  IngestMemoryPlan plan;
   SG_RETURN_IF_ERROR(PlanMemory(options, corpus_options, threads, vocab.memory_bytes() * 2, &plan));
   plan.dense_max_product = DenseRegion::MaxProductForBytes(vocab.size(), plan.dense_bytes);
 
@@ -306,17 +368,34 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
   CorpusOptions corpus = corpus_options;
   corpus.chunk_bytes = plan.chunk_bytes;
   ChunkReader reader(todo, corpus);
-  if (resuming) reader.StartAt({progress.offset, progress.continues_line, progress.starts_in_token});
+  if (resuming)
+    reader.StartAt({progress.offset, progress.continues_line, progress.starts_in_token});
 
+  // The counting buffers are mapped whole here (their pages fill as they are
+  // used), so a machine, or ulimit -v, that gives less than --memory fails
+  // now, naming what did not fit.
   std::vector<std::unique_ptr<CountingWorker>> workers;
-  tbb::concurrent_queue<CountingWorker*> idle_workers;
-  for (int i = 0; i < threads; ++i) {
-    workers.push_back(std::make_unique<CountingWorker>(corpus, &reader.inputs(), &vocab, window, plan, &runs));
-    idle_workers.push(workers.back().get());
+  std::unique_ptr<PairAccumulator> stitch_owner;
+  try {
+    for (int i = 0; i < threads; ++i) {
+      workers.push_back(
+          std::make_unique<CountingWorker>(corpus, &reader.inputs(), &vocab, window, plan, &runs));
+    }
+    // Stitching adds at most reach^2 pairs a chunk: a buffer alone serves it.
+    stitch_owner = std::make_unique<PairAccumulator>(
+        vocab.size(), /*max_product=*/0, plan.stitch_records, plan.initial_buffer_records, &runs);
+  } catch (const std::bad_alloc&) {
+    const size_t buffer_bytes = plan.buffer_records * PairBuffer::kBytesPerRecord;
+    return Status::IOError(fmt::format(
+        "out of memory: the counting buffers of --threads {} ({} each: a dense region of {} and "
+        "pair buffers of {}) "
+        "did not fit in what the machine (or ulimit -v) gave; lower --memory or --threads",
+        threads, FormatBytes(plan.dense_bytes + buffer_bytes), FormatBytes(plan.dense_bytes),
+        FormatBytes(buffer_bytes)));
   }
-  // Stitching adds at most reach^2 pairs a chunk: a buffer alone serves it.
-  PairAccumulator stitch_pairs(vocab.size(), /*max_product=*/0, plan.stitch_records,
-                               plan.initial_buffer_records, &runs);
+  PairAccumulator& stitch_pairs = *stitch_owner;
+  tbb::concurrent_queue<CountingWorker*> idle_workers;
+  for (const auto& w : workers) idle_workers.push(w.get());
   ChunkStitcher stitcher(window, &stitch_pairs);
   std::vector<uint64_t> input_tokens(todo.size(), 0);  // touched by the serial stitch stage only
   if (resuming) {
@@ -364,38 +443,42 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
                   return nullptr;
                 }
                 batch_bytes += work->chunk.size();
-                meter.Update(reader.bytes_consumed(), reader.bytes_total(), tokens.load(), increments.load());
+                meter.Update(reader.bytes_consumed(), reader.bytes_total(), tokens.load(),
+                             increments.load());
                 return work;
               }) &
-              tbb::make_filter<ChunkWork*, ChunkWork*>(tbb::filter_mode::parallel,
-                                                       [&](ChunkWork* work) {
-                                                         CountingWorker* w = nullptr;
-                                                         idle_workers.try_pop(w);  // at most `threads` at once
-                                                         if (!error.failed()) {
-                                                           w->counter.BeginChunk(&work->edges);
-                                                           error.Set(w->tokenizer.Tokenize(work->chunk, &w->counter));
-                                                           w->counter.EndChunk();
-                                                         }
-                                                         idle_workers.push(w);
-                                                         return work;
-                                                       }) &
-              tbb::make_filter<ChunkWork*, void>(tbb::filter_mode::serial_in_order, [&](ChunkWork* work) {
-                if (!error.failed()) {
-                  const Chunk& c = work->chunk;
-                  stitcher.Stitch(work->edges);
-                  input_tokens[c.input] += work->edges.tokens;
-                  tokens += work->edges.tokens;
-                  increments += work->edges.increments;
-                  any = true;
-                  last_input = c.input;
-                  last_ends_input = c.ends_input;
-                  if (c.ends_input) {
-                    finished.push_back(InputRecord{todo_fingerprints[c.input], todo[c.input].path, c.offset + c.size(),
-                                                   input_tokens[c.input]});
-                  }
-                }
-                idle_works.push(work);
-              }));
+              tbb::make_filter<ChunkWork*, ChunkWork*>(
+                  tbb::filter_mode::parallel,
+                  [&](ChunkWork* work) {
+                    CountingWorker* w = nullptr;
+                    idle_workers.try_pop(w);  // at most `threads` at once
+                    if (!error.failed()) {
+                      w->counter.BeginChunk(&work->edges);
+                      error.Set(w->tokenizer.Tokenize(work->chunk, &w->counter));
+                      w->counter.EndChunk();
+                    }
+                    idle_workers.push(w);
+                    return work;
+                  }) &
+              tbb::make_filter<ChunkWork*, void>(
+                  tbb::filter_mode::serial_in_order, [&](ChunkWork* work) {
+                    if (!error.failed()) {
+                      const Chunk& c = work->chunk;
+                      stitcher.Stitch(work->edges);
+                      input_tokens[c.input] += work->edges.tokens;
+                      tokens += work->edges.tokens;
+                      increments += work->edges.increments;
+                      any = true;
+                      last_input = c.input;
+                      last_ends_input = c.ends_input;
+                      if (c.ends_input) {
+                        finished.push_back(InputRecord{todo_fingerprints[c.input],
+                                                       todo[c.input].path, c.offset + c.size(),
+                                                       input_tokens[c.input]});
+                      }
+                    }
+                    idle_works.push(work);
+                  }));
     });
     SG_RETURN_IF_ERROR(error.status());
     for (const auto& w : workers) SG_RETURN_IF_ERROR(w->pairs.status());
@@ -403,8 +486,8 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
     stats->count_seconds += SecondsSince(batch_start);
     if (!any && Interrupted()) {
       meter.Finish();
-      return InterruptedStatus(
-          fmt::format("{} batches committed; run the same command again to continue", stats->batches));
+      return InterruptedStatus(fmt::format(
+          "{} batches committed; run the same command again to continue", stats->batches));
     }
     if (!any) break;
 
@@ -426,8 +509,8 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
       counts.runs = runs.Take();
       merged = ReduceRuns(&counts.runs, plan.merge_fan_in, &runs);
       if (!merged.ok()) return;
-      const std::vector<uint64_t> starts =
-          SplitKeySpace(counts, threads * config::kCommitRangesPerThread, config::kMinCommitRangeRecords);
+      const std::vector<uint64_t> starts = SplitKeySpace(
+          counts, threads * config::kCommitRangesPerThread, config::kMinCommitRangeRecords);
       merged = store->NewBatch(starts.size(), &batch);
       if (merged.ok()) merged = MergeBatch(&counts, starts, batch.get());
     });
@@ -435,10 +518,16 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
     IngestProgress next;
     if (!last_ends_input) {
       const ChunkReader::Position pos = reader.next_position();
-      next = IngestProgress{todo_fingerprints[last_input], todo[last_input].path, pos.offset, pos.continues_line,
-                            pos.starts_in_token, stitcher.context(), input_tokens[last_input]};
+      next = IngestProgress{todo_fingerprints[last_input],
+                            todo[last_input].path,
+                            pos.offset,
+                            pos.continues_line,
+                            pos.starts_in_token,
+                            stitcher.context(),
+                            input_tokens[last_input]};
     }
-    SG_RETURN_IF_ERROR(store->CommitBatch(std::move(batch), last_ends_input ? nullptr : &next, finished));
+    SG_RETURN_IF_ERROR(
+        store->CommitBatch(std::move(batch), last_ends_input ? nullptr : &next, finished));
     for (const PairRun& run : counts.runs) std::filesystem::remove(run.path, ec);
     for (const auto& w : workers) w->pairs.Clear();
     stitch_pairs.Clear();
@@ -448,9 +537,10 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
     if (Interrupted() && !corpus_done) {
       meter.Finish();
       std::filesystem::remove_all(runs_dir, ec);
-      return InterruptedStatus(fmt::format(
-          "{} batches committed, the last up to byte {} of {}; run the same command again to continue",
-          stats->batches, reader.next_position().offset, todo[last_input].path));
+      return InterruptedStatus(
+          fmt::format("{} batches committed, the last up to byte {} of {}; run the same command "
+                      "again to continue",
+                      stats->batches, reader.next_position().offset, todo[last_input].path));
     }
   }
   meter.Finish();
@@ -464,8 +554,8 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
     }
   }
   if (stats->bad_records > 0) {
-    stats->messages.push_back(
-        fmt::format("skipped {} bad records (the first: {})", stats->bad_records, stats->first_bad_record));
+    stats->messages.push_back(fmt::format("skipped {} bad records (the first: {})",
+                                          stats->bad_records, stats->first_bad_record));
   }
   stats->tokens = tokens;
   stats->increments = increments;

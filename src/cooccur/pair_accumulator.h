@@ -24,8 +24,8 @@ class PairAccumulator {
   // buffer of `buffer_records`.
   // The buffer starts at `initial_records` and doubles, up to
   // `buffer_records`, whenever combining frees too little, before it spills.
-  PairAccumulator(uint32_t vocab_size, uint64_t max_product, size_t buffer_records, size_t initial_records,
-                  BatchRuns* runs)
+  PairAccumulator(uint32_t vocab_size, uint64_t max_product, size_t buffer_records,
+                  size_t initial_records, BatchRuns* runs)
       : dense_(vocab_size, max_product),
         buffer_(buffer_records, initial_records, vocab_size),
         runs_(runs) {}

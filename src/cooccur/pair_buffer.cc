@@ -1,7 +1,7 @@
 #include "cooccur/pair_buffer.h"
 
-#include <array>
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <utility>
 
@@ -22,7 +22,9 @@ void PairBuffer::SortAndCombine() {
   // Sort on a compacted key (row bits then col bits) so only the bits in use
   // cost a pass.
   const int bits = 2 * id_bits_;
-  const auto compact = [this](uint64_t key) { return (key >> 32) << id_bits_ | (key & 0xffffffffu); };
+  const auto compact = [this](uint64_t key) {
+    return (key >> 32) << id_bits_ | (key & 0xffffffffu);
+  };
   PairRecord* src = records_.data();
   PairRecord* dst = scratch_.data();
   for (int shift = 0; shift < bits; shift += kDigitBits) {
@@ -31,7 +33,8 @@ void PairBuffer::SortAndCombine() {
     for (size_t i = 0; i < size_; ++i) ++counts[(compact(src[i].key) >> shift) & mask];
     size_t sum = 0;
     for (size_t& c : counts) sum += std::exchange(c, sum);
-    for (size_t i = 0; i < size_; ++i) dst[counts[(compact(src[i].key) >> shift) & mask]++] = src[i];
+    for (size_t i = 0; i < size_; ++i)
+      dst[counts[(compact(src[i].key) >> shift) & mask]++] = src[i];
     std::swap(src, dst);
   }
   // Combine equal keys into the front of `src`.

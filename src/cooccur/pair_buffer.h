@@ -51,7 +51,9 @@ class PairBuffer {
   }
 
   // REQUIRES: !full().
-  void Add(uint32_t row, uint32_t col, uint64_t value) { records_[size_++] = PairRecord{PairKey(row, col), value}; }
+  void Add(uint32_t row, uint32_t col, uint64_t value) {
+    records_[size_++] = PairRecord{PairKey(row, col), value};
+  }
 
   // Sorts by key and sums records with equal keys; size() becomes the number
   // of distinct keys.
@@ -66,7 +68,7 @@ class PairBuffer {
   LargeArray<PairRecord> scratch_;
   size_t size_ = 0;
   size_t limit_;  // <= records_.size()
-  int id_bits_;  // bits needed for an id
+  int id_bits_;   // bits needed for an id
 };
 
 }  // namespace streamglove

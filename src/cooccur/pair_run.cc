@@ -3,13 +3,14 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstring>
 
 #include <fmt/format.h>
 #include <tbb/parallel_for.h>
 
 #include "util/coding.h"
 #include "util/config.h"
+#include "util/record_file_reader.h"
+#include "util/sorted_merge.h"
 
 namespace streamglove {
 
@@ -21,18 +22,18 @@ constexpr size_t kMaxRecordBytes = 20;  // two varints
 class PairRunReader final : public PairStream {
  public:
   PairRunReader(const PairRun& run, uint64_t begin, uint64_t end)
-      : run_(run), begin_(begin), end_key_(end), buffer_(kReadBufferBytes, '\0') {}
+      : run_(run), begin_(begin), end_key_(end) {}
 
   Status Next(PairRecord* record, bool* done) override {
     if (!opened_) SG_RETURN_IF_ERROR(OpenAtGroup());
     for (;;) {
-      if (end_ - pos_ < kMaxRecordBytes && !eof_) SG_RETURN_IF_ERROR(Fill());
-      if (pos_ == end_ || records_read_ == run_.records) {
+      SG_RETURN_IF_ERROR(file_.Ensure(kMaxRecordBytes));
+      if (file_.available() == 0 || records_read_ == run_.records) {
         *done = true;
         return Status::OK();
       }
-      const char* p = buffer_.data() + pos_;
-      const char* limit = buffer_.data() + end_;
+      const char* p = file_.data();
+      const char* limit = p + file_.available();
       uint64_t delta = 0, value = 0;
       if (!GetVarint64(&p, limit, &delta) || !GetVarint64(&p, limit, &value)) {
         return Status::Corruption(fmt::format("{}: truncated pair run record", run_.path));
@@ -40,7 +41,7 @@ class PairRunReader final : public PairStream {
       // A group's first record holds its key whole.
       key_ = records_read_ % kPairRunGroupRecords == 0 ? delta : key_ + delta;
       ++records_read_;
-      pos_ = p - buffer_.data();
+      file_.Consume(static_cast<size_t>(p - file_.data()));
       if (key_ < begin_) continue;
       if (key_ >= end_key_) {
         records_read_ = run_.records;  // the rest is past the range
@@ -57,7 +58,7 @@ class PairRunReader final : public PairStream {
   // Starts at the last group whose first key is <= begin_.
   Status OpenAtGroup() {
     opened_ = true;
-    SG_RETURN_IF_ERROR(file_.Open(run_.path));
+    SG_RETURN_IF_ERROR(file_.Open(run_.path, kReadBufferBytes));
     const auto& groups = run_.groups;
     auto it = std::upper_bound(groups.begin(), groups.end(), begin_,
                                [](uint64_t key, const PairRun::Group& g) { return key < g.key; });
@@ -67,26 +68,10 @@ class PairRunReader final : public PairStream {
     return file_.SeekTo(it->offset);
   }
 
-  Status Fill() {
-    std::memmove(buffer_.data(), buffer_.data() + pos_, end_ - pos_);
-    end_ -= pos_;
-    pos_ = 0;
-    while (!eof_ && end_ < buffer_.size()) {
-      size_t got = 0;
-      SG_RETURN_IF_ERROR(file_.Read(buffer_.data() + end_, buffer_.size() - end_, &got));
-      if (got == 0) eof_ = true;
-      end_ += got;
-    }
-    return Status::OK();
-  }
-
   const PairRun& run_;
   const uint64_t begin_, end_key_;
-  SequentialFile file_;
+  RecordFileReader file_;
   bool opened_ = false;
-  std::string buffer_;
-  size_t pos_ = 0, end_ = 0;
-  bool eof_ = false;
   uint64_t key_ = 0;
   uint64_t records_read_ = 0;  // from the start of the run
 };
@@ -148,17 +133,17 @@ Status WritePairRun(const std::string& path, std::span<const PairRecord> records
 }
 
 std::string BatchRuns::NewPath() {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   return fmt::format("{}/pairs-{:06d}", dir_, next_++);
 }
 
 void BatchRuns::Add(PairRun run) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   runs_.push_back(std::move(run));
 }
 
 std::vector<PairRun> BatchRuns::Take() {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   return std::exchange(runs_, {});
 }
 
@@ -178,7 +163,8 @@ Status ReduceRuns(std::vector<PairRun>* runs, size_t fan_in, BatchRuns* names) {
       for (size_t i = start; i < end; ++i) group.push_back(NewPairRunReader((*runs)[i]));
       PairRunWriter writer;
       Status s = writer.Open(names->NewPath(), &merged[g]);
-      if (s.ok()) s = MergePairStreams(std::move(group), [&](const PairRecord& r) { return writer.Add(r); });
+      if (s.ok())
+        s = MergePairStreams(std::move(group), [&](const PairRecord& r) { return writer.Add(r); });
       if (s.ok()) s = writer.Finish();
       if (s.ok()) {
         for (size_t i = start; i < end; ++i) ::unlink((*runs)[i].path.c_str());
@@ -201,58 +187,23 @@ std::unique_ptr<PairStream> NewPairSpanStream(std::span<const PairRecord> record
 
 Status MergePairStreams(std::vector<std::unique_ptr<PairStream>> streams,
                         const std::function<Status(const PairRecord&)>& emit) {
-  // A binary min-heap of each stream's next record. The smallest is replaced
-  // by its stream's next record and sifted down in one pass (half the work of
-  // a pop and a push); keys sit in the heap entries themselves, so compares
-  // never leave it.
-  struct Head {
-    PairRecord record;
-    size_t stream;
-  };
-  std::vector<Head> heap;
-  heap.reserve(streams.size());
-  for (size_t i = 0; i < streams.size(); ++i) {
-    Head h{{0, 0}, i};
-    bool done = false;
-    SG_RETURN_IF_ERROR(streams[i]->Next(&h.record, &done));
-    if (!done) heap.push_back(h);
-  }
-  const auto sift_down = [&](size_t i) {
-    const Head moving = heap[i];
-    const size_t n = heap.size();
-    for (;;) {
-      size_t child = 2 * i + 1;
-      if (child >= n) break;
-      if (child + 1 < n && heap[child + 1].record.key < heap[child].record.key) ++child;
-      if (heap[child].record.key >= moving.record.key) break;
-      heap[i] = heap[child];
-      i = child;
-    }
-    heap[i] = moving;
-  };
-  for (size_t i = heap.size() / 2; i-- > 0;) sift_down(i);
-
   PairRecord current{0, 0};
   bool have = false;
-  while (!heap.empty()) {
-    Head& top = heap.front();
-    if (have && top.record.key == current.key) {
-      current.value += top.record.value;
-    } else {
-      if (have) SG_RETURN_IF_ERROR(emit(current));
-      current = top.record;
-      have = true;
-    }
-    bool done = false;
-    SG_RETURN_IF_ERROR(streams[top.stream]->Next(&top.record, &done));
-    if (done) {
-      top = heap.back();
-      heap.pop_back();
-    }
-    if (!heap.empty()) sift_down(0);
-  }
-  if (have) SG_RETURN_IF_ERROR(emit(current));
-  return Status::OK();
+  SG_RETURN_IF_ERROR(MergeSorted<PairRecord>(
+      streams.size(),
+      [&](size_t i, PairRecord* r, bool* done) { return streams[i]->Next(r, done); },
+      [](const PairRecord& a, const PairRecord& b) { return a.key < b.key; },
+      [&](const PairRecord& r) {
+        if (have && r.key == current.key) {
+          current.value += r.value;
+          return Status::OK();
+        }
+        Status s = have ? emit(current) : Status::OK();
+        current = r;
+        have = true;
+        return s;
+      }));
+  return have ? emit(current) : Status::OK();
 }
 
 }  // namespace streamglove

@@ -15,7 +15,6 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <span>
 #include <string>
 #include <vector>
@@ -23,6 +22,7 @@
 #include "cooccur/pair_buffer.h"
 #include "streamglove/status.h"
 #include "util/file.h"
+#include "util/mutex.h"
 
 namespace streamglove {
 
@@ -51,7 +51,8 @@ class PairStream {
 };
 
 // The run's records with keys in [begin, end). REQUIRES: `run` outlives it.
-std::unique_ptr<PairStream> NewPairRunReader(const PairRun& run, uint64_t begin = 0, uint64_t end = UINT64_MAX);
+std::unique_ptr<PairStream> NewPairRunReader(const PairRun& run, uint64_t begin = 0,
+                                             uint64_t end = UINT64_MAX);
 // Streams sorted in-memory records; `records` must outlive the stream.
 std::unique_ptr<PairStream> NewPairSpanStream(std::span<const PairRecord> records);
 
@@ -68,9 +69,9 @@ class BatchRuns {
 
  private:
   const std::string dir_;
-  std::mutex mu_;
-  uint64_t next_ = 0;          // GUARDED_BY(mu_)
-  std::vector<PairRun> runs_;  // GUARDED_BY(mu_)
+  Mutex mu_;
+  uint64_t next_ GUARDED_BY(mu_) = 0;
+  std::vector<PairRun> runs_ GUARDED_BY(mu_);
 };
 
 // While there are more than `fan_in` runs, merges groups of `fan_in` of them

@@ -7,13 +7,18 @@
 
 namespace streamglove {
 
-SubsampledWindow::SubsampledWindow(std::vector<double> keep, uint32_t window, DistanceWeighting weighting,
-                                   uint64_t scale)
-    : keep_(std::move(keep)), window_(window), reach_(kSubsampleReachFactor * window), weight_(window) {
-  for (uint32_t d = 1; d <= window; ++d) weight_[d - 1] = DistanceWeight(weighting, window, d) * static_cast<double>(scale);
+SubsampledWindow::SubsampledWindow(std::vector<double> keep, uint32_t window,
+                                   DistanceWeighting weighting, uint64_t scale)
+    : keep_(std::move(keep)),
+      window_(window),
+      reach_(kSubsampleReachFactor * window),
+      weight_(window) {
+  for (uint32_t d = 1; d <= window; ++d)
+    weight_[d - 1] = DistanceWeight(weighting, window, d) * static_cast<double>(scale);
 }
 
-size_t SubsampledWindow::Weigh(uint32_t right, const uint32_t* end, size_t n, uint64_t* units) const {
+size_t SubsampledWindow::Weigh(uint32_t right, const uint32_t* end, size_t n,
+                               uint64_t* units) const {
   // between[k] = P(K = k) for the words between the next pair's two words,
   // k < W; the mass past W - 1 is dropped (such pairs are out of the window).
   double between[kMaxWindow];
@@ -33,7 +38,8 @@ size_t SubsampledWindow::Weigh(uint32_t right, const uint32_t* end, size_t n, ui
     // The left word is between the right word and every farther one; kept,
     // it pushes the mass at W - 1 out of the window.
     alive -= between[window_ - 1] * p_left;
-    for (uint32_t k = window_ - 1; k > 0; --k) between[k] = between[k] * (1 - p_left) + between[k - 1] * p_left;
+    for (uint32_t k = window_ - 1; k > 0; --k)
+      between[k] = between[k] * (1 - p_left) + between[k - 1] * p_left;
     between[0] *= 1 - p_left;
   }
   return n;

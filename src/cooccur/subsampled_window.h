@@ -45,7 +45,8 @@ class SubsampledWindow {
  public:
   // keep[id]: p(id) (vocab/subsampling.h). window W, weighting w(d), scale:
   // units per count.
-  SubsampledWindow(std::vector<double> keep, uint32_t window, DistanceWeighting weighting, uint64_t scale);
+  SubsampledWindow(std::vector<double> keep, uint32_t window, DistanceWeighting weighting,
+                   uint64_t scale);
 
   // The farthest in-vocabulary distance a pair may span.
   uint32_t reach() const { return reach_; }

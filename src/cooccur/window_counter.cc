@@ -14,15 +14,16 @@ namespace {
 std::vector<uint64_t> Weights(const WindowConfig& config) {
   std::vector<uint64_t> w(config.window + 1, 0);
   for (uint32_t d = 1; d <= config.window; ++d) {
-    w[d] = static_cast<uint64_t>(
-        std::llround(DistanceWeight(config.weighting, config.window, d) * static_cast<double>(config.scale)));
+    w[d] = static_cast<uint64_t>(std::llround(DistanceWeight(config.weighting, config.window, d) *
+                                              static_cast<double>(config.scale)));
   }
   return w;
 }
 
 }  // namespace
 
-WindowCounter::WindowCounter(const VocabIndex* vocab, const WindowConfig& config, PairAccumulator* out)
+WindowCounter::WindowCounter(const VocabIndex* vocab, const WindowConfig& config,
+                             PairAccumulator* out)
     : vocab_(vocab),
       reach_(config.reach()),
       symmetric_(config.symmetric),

@@ -26,8 +26,8 @@ namespace streamglove {
 // `after_read` runs on the reader's thread after each chunk is read (for
 // progress); `process(worker, chunk)` runs in parallel.
 template <class Worker>
-Status ForEachChunk(ChunkReader* reader, const std::vector<Worker*>& workers, size_t chunks_in_flight,
-                    const std::function<void()>& after_read,
+Status ForEachChunk(ChunkReader* reader, const std::vector<Worker*>& workers,
+                    size_t chunks_in_flight, const std::function<void()>& after_read,
                     const std::function<Status(Worker*, const Chunk&)>& process) {
   std::vector<std::unique_ptr<Chunk>> chunks;
   tbb::concurrent_queue<Chunk*> idle_chunks;
@@ -43,24 +43,26 @@ Status ForEachChunk(ChunkReader* reader, const std::vector<Worker*>& workers, si
   arena.execute([&] {
     tbb::parallel_pipeline(
         chunks_in_flight,
-        tbb::make_filter<void, Chunk*>(tbb::filter_mode::serial_in_order,
-                                       [&](tbb::flow_control& fc) -> Chunk* {
-                                         Chunk* chunk = nullptr;
-                                         bool done = false;
-                                         if (Interrupted()) error.Set(InterruptedStatus("nothing was written; run the same command again"));
-                                         if (error.failed() || !idle_chunks.try_pop(chunk)) {
-                                           fc.stop();
-                                           return nullptr;
-                                         }
-                                         if (Status s = reader->Next(chunk, &done); !s.ok() || done) {
-                                           error.Set(std::move(s));
-                                           idle_chunks.push(chunk);
-                                           fc.stop();
-                                           return nullptr;
-                                         }
-                                         if (after_read) after_read();
-                                         return chunk;
-                                       }) &
+        tbb::make_filter<void, Chunk*>(
+            tbb::filter_mode::serial_in_order,
+            [&](tbb::flow_control& fc) -> Chunk* {
+              Chunk* chunk = nullptr;
+              bool done = false;
+              if (Interrupted())
+                error.Set(InterruptedStatus("nothing was written; run the same command again"));
+              if (error.failed() || !idle_chunks.try_pop(chunk)) {
+                fc.stop();
+                return nullptr;
+              }
+              if (Status s = reader->Next(chunk, &done); !s.ok() || done) {
+                error.Set(std::move(s));
+                idle_chunks.push(chunk);
+                fc.stop();
+                return nullptr;
+              }
+              if (after_read) after_read();
+              return chunk;
+            }) &
             tbb::make_filter<Chunk*, void>(tbb::filter_mode::parallel, [&](Chunk* chunk) {
               Worker* worker = nullptr;
               idle_workers.try_pop(worker);  // never empty: at most workers.size() tasks run

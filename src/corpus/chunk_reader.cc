@@ -3,10 +3,10 @@
 
 #include <fmt/format.h>
 
-#include "corpus/byte_source.h"
 #include "corpus/warc_record.h"
 #include "streamglove/corpus_reader.h"
 #include "streamglove/tokenizer.h"
+#include "util/byte_source.h"
 
 namespace streamglove {
 
@@ -110,8 +110,8 @@ size_t ChunkReader::CutWarcRecords(Chunk* chunk, bool at_end) const {
   const std::string_view bytes(chunk->buffer_.data(), chunk->size_);
   size_t pos = 0;
   WarcRecord record;
-  while (pos < bytes.size() &&
-         ScanWarcRecord(bytes, pos, at_end, options_.max_record_bytes, &record) == WarcScan::kRecord) {
+  while (pos < bytes.size() && ScanWarcRecord(bytes, pos, at_end, options_.max_record_bytes,
+                                              &record) == WarcScan::kRecord) {
     pos = record.end;
     chunk->warc_records.push_back(std::move(record));
   }
@@ -126,7 +126,8 @@ size_t ChunkReader::FindCut(const Chunk& chunk, bool* cut_in_line, bool* cut_in_
   }
   if (format_ == InputFormat::kJsonl) return 0;  // a record must stay whole: read more
   *cut_in_line = true;
-  if (const size_t cut = LastSafeCut(std::string_view(data, size), options_.tokenizer); cut > 0) return cut;
+  if (const size_t cut = LastSafeCut(std::string_view(data, size), options_.tokenizer); cut > 0)
+    return cut;
   // One token longer than a whole chunk: tokenizers cut tokens at 999 bytes,
   // so its tail is dropped by the next chunk's reader (starts_in_token).
   *cut_in_token = true;
@@ -156,7 +157,8 @@ Status ChunkReader::FillChunk(Chunk* chunk) {
   for (;;) {
     while (chunk->size_ < target && !source_eof_) {
       size_t got = 0;
-      SG_RETURN_IF_ERROR(source_->Read(chunk->buffer_.data() + chunk->size_, target - chunk->size_, &got));
+      SG_RETURN_IF_ERROR(
+          source_->Read(chunk->buffer_.data() + chunk->size_, target - chunk->size_, &got));
       if (got == 0) source_eof_ = true;
       chunk->size_ += got;
     }
@@ -171,9 +173,10 @@ Status ChunkReader::FillChunk(Chunk* chunk) {
       if (cut > 0) break;
     }
     if (target >= options_.max_record_bytes) {
-      return Status::Corruption(fmt::format("{}: byte {}: {} record longer than {} bytes; --max-line-bytes raises the limit",
-                                            input.path, offset_, format_ == InputFormat::kWet ? "WARC" : "JSONL",
-                                            options_.max_record_bytes));
+      return Status::Corruption(fmt::format(
+          "{}: byte {}: {} record longer than {} bytes; --max-line-bytes raises the limit",
+          input.path, offset_, format_ == InputFormat::kWet ? "WARC" : "JSONL",
+          options_.max_record_bytes));
     }
     target = std::min(target * 2, options_.max_record_bytes);
     reserve(target);
@@ -184,11 +187,13 @@ Status ChunkReader::FillChunk(Chunk* chunk) {
     // newlines (binary data, a lost line ending) is an error, not a silent
     // billion-byte document.
     const void* nl = memrchr(chunk->buffer_.data(), '\n', cut);
-    if (nl != nullptr) line_start_ = offset_ + (static_cast<const char*>(nl) - chunk->buffer_.data()) + 1;
+    if (nl != nullptr)
+      line_start_ = offset_ + (static_cast<const char*>(nl) - chunk->buffer_.data()) + 1;
     if (offset_ + cut - line_start_ > options_.max_record_bytes) {
-      return Status::Corruption(fmt::format(
-          "{}: byte {}: a line longer than {} bytes (no newline); --max-line-bytes raises the limit", input.path,
-          line_start_, options_.max_record_bytes));
+      return Status::Corruption(
+          fmt::format("{}: byte {}: a line longer than {} bytes (no newline); --max-line-bytes "
+                      "raises the limit",
+                      input.path, line_start_, options_.max_record_bytes));
     }
   } else {
     line_start_ = offset_ + cut;

@@ -1,9 +1,10 @@
 #include "corpus/chunk_tokenizer.h"
 
+#include <simdjson.h>
+
 #include <cstring>
 
 #include <fmt/format.h>
-#include <simdjson.h>
 
 #include "corpus/utf8.h"
 
@@ -25,12 +26,15 @@ std::string LineProblem(std::string_view line, bool cut_front, bool cut_back, si
     // Drop a last sequence that the cut left incomplete.
     size_t back = body.size(), seen = 0;
     while (back > 0 && seen < 3 && IsUtf8Continuation(body[back - 1])) --back, ++seen;
-    if (back > 0 && static_cast<unsigned char>(body[back - 1]) >= 0xC0) body = body.substr(0, back - 1);
+    if (back > 0 && static_cast<unsigned char>(body[back - 1]) >= 0xC0)
+      body = body.substr(0, back - 1);
   }
   // simdjson's validator first: the usual case, a valid chunk, costs little.
-  const size_t invalid = simdjson::validate_utf8(body.data(), body.size()) ? std::string_view::npos
-                                                                           : front + FirstInvalidUtf8(body);
-  const size_t nul_at = nul ? static_cast<size_t>(static_cast<const char*>(nul) - line.data()) : std::string_view::npos;
+  const size_t invalid = simdjson::validate_utf8(body.data(), body.size())
+                             ? std::string_view::npos
+                             : front + FirstInvalidUtf8(body);
+  const size_t nul_at = nul ? static_cast<size_t>(static_cast<const char*>(nul) - line.data())
+                            : std::string_view::npos;
   if (nul_at == std::string_view::npos && invalid == std::string_view::npos) return "";
   *at = std::min(nul_at, invalid);
   return nul_at < invalid ? "NUL byte" : "invalid UTF-8";
@@ -39,13 +43,17 @@ std::string LineProblem(std::string_view line, bool cut_front, bool cut_back, si
 }  // namespace
 
 ChunkTokenizer::ChunkTokenizer(const CorpusOptions& options, const std::vector<InputFile>* inputs)
-    : inputs_(inputs), skip_bad_records_(options.skip_bad_records), tokenizer_(options), json_(options.json_field) {}
+    : inputs_(inputs),
+      skip_bad_records_(options.skip_bad_records),
+      tokenizer_(options),
+      json_(options.json_field) {}
 
 Status ChunkTokenizer::BadRecord(const Chunk& chunk, uint64_t offset, const std::string& reason) {
   const std::string& path = (*inputs_)[chunk.input].path;
   if (!skip_bad_records_) {
-    return Status::Corruption(fmt::format("{}: byte {}: {} (a bad record: --skip-bad-records skips and counts them)",
-                                          path, chunk.offset + offset, reason));
+    return Status::Corruption(
+        fmt::format("{}: byte {}: {} (a bad record: --skip-bad-records skips and counts them)",
+                    path, chunk.offset + offset, reason));
   }
   ++bad_records_;
   const CorpusLocation here{chunk.input, chunk.offset + offset};
@@ -58,9 +66,12 @@ Status ChunkTokenizer::BadRecord(const Chunk& chunk, uint64_t offset, const std:
 
 Status ChunkTokenizer::Tokenize(const Chunk& chunk, TokenSink* sink) {
   switch (chunk.format) {
-    case InputFormat::kJsonl: return TokenizeJsonl(chunk, sink);
-    case InputFormat::kWet: return TokenizeWet(chunk, sink);
-    default: return TokenizeText(chunk, sink);
+    case InputFormat::kJsonl:
+      return TokenizeJsonl(chunk, sink);
+    case InputFormat::kWet:
+      return TokenizeWet(chunk, sink);
+    default:
+      return TokenizeText(chunk, sink);
   }
 }
 

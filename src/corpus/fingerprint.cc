@@ -38,7 +38,8 @@ Status FingerprintFile(const std::string& path, std::string* fingerprint) {
   struct stat before;
   if (::stat(path.c_str(), &before) != 0) return ErrnoStatus(path, errno);
   if (!S_ISREG(before.st_mode)) {
-    return Status::InvalidArgument(fmt::format("{}: not a regular file (ingest must be able to re-read inputs)", path));
+    return Status::InvalidArgument(
+        fmt::format("{}: not a regular file (ingest must be able to re-read inputs)", path));
   }
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return ErrnoStatus(path, errno);
@@ -47,12 +48,14 @@ Status FingerprintFile(const std::string& path, std::string* fingerprint) {
   if (::fstat(fd, &st) != 0) {
     s = ErrnoStatus(path, errno);
   } else if (!S_ISREG(st.st_mode)) {
-    s = Status::InvalidArgument(fmt::format("{}: not a regular file (ingest must be able to re-read inputs)", path));
+    s = Status::InvalidArgument(
+        fmt::format("{}: not a regular file (ingest must be able to re-read inputs)", path));
   }
   std::string head, tail;
   const uint64_t size = static_cast<uint64_t>(st.st_size);
   if (s.ok()) s = ReadAt(fd, path, 0, kSampleBytes, &head);
-  if (s.ok()) s = ReadAt(fd, path, size > kSampleBytes ? size - kSampleBytes : 0, kSampleBytes, &tail);
+  if (s.ok())
+    s = ReadAt(fd, path, size > kSampleBytes ? size - kSampleBytes : 0, kSampleBytes, &tail);
   ::close(fd);
   SG_RETURN_IF_ERROR(s);
   *fingerprint = fmt::format("{:016x}{:016x}{:016x}", size, HashBytes(head), HashBytes(tail));

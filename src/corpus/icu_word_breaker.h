@@ -21,7 +21,7 @@ Status CheckIcuWordRules();
 
 struct WordSegment {
   size_t begin = 0, end = 0;  // byte offsets in the text given
-  bool word = false;          // a word (letters, numbers, kana, ideographs), not spaces or punctuation
+  bool word = false;  // a word (letters, numbers, kana, ideographs), not spaces or punctuation
 };
 
 class IcuWordBreaker {

@@ -57,7 +57,8 @@ Status ExpandInputs(const std::vector<std::string>& args, InputFormat format,
       if (it->is_regular_file(ec)) found.emplace_back(it->path().string(), it->file_size(ec));
     }
     if (ec) return Status::IOError(fmt::format("{}: {}", arg, ec.message()));
-    if (found.empty()) return Status::InvalidArgument(fmt::format("{}: directory has no files", arg));
+    if (found.empty())
+      return Status::InvalidArgument(fmt::format("{}: directory has no files", arg));
     std::sort(found.begin(), found.end());
     for (auto& [path, size] : found) inputs->push_back(MakeInput(std::move(path), format, size));
   }

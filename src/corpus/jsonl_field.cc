@@ -1,7 +1,8 @@
 #include "corpus/jsonl_field.h"
 
-#include <fmt/format.h>
 #include <simdjson.h>
+
+#include <fmt/format.h>
 
 #include "streamglove/corpus_reader.h"
 
@@ -20,7 +21,8 @@ JsonlField::~JsonlField() = default;
 
 bool JsonlField::Extract(std::string_view record, std::string_view* text, std::string* error) {
   simdjson::dom::element doc;
-  if (auto e = parser_->dom.parse(record.data(), record.size(), /*realloc_if_needed=*/false).get(doc)) {
+  if (auto e =
+          parser_->dom.parse(record.data(), record.size(), /*realloc_if_needed=*/false).get(doc)) {
     *error = fmt::format("malformed JSON record ({})", simdjson::error_message(e));
     return false;
   }

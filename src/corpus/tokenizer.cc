@@ -1,8 +1,8 @@
 #include "streamglove/tokenizer.h"
 
-#include <array>
-
 #include <utf8proc.h>
+
+#include <array>
 
 #include "corpus/icu_word_breaker.h"
 #include "corpus/utf8.h"
@@ -29,13 +29,23 @@ enum class CharClass { kWord, kSpace, kNewline, kPunct };
 CharClass Classify(int32_t cp) {
   if (cp == '\n') return CharClass::kNewline;
   switch (utf8proc_category(cp)) {
-    case UTF8PROC_CATEGORY_LU: case UTF8PROC_CATEGORY_LL: case UTF8PROC_CATEGORY_LT:
-    case UTF8PROC_CATEGORY_LM: case UTF8PROC_CATEGORY_LO: case UTF8PROC_CATEGORY_MN:
-    case UTF8PROC_CATEGORY_MC: case UTF8PROC_CATEGORY_ME: case UTF8PROC_CATEGORY_ND:
-    case UTF8PROC_CATEGORY_NL: case UTF8PROC_CATEGORY_NO:
+    case UTF8PROC_CATEGORY_LU:
+    case UTF8PROC_CATEGORY_LL:
+    case UTF8PROC_CATEGORY_LT:
+    case UTF8PROC_CATEGORY_LM:
+    case UTF8PROC_CATEGORY_LO:
+    case UTF8PROC_CATEGORY_MN:
+    case UTF8PROC_CATEGORY_MC:
+    case UTF8PROC_CATEGORY_ME:
+    case UTF8PROC_CATEGORY_ND:
+    case UTF8PROC_CATEGORY_NL:
+    case UTF8PROC_CATEGORY_NO:
       return CharClass::kWord;
-    case UTF8PROC_CATEGORY_ZS: case UTF8PROC_CATEGORY_ZL: case UTF8PROC_CATEGORY_ZP:
-    case UTF8PROC_CATEGORY_CC: case UTF8PROC_CATEGORY_CF:
+    case UTF8PROC_CATEGORY_ZS:
+    case UTF8PROC_CATEGORY_ZL:
+    case UTF8PROC_CATEGORY_ZP:
+    case UTF8PROC_CATEGORY_CC:
+    case UTF8PROC_CATEGORY_CF:
       return CharClass::kSpace;
     default:
       return CharClass::kPunct;
@@ -59,8 +69,9 @@ CodePoint DecodeAt(std::string_view text, size_t i) {
   const auto c = static_cast<unsigned char>(text[i]);
   if (c < 0x80) return {c, 1, true, Classify(c)};
   int32_t cp = 0;
-  const utf8proc_ssize_t n = utf8proc_iterate(reinterpret_cast<const utf8proc_uint8_t*>(text.data() + i),
-                                              static_cast<utf8proc_ssize_t>(text.size() - i), &cp);
+  const utf8proc_ssize_t n =
+      utf8proc_iterate(reinterpret_cast<const utf8proc_uint8_t*>(text.data() + i),
+                       static_cast<utf8proc_ssize_t>(text.size() - i), &cp);
   if (n <= 0 || cp < 0) return {-1, 1, false, CharClass::kWord};
   return {cp, static_cast<size_t>(n), true, Classify(cp)};
 }
@@ -76,7 +87,8 @@ bool IsDigitConnector(int32_t cp) { return cp == '.' || cp == ','; }
 bool SafeBetween(const CodePoint& p, const CodePoint& q) {
   const bool pw = p.cls == CharClass::kWord, qw = q.cls == CharClass::kWord;
   if (pw && qw) return false;
-  if ((pw && q.valid && IsWordConnector(q.cp)) || (qw && p.valid && IsWordConnector(p.cp))) return false;
+  if ((pw && q.valid && IsWordConnector(q.cp)) || (qw && p.valid && IsWordConnector(p.cp)))
+    return false;
   const bool pd = p.valid && IsDigit(p.cp), qd = q.valid && IsDigit(q.cp);
   return !((pd && q.valid && IsDigitConnector(q.cp)) || (qd && p.valid && IsDigitConnector(p.cp)));
 }
@@ -91,8 +103,14 @@ bool IsIcuHardBreakAfter(const CodePoint& p) {
   const bool cjk_block = (p.cp >= 0x3000 && p.cp <= 0x303F) || (p.cp >= 0xFF01 && p.cp <= 0xFF65);
   if (!cjk_block) return p.cp >= 0x80 && utf8proc_category(p.cp) == UTF8PROC_CATEGORY_ZS;
   switch (utf8proc_category(p.cp)) {
-    case UTF8PROC_CATEGORY_PC: case UTF8PROC_CATEGORY_PD: case UTF8PROC_CATEGORY_PS: case UTF8PROC_CATEGORY_PE:
-    case UTF8PROC_CATEGORY_PI: case UTF8PROC_CATEGORY_PF: case UTF8PROC_CATEGORY_PO: case UTF8PROC_CATEGORY_ZS:
+    case UTF8PROC_CATEGORY_PC:
+    case UTF8PROC_CATEGORY_PD:
+    case UTF8PROC_CATEGORY_PS:
+    case UTF8PROC_CATEGORY_PE:
+    case UTF8PROC_CATEGORY_PI:
+    case UTF8PROC_CATEGORY_PF:
+    case UTF8PROC_CATEGORY_PO:
+    case UTF8PROC_CATEGORY_ZS:
       return true;
     default:
       return false;
@@ -102,7 +120,10 @@ bool IsIcuHardBreakAfter(const CodePoint& p) {
 bool AttachesToPrevious(const CodePoint& q) {
   if (!q.valid || q.cp < 0x80) return false;
   switch (utf8proc_category(q.cp)) {
-    case UTF8PROC_CATEGORY_MN: case UTF8PROC_CATEGORY_MC: case UTF8PROC_CATEGORY_ME: case UTF8PROC_CATEGORY_CF:
+    case UTF8PROC_CATEGORY_MN:
+    case UTF8PROC_CATEGORY_MC:
+    case UTF8PROC_CATEGORY_ME:
+    case UTF8PROC_CATEGORY_CF:
       return true;
     default:
       return false;
@@ -110,7 +131,8 @@ bool AttachesToPrevious(const CodePoint& q) {
 }
 
 bool SafeBetween(TokenizerKind kind, const CodePoint& p, const CodePoint& q) {
-  return kind == TokenizerKind::kIcu ? IsIcuHardBreakAfter(p) && !AttachesToPrevious(q) : SafeBetween(p, q);
+  return kind == TokenizerKind::kIcu ? IsIcuHardBreakAfter(p) && !AttachesToPrevious(q)
+                                     : SafeBetween(p, q);
 }
 
 }  // namespace
@@ -190,15 +212,19 @@ size_t TruncateTokenLength(std::string_view token) {
 Tokenizer::Tokenizer(const CorpusOptions& options)
     : lowercase_(options.lowercase),
       kind_(options.tokenizer),
-      icu_(options.tokenizer == TokenizerKind::kIcu ? std::make_unique<IcuWordBreaker>() : nullptr) {}
+      icu_(options.tokenizer == TokenizerKind::kIcu ? std::make_unique<IcuWordBreaker>()
+                                                    : nullptr) {}
 
 Tokenizer::~Tokenizer() = default;
 
 size_t Tokenizer::Tokenize(std::string_view text, bool skip_partial_token, TokenSink* sink) {
   switch (kind_) {
-    case TokenizerKind::kWhitespace: return TokenizeWhitespace(text, skip_partial_token, sink);
-    case TokenizerKind::kWords: return TokenizeWords(text, skip_partial_token, sink);
-    case TokenizerKind::kIcu: return TokenizeIcu(text, skip_partial_token, sink);
+    case TokenizerKind::kWhitespace:
+      return TokenizeWhitespace(text, skip_partial_token, sink);
+    case TokenizerKind::kWords:
+      return TokenizeWords(text, skip_partial_token, sink);
+    case TokenizerKind::kIcu:
+      return TokenizeIcu(text, skip_partial_token, sink);
   }
   return std::string_view::npos;
 }
@@ -321,7 +347,8 @@ size_t Tokenizer::TokenizeIcu(std::string_view text, bool skip_partial_token, To
   size_t first_invalid = std::string_view::npos;
   const auto emit = [&](size_t begin, size_t end) {
     bool invalid = false, high = false;
-    for (size_t k = begin; k < end && !high; ++k) high = static_cast<unsigned char>(text[k]) >= 0x80;
+    for (size_t k = begin; k < end && !high; ++k)
+      high = static_cast<unsigned char>(text[k]) >= 0x80;
     Emit(text.substr(begin, end - begin), false, high, &invalid, sink);
     if (invalid && first_invalid == std::string_view::npos) first_invalid = begin;
   };

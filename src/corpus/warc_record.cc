@@ -26,7 +26,8 @@ std::string_view Trim(std::string_view s) {
 
 }  // namespace
 
-WarcScan ScanWarcRecord(std::string_view bytes, size_t pos, bool at_end, size_t max_body, WarcRecord* record) {
+WarcScan ScanWarcRecord(std::string_view bytes, size_t pos, bool at_end, size_t max_body,
+                        WarcRecord* record) {
   *record = WarcRecord();
   record->begin = pos;
   // A bad record runs to the next line that opens a record. Without one in
@@ -40,12 +41,16 @@ WarcScan ScanWarcRecord(std::string_view bytes, size_t pos, bool at_end, size_t 
   };
   const std::string_view rest = bytes.substr(pos);
   if (rest.size() < kVersionPrefix.size() && !at_end) return WarcScan::kNeedMore;
-  if (!rest.starts_with(kVersionPrefix)) return bad("not a WARC record (expected a \"WARC/1.x\" line)");
+  if (!rest.starts_with(kVersionPrefix))
+    return bad("not a WARC record (expected a \"WARC/1.x\" line)");
 
-  const size_t header_end = rest.substr(0, kMaxWarcHeaderBytes + kRecordEnd.size()).find(kRecordEnd);
+  const size_t header_end =
+      rest.substr(0, kMaxWarcHeaderBytes + kRecordEnd.size()).find(kRecordEnd);
   if (header_end == std::string_view::npos) {
-    if (!at_end && rest.size() < kMaxWarcHeaderBytes + kRecordEnd.size()) return WarcScan::kNeedMore;
-    return bad(fmt::format("WARC header without an end (no blank line within {} bytes)", kMaxWarcHeaderBytes));
+    if (!at_end && rest.size() < kMaxWarcHeaderBytes + kRecordEnd.size())
+      return WarcScan::kNeedMore;
+    return bad(fmt::format("WARC header without an end (no blank line within {} bytes)",
+                           kMaxWarcHeaderBytes));
   }
   bool has_length = false;
   uint64_t length = 0;
@@ -56,7 +61,8 @@ WarcScan ScanWarcRecord(std::string_view bytes, size_t pos, bool at_end, size_t 
     line = eol + 2;
     const size_t colon = field.find(':');
     if (colon == std::string_view::npos) continue;  // a folded or odd line: not one we read
-    const std::string_view name = Trim(field.substr(0, colon)), value = Trim(field.substr(colon + 1));
+    const std::string_view name = Trim(field.substr(0, colon)),
+                           value = Trim(field.substr(colon + 1));
     if (EqualsIgnoringCase(name, "Content-Length")) {
       const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), length);
       if (ec != std::errc() || end != value.data() + value.size()) {
@@ -69,8 +75,9 @@ WarcScan ScanWarcRecord(std::string_view bytes, size_t pos, bool at_end, size_t 
   }
   if (!has_length) return bad("WARC record without a Content-Length");
   if (length > max_body) {
-    return bad(fmt::format("WARC Content-Length {} is over the {}-byte record limit; --max-line-bytes raises it",
-                           length, max_body));
+    return bad(fmt::format(
+        "WARC Content-Length {} is over the {}-byte record limit; --max-line-bytes raises it",
+        length, max_body));
   }
   const size_t body_begin = header_end + kRecordEnd.size();
   const size_t body_end = body_begin + length;
@@ -81,12 +88,15 @@ WarcScan ScanWarcRecord(std::string_view bytes, size_t pos, bool at_end, size_t 
   // The body must end in the blank line and the next record (or the input):
   // a Content-Length that lies lands elsewhere.
   const size_t next = body_end + kRecordEnd.size();
-  const auto lies = [&] { return bad(fmt::format("WARC Content-Length {} does not end at a record boundary", length)); };
+  const auto lies = [&] {
+    return bad(fmt::format("WARC Content-Length {} does not end at a record boundary", length));
+  };
   if (rest.substr(body_end, kRecordEnd.size()) != kRecordEnd) return lies();
   if (next < rest.size()) {
     const std::string_view after = rest.substr(next, kVersionPrefix.size());
     if (after.size() < kVersionPrefix.size()) {
-      if (!at_end) return WarcScan::kNeedMore;  // (at the end, those bytes are a bad record of their own)
+      if (!at_end)
+        return WarcScan::kNeedMore;  // (at the end, those bytes are a bad record of their own)
     } else if (after != kVersionPrefix) {
       return lies();
     }

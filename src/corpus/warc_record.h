@@ -37,7 +37,6 @@ namespace streamglove {
 
 inline constexpr size_t kMaxWarcHeaderBytes = size_t{64} << 10;
 
-
 enum class WarcScan {
   kRecord,    // *record is filled (good or bad)
   kNeedMore,  // the record may continue past `bytes`: read more and scan again
@@ -46,7 +45,8 @@ enum class WarcScan {
 // Scans the record that begins at `pos` of `bytes`. `at_end`: `bytes` ends
 // where the input ends. `max_body`: a larger Content-Length is a bad record.
 // REQUIRES: pos < bytes.size().
-WarcScan ScanWarcRecord(std::string_view bytes, size_t pos, bool at_end, size_t max_body, WarcRecord* record);
+WarcScan ScanWarcRecord(std::string_view bytes, size_t pos, bool at_end, size_t max_body,
+                        WarcRecord* record);
 
 }  // namespace streamglove
 

@@ -26,7 +26,8 @@ struct Question {
 
 double UnitDot(const Embeddings& e, uint32_t x, uint32_t y) {
   double sum = 0;
-  for (uint32_t k = 0; k < e.dim(); ++k) sum += e.value(x, k) / e.norm(x) * (e.value(y, k) / e.norm(y));
+  for (uint32_t k = 0; k < e.dim(); ++k)
+    sum += e.value(x, k) / e.norm(x) * (e.value(y, k) / e.norm(y));
   return e.norm(x) > 0 && e.norm(y) > 0 ? sum : 0;
 }
 
@@ -51,7 +52,8 @@ Status ReadQuestions(const std::string& path, const WordMatcher& matcher, Analog
     std::array<std::string, 4> words;
     std::string extra;
     if (!(fields >> words[0] >> words[1] >> words[2] >> words[3]) || (fields >> extra)) {
-      return Status::Corruption(fmt::format("{}: line {}: expected four words: '{}'", path, number, line.substr(0, 80)));
+      return Status::Corruption(
+          fmt::format("{}: line {}: expected four words: '{}'", path, number, line.substr(0, 80)));
     }
     if (report->sections.empty()) report->sections.push_back({"(no section)", 0, 0, 0});
     AnalogySection& section = report->sections.back();
@@ -78,8 +80,8 @@ void Add(const AnalogySection& from, AnalogySection* to) {
 
 }  // namespace
 
-Status EvaluateAnalogies(const Embeddings& embeddings, const std::string& path, const AnalogyOptions& options,
-                         AnalogyReport* report) {
+Status EvaluateAnalogies(const Embeddings& embeddings, const std::string& path,
+                         const AnalogyOptions& options, AnalogyReport* report) {
   *report = AnalogyReport();
   report->file = path;
   const WordMatcher matcher(embeddings, options.case_mode, options.restrict_vocab);
@@ -104,7 +106,9 @@ Status EvaluateAnalogies(const Embeddings& embeddings, const std::string& path, 
         if (cosmul) {  // rows a, b, c of the question, one query each
           for (int t = 0; t < 3; ++t) queries[(t * count + q) * dim + k] = embeddings.unit(r[t])[k];
         } else {
-          auto u = [&](uint32_t row) { return embeddings.norm(row) > 0 ? embeddings.value(row, k) / embeddings.norm(row) : 0.0; };
+          auto u = [&](uint32_t row) {
+            return embeddings.norm(row) > 0 ? embeddings.value(row, k) / embeddings.norm(row) : 0.0;
+          };
           queries[q * dim + k] = static_cast<float>(u(r[1]) - u(r[0]) + u(r[2]));
         }
       }
@@ -120,7 +124,8 @@ Status EvaluateAnalogies(const Embeddings& embeddings, const std::string& path, 
         const float* sc = scores.data() + (2 * count + q) * n;
         float* out = const_cast<float*>(sa);  // combined in place of the a scores
         for (uint32_t x = 0; x < n; ++x) {
-          out[x] = static_cast<float>(Shifted(sb[x]) * Shifted(sc[x]) / (Shifted(sa[x]) + kCosMulEpsilon));
+          out[x] = static_cast<float>(Shifted(sb[x]) * Shifted(sc[x]) /
+                                      (Shifted(sa[x]) + kCosMulEpsilon));
         }
         row = out;
       }
@@ -141,7 +146,8 @@ Status EvaluateAnalogies(const Embeddings& embeddings, const std::string& path, 
         tolerance = top * 1e-3f + cos_error;
       } else {
         exact = [&](uint32_t x) {
-          return UnitDot(embeddings, x, r[1]) - UnitDot(embeddings, x, r[0]) + UnitDot(embeddings, x, r[2]);
+          return UnitDot(embeddings, x, r[1]) - UnitDot(embeddings, x, r[0]) +
+                 UnitDot(embeddings, x, r[2]);
         };
         tolerance = cos_error;
       }
@@ -149,9 +155,11 @@ Status EvaluateAnalogies(const Embeddings& embeddings, const std::string& path, 
       correct[begin + q] = best != UINT32_MAX && matcher.Canonical(best) == r[3];
     });
   }
-  for (size_t i = 0; i < questions.size(); ++i) report->sections[questions[i].section].correct += correct[i];
+  for (size_t i = 0; i < questions.size(); ++i)
+    report->sections[questions[i].section].correct += correct[i];
   for (size_t s = 0; s < report->sections.size(); ++s) {
-    Add(report->sections[s], s < options.semantic_sections ? &report->semantic : &report->syntactic);
+    Add(report->sections[s],
+        s < options.semantic_sections ? &report->semantic : &report->syntactic);
     Add(report->sections[s], &report->total);
   }
   report->semantic.name = "semantic";

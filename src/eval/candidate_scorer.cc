@@ -7,21 +7,23 @@
 
 namespace streamglove {
 
-void ScoreCandidates(const Embeddings& embeddings, uint32_t candidates, const float* queries, size_t count,
-                     std::vector<float>* scores) {
+void ScoreCandidates(const Embeddings& embeddings, uint32_t candidates, const float* queries,
+                     size_t count, std::vector<float>* scores) {
   scores->resize(count * candidates);
   if (count == 0 || candidates == 0) return;
   const int d = static_cast<int>(embeddings.dim());
-  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(count), static_cast<int>(candidates), d,
-              1.0f, queries, d, embeddings.unit_data(), d, 0.0f, scores->data(), static_cast<int>(candidates));
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(count),
+              static_cast<int>(candidates), d, 1.0f, queries, d, embeddings.unit_data(), d, 0.0f,
+              scores->data(), static_cast<int>(candidates));
 }
 
 size_t QueriesPerBatch(uint32_t candidates, size_t budget_bytes) {
-  return std::clamp<size_t>(budget_bytes / (sizeof(float) * std::max<uint32_t>(candidates, 1)), 16, 1024);
+  return std::clamp<size_t>(budget_bytes / (sizeof(float) * std::max<uint32_t>(candidates, 1)), 16,
+                            1024);
 }
 
-uint32_t BestCandidate(float* row, uint32_t n, const std::vector<uint32_t>& excluded, float tolerance,
-                       const std::function<double(uint32_t)>& exact) {
+uint32_t BestCandidate(float* row, uint32_t n, const std::vector<uint32_t>& excluded,
+                       float tolerance, const std::function<double(uint32_t)>& exact) {
   constexpr float kExcluded = -std::numeric_limits<float>::infinity();
   for (uint32_t x : excluded) {
     if (x < n) row[x] = kExcluded;

@@ -17,8 +17,8 @@ namespace streamglove {
 
 // scores[q * candidates + x] = queries[q] . unit(x) for the first
 // `candidates` rows; queries are `count` rows of embeddings.dim() floats.
-void ScoreCandidates(const Embeddings& embeddings, uint32_t candidates, const float* queries, size_t count,
-                     std::vector<float>* scores);
+void ScoreCandidates(const Embeddings& embeddings, uint32_t candidates, const float* queries,
+                     size_t count, std::vector<float>* scores);
 
 // The queries a batch may hold so that its score matrix stays near
 // `budget_bytes` (at least 16, at most 1024).
@@ -29,8 +29,8 @@ size_t QueriesPerBatch(uint32_t candidates, size_t budget_bytes);
 // `exact` (the larger exact score wins; the lower index on a tie). `row` is
 // modified: excluded entries are overwritten. Returns UINT32_MAX when every
 // entry is excluded.
-uint32_t BestCandidate(float* row, uint32_t n, const std::vector<uint32_t>& excluded, float tolerance,
-                       const std::function<double(uint32_t)>& exact);
+uint32_t BestCandidate(float* row, uint32_t n, const std::vector<uint32_t>& excluded,
+                       float tolerance, const std::function<double(uint32_t)>& exact);
 
 }  // namespace streamglove
 

@@ -10,15 +10,16 @@
 namespace streamglove {
 
 std::vector<Neighbor> NearestNeighbors(const Embeddings& embeddings, const WordMatcher& matcher,
-                                       const std::vector<uint32_t>& plus, const std::vector<uint32_t>& minus,
-                                       uint32_t k) {
+                                       const std::vector<uint32_t>& plus,
+                                       const std::vector<uint32_t>& minus, uint32_t k) {
   const uint32_t dim = embeddings.dim(), n = matcher.candidates();
   std::vector<double> query(dim, 0.0);
   for (const auto* rows : {&plus, &minus}) {
     const double sign = rows == &plus ? 1 : -1;
     for (uint32_t r : *rows) {
       if (embeddings.norm(r) == 0) continue;
-      for (uint32_t j = 0; j < dim; ++j) query[j] += sign * embeddings.value(r, j) / embeddings.norm(r);
+      for (uint32_t j = 0; j < dim; ++j)
+        query[j] += sign * embeddings.value(r, j) / embeddings.norm(r);
     }
   }
   double length = 0;
@@ -45,7 +46,8 @@ std::vector<Neighbor> NearestNeighbors(const Embeddings& embeddings, const WordM
   for (uint32_t i = 0; i < k && scores[order[i]] != -std::numeric_limits<float>::infinity(); ++i) {
     const uint32_t x = order[i];
     double dot = 0;  // reported in double
-    for (uint32_t j = 0; j < dim; ++j) dot += embeddings.value(x, j) * (length > 0 ? query[j] / length : 0);
+    for (uint32_t j = 0; j < dim; ++j)
+      dot += embeddings.value(x, j) * (length > 0 ? query[j] / length : 0);
     out.push_back({x, embeddings.norm(x) > 0 ? dot / embeddings.norm(x) : 0});
   }
   return out;

@@ -36,15 +36,16 @@ Status EvaluateSimilarity(const Embeddings& embeddings, const std::string& path,
       parsed = ec == std::errc() && ptr == line.data() + end && std::isfinite(score);
     }
     if (!parsed) {
-      return Status::Corruption(
-          fmt::format("{}: line {}: expected word1<TAB>word2<TAB>score: '{}'", path, number, line.substr(0, 80)));
+      return Status::Corruption(fmt::format("{}: line {}: expected word1<TAB>word2<TAB>score: '{}'",
+                                            path, number, line.substr(0, 80)));
     }
     ++report->pairs;
     const uint32_t a = matcher.Find(std::string_view(line).substr(0, tab1));
     const uint32_t b = matcher.Find(std::string_view(line).substr(tab1 + 1, tab2 - tab1 - 1));
     if (a == Embeddings::kNotFound || b == Embeddings::kNotFound) continue;
     double dot = 0;
-    for (uint32_t k = 0; k < embeddings.dim(); ++k) dot += embeddings.value(a, k) * embeddings.value(b, k);
+    for (uint32_t k = 0; k < embeddings.dim(); ++k)
+      dot += embeddings.value(a, k) * embeddings.value(b, k);
     const double norms = embeddings.norm(a) * embeddings.norm(b);
     human.push_back(score);
     model.push_back(norms > 0 ? dot / norms : 0);

@@ -10,7 +10,8 @@ namespace streamglove {
 std::vector<double> AverageRanks(const std::vector<double>& values) {
   std::vector<size_t> order(values.size());
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return values[a] < values[b]; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return values[a] < values[b]; });
   std::vector<double> ranks(values.size());
   for (size_t i = 0; i < order.size();) {
     size_t j = i;

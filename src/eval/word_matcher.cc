@@ -1,13 +1,13 @@
-#include "streamglove/eval.h"
-
 #include "corpus/utf8.h"
+#include "streamglove/eval.h"
 
 namespace streamglove {
 
 WordMatcher::WordMatcher(const Embeddings& embeddings, CaseMode mode, uint32_t restrict_vocab)
     : embeddings_(embeddings),
       mode_(mode),
-      candidates_(restrict_vocab == 0 ? embeddings.size() : std::min(restrict_vocab, embeddings.size())) {
+      candidates_(restrict_vocab == 0 ? embeddings.size()
+                                      : std::min(restrict_vocab, embeddings.size())) {
   if (mode_ != CaseMode::kInsensitive) return;
   for (uint32_t i = 0; i < candidates_; ++i) folded_[Key(embeddings.word(i))].push_back(i);
 }

@@ -13,7 +13,8 @@ constexpr double kTolerance = 1e-12;
 // The leading eigenvector of symmetric `c` (d x d) and its eigenvalue.
 double LeadingEigenvector(const std::vector<double>& c, size_t d, std::vector<double>* v) {
   v->assign(d, 0);
-  for (size_t k = 0; k < d; ++k) (*v)[k] = 1.0 + 0.01 * static_cast<double>(k);  // fixed, not orthogonal to much
+  for (size_t k = 0; k < d; ++k)
+    (*v)[k] = 1.0 + 0.01 * static_cast<double>(k);  // fixed, not orthogonal to much
   std::vector<double> next(d);
   double lambda = 0;
   for (int it = 0; it < kMaxIterations; ++it) {
@@ -62,10 +63,12 @@ Projection2D ProjectOnTopComponents(const std::vector<double>& rows, size_t dim)
     out.variance[a] = LeadingEigenvector(cov, dim, &axis[a]);
     // Deflate: what is left has the first axis removed.
     for (size_t i = 0; i < dim; ++i) {
-      for (size_t j = 0; j < dim; ++j) cov[i * dim + j] -= out.variance[a] * axis[a][i] * axis[a][j];
+      for (size_t j = 0; j < dim; ++j)
+        cov[i * dim + j] -= out.variance[a] * axis[a][i] * axis[a][j];
     }
-    const auto largest = std::max_element(axis[a].begin(), axis[a].end(),
-                                          [](double x, double y) { return std::abs(x) < std::abs(y); });
+    const auto largest = std::max_element(axis[a].begin(), axis[a].end(), [](double x, double y) {
+      return std::abs(x) < std::abs(y);
+    });
     if (*largest < 0) {
       for (double& x : axis[a]) x = -x;
     }

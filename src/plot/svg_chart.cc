@@ -16,24 +16,35 @@ constexpr double kLeft = 90, kTop = 56, kBottom = 70;
 // letters average about 0.6 of the font size).
 constexpr double kLabelCharWidth = 7.2, kLabelHeight = 12;
 // Colour-blind-safe series colours (Okabe and Ito).
-constexpr const char* kColours[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000"};
+constexpr const char* kColours[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
+                                    "#E69F00", "#56B4E9", "#000000"};
 
 std::string Escape(const std::string& s) {
   std::string out;
   for (char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
 }
 
 size_t CodePoints(const std::string& s) {
-  return static_cast<size_t>(std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));
+  return static_cast<size_t>(
+      std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));
 }
 
 // A tick's label: as few digits as tell the ticks apart.
@@ -70,12 +81,15 @@ void SvgChart::AddLine(std::string name, std::vector<std::pair<double, double>> 
   lines_.push_back({std::move(name), std::move(points)});
 }
 
-void SvgChart::AddPoint(double x, double y, std::string label) { points_.push_back({x, y, std::move(label)}); }
+void SvgChart::AddPoint(double x, double y, std::string label) {
+  points_.push_back({x, y, std::move(label)});
+}
 
 std::string SvgChart::Render() const {
   double x_lo = std::numeric_limits<double>::infinity(), x_hi = -x_lo, y_lo = x_lo, y_hi = -x_lo;
   const auto extend = [&](double x, double y) {
-    x_lo = std::min(x_lo, x), x_hi = std::max(x_hi, x), y_lo = std::min(y_lo, y), y_hi = std::max(y_hi, y);
+    x_lo = std::min(x_lo, x), x_hi = std::max(x_hi, x), y_lo = std::min(y_lo, y),
+    y_hi = std::max(y_hi, y);
   };
   for (const Line& l : lines_) {
     for (const auto& [x, y] : l.points) extend(x, y);
@@ -94,44 +108,57 @@ std::string SvgChart::Render() const {
   const auto sy = [&](double y) { return kTop + (1 - (y - y_lo) / (y_hi - y_lo)) * plot_h; };
 
   std::string svg = fmt::format(
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" "
-      "font-family=\"sans-serif\" font-size=\"13\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n",
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} "
+      "{1}\" "
+      "font-family=\"sans-serif\" font-size=\"13\">\n<rect width=\"100%\" height=\"100%\" "
+      "fill=\"white\"/>\n",
       kWidth, kHeight);
-  svg += fmt::format("<text x=\"{}\" y=\"30\" text-anchor=\"middle\" font-size=\"17\" font-weight=\"bold\">{}</text>\n",
-                     kLeft + plot_w / 2, Escape(title_));
+  svg += fmt::format(
+      "<text x=\"{}\" y=\"30\" text-anchor=\"middle\" font-size=\"17\" "
+      "font-weight=\"bold\">{}</text>\n",
+      kLeft + plot_w / 2, Escape(title_));
   const double x_step = x_ticks.size() > 1 ? x_ticks[1] - x_ticks[0] : 1;
   const double y_step = y_ticks.size() > 1 ? y_ticks[1] - y_ticks[0] : 1;
   for (double t : x_ticks) {
-    svg += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"#e4e4e4\"/>\n", sx(t),
-                       kTop, kTop + plot_h);
-    svg += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n", sx(t), kTop + plot_h + 20,
-                       TickLabel(t, x_step));
+    svg += fmt::format(
+        "<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"#e4e4e4\"/>\n",
+        sx(t), kTop, kTop + plot_h);
+    svg += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n", sx(t),
+                       kTop + plot_h + 20, TickLabel(t, x_step));
   }
   for (double t : y_ticks) {
-    svg += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" y2=\"{1:.1f}\" stroke=\"#e4e4e4\"/>\n", kLeft,
-                       sy(t), kLeft + plot_w);
-    svg += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n", kLeft - 8, sy(t) + 4,
-                       TickLabel(t, y_step));
+    svg += fmt::format(
+        "<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" y2=\"{1:.1f}\" stroke=\"#e4e4e4\"/>\n",
+        kLeft, sy(t), kLeft + plot_w);
+    svg += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n", kLeft - 8,
+                       sy(t) + 4, TickLabel(t, y_step));
   }
-  svg += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"none\" stroke=\"#333\"/>\n",
-                     kLeft, kTop, plot_w, plot_h);
-  svg += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n", kLeft + plot_w / 2,
-                     kHeight - 22, Escape(x_label_));
-  svg += fmt::format("<text transform=\"translate(22 {:.1f}) rotate(-90)\" text-anchor=\"middle\">{}</text>\n",
-                     kTop + plot_h / 2, Escape(y_label_));
+  svg += fmt::format(
+      "<rect x=\"{}\" y=\"{}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"none\" "
+      "stroke=\"#333\"/>\n",
+      kLeft, kTop, plot_w, plot_h);
+  svg += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n",
+                     kLeft + plot_w / 2, kHeight - 22, Escape(x_label_));
+  svg += fmt::format(
+      "<text transform=\"translate(22 {:.1f}) rotate(-90)\" text-anchor=\"middle\">{}</text>\n",
+      kTop + plot_h / 2, Escape(y_label_));
   for (size_t i = 0; i < lines_.size(); ++i) {
     const char* colour = kColours[i % std::size(kColours)];
     std::string path;
     for (const auto& [x, y] : lines_[i].points) path += fmt::format("{:.1f},{:.1f} ", sx(x), sy(y));
-    svg += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"/>\n", path, colour);
+    svg += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"/>\n",
+                       path, colour);
     for (const auto& [x, y] : lines_[i].points) {
-      svg += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"2.5\" fill=\"{}\"/>\n", sx(x), sy(y), colour);
+      svg += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"2.5\" fill=\"{}\"/>\n", sx(x),
+                         sy(y), colour);
     }
     if (lines_.size() > 1) {
       const double ly = kTop + 10 + 20 * static_cast<double>(i), lx = kLeft + plot_w + 14;
-      svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"{3}\" stroke-width=\"2\"/>\n", lx, ly,
-                         lx + 22, colour);
-      svg += fmt::format("<text x=\"{}\" y=\"{}\">{}</text>\n", lx + 28, ly + 4, Escape(lines_[i].name));
+      svg += fmt::format(
+          "<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"{3}\" stroke-width=\"2\"/>\n",
+          lx, ly, lx + 22, colour);
+      svg += fmt::format("<text x=\"{}\" y=\"{}\">{}</text>\n", lx + 28, ly + 4,
+                         Escape(lines_[i].name));
     }
   }
   // Each label goes to the first of eight places around its dot where it
@@ -146,7 +173,8 @@ std::string SvgChart::Render() const {
     const double px = sx(p.x), py = sy(p.y);
     svg += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\" fill=\"#0072B2\"/>\n", px, py);
     const double w = kLabelCharWidth * static_cast<double>(CodePoints(p.label)), h = kLabelHeight;
-    static constexpr double kPlaces[][2] = {{5, -4}, {5, 13}, {-5, -4}, {-5, 13}, {5, 4}, {-5, 4}, {-0.5, -8}, {-0.5, 18}};
+    static constexpr double kPlaces[][2] = {{5, -4}, {5, 13}, {-5, -4},   {-5, 13},
+                                            {5, 4},  {-5, 4}, {-0.5, -8}, {-0.5, 18}};
     Box best{};
     double best_x = 0;
     bool found = false;
@@ -154,8 +182,10 @@ std::string SvgChart::Render() const {
       // dx < 0: the label ends left of the dot; -0.5: centred on it.
       const double x0 = dx == -0.5 ? px - w / 2 : dx < 0 ? px + dx - w : px + dx;
       const Box box{x0, py + dy - h, x0 + w, py + dy + 2};
-      const bool inside = box.x0 >= kLeft && box.x1 <= kLeft + plot_w && box.y0 >= kTop && box.y1 <= kTop + plot_h;
-      const bool free = std::none_of(placed.begin(), placed.end(), [&](const Box& b) { return b.Overlaps(box); });
+      const bool inside =
+          box.x0 >= kLeft && box.x1 <= kLeft + plot_w && box.y0 >= kTop && box.y1 <= kTop + plot_h;
+      const bool free =
+          std::none_of(placed.begin(), placed.end(), [&](const Box& b) { return b.Overlaps(box); });
       if (inside && free) {
         best = box, best_x = x0, found = true;
         break;
@@ -163,8 +193,8 @@ std::string SvgChart::Render() const {
     }
     if (!found) best = {px + 5, py - 4 - h, px + 5 + w, py - 2}, best_x = px + 5;
     placed.push_back(best);
-    svg += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"12\">{}</text>\n", best_x, best.y1 - 2,
-                       Escape(p.label));
+    svg += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"12\">{}</text>\n", best_x,
+                       best.y1 - 2, Escape(p.label));
   }
   svg += "</svg>\n";
   return svg;

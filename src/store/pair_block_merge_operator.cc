@@ -1,16 +1,16 @@
 #include "store/pair_block_merge_operator.h"
 
-#include <rocksdb/env.h>
-#include <rocksdb/merge_operator.h>
-
 #include <algorithm>
 #include <deque>
 #include <exception>
 #include <functional>
-#include <queue>
 #include <utility>
 
+#include <rocksdb/env.h>
+#include <rocksdb/merge_operator.h>
+
 #include "store/pair_block.h"
+#include "util/sorted_merge.h"
 
 namespace streamglove {
 
@@ -18,33 +18,33 @@ namespace {
 
 bool AddChecked(uint64_t* sum, uint64_t v) { return !__builtin_add_overflow(*sum, v, sum); }
 
-// Sums sorted, duplicate-free lists into *out (sorted, duplicate-free).
-bool MergeSorted(const std::vector<std::vector<ColumnValue>>& lists,
-                 std::vector<ColumnValue>* out) {
+// Sums sorted, duplicate-free lists into *out (sorted, duplicate-free);
+// false if a sum overflows.
+bool SumSortedLists(const std::vector<std::vector<ColumnValue>>& lists,
+                    std::vector<ColumnValue>* out) {
   out->clear();
   if (lists.size() == 1) {
     *out = lists[0];
     return true;
   }
-  // Min-heap of (column, list index) over the head of every non-empty list.
-  using Head = std::pair<uint32_t, size_t>;
-  std::priority_queue<Head, std::vector<Head>, std::greater<>> heap;
   std::vector<size_t> pos(lists.size(), 0);
-  for (size_t i = 0; i < lists.size(); ++i) {
-    if (!lists[i].empty()) heap.emplace(lists[i][0].col, i);
-  }
-  while (!heap.empty()) {
-    const auto [col, i] = heap.top();
-    heap.pop();
-    const uint64_t value = lists[i][pos[i]].value;
-    if (!out->empty() && out->back().col == col) {
-      if (!AddChecked(&out->back().value, value)) return false;
-    } else {
-      out->push_back(ColumnValue{col, value});
-    }
-    if (++pos[i] < lists[i].size()) heap.emplace(lists[i][pos[i]].col, i);
-  }
-  return true;
+  const auto next = [&](size_t i, ColumnValue* item, bool* done) {
+    *done = pos[i] == lists[i].size();
+    if (!*done) *item = lists[i][pos[i]++];
+    return Status::OK();
+  };
+  const auto less = [](const ColumnValue& a, const ColumnValue& b) { return a.col < b.col; };
+  return MergeSorted<ColumnValue>(lists.size(), next, less,
+                                  [&](const ColumnValue& item) {
+                                    if (out->empty() || out->back().col != item.col) {
+                                      out->push_back(item);
+                                      return Status::OK();
+                                    }
+                                    return AddChecked(&out->back().value, item.value)
+                                               ? Status::OK()
+                                               : Status::Corruption("overflow");
+                                  })
+      .ok();
 }
 
 class PairBlockMergeOperator : public rocksdb::MergeOperator {
@@ -113,7 +113,7 @@ bool SumPairBlockFragments(uint32_t block, const std::vector<std::string_view>& 
   }
   std::vector<ColumnValue> sum;
   sum.reserve(std::min<size_t>(total, kBlockColumns));
-  if (!fragments.empty() && !MergeSorted(lists, &sum)) return false;
+  if (!fragments.empty() && !SumSortedLists(lists, &sum)) return false;
   out->clear();
   EncodeFragment(block, sum, out);
   return true;

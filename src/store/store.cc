@@ -1,8 +1,8 @@
 // StoreImpl: metadata reads and writes, pair scans, size on disk.
-#include <fmt/format.h>
-#include <rocksdb/write_batch.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
+#include <rocksdb/write_batch.h>
 
 #include "store/pair_block.h"
 #include "store/store_impl.h"
@@ -166,6 +166,6 @@ Status StoreImpl::VerifyChecksums() {
   return s.ok() ? Status::OK() : FromRocks(s, "checksums");
 }
 
-uint64_t StoreImpl::SizeOnDisk() { return DirectoryBytes(dir_, kBlockStreamDir); }
+uint64_t StoreImpl::SizeOnDisk() { return MeasureDirectory(dir_).top_level; }
 
 }  // namespace streamglove

@@ -31,13 +31,11 @@
 #include <string>
 #include <vector>
 
+#include "streamglove/options.h"
 #include "streamglove/status.h"
-#include "streamglove/vocabulary.h"
+#include "streamglove/vocab_file.h"
 
 namespace streamglove {
-
-// The training block stream's folder inside a store directory (train/block_stream.h).
-inline constexpr char kBlockStreamDir[] = "blocks";
 
 // Bumped on any change to what a store holds or how; a store of a newer
 // version is refused.
@@ -72,9 +70,9 @@ struct InputRecord {
 struct IngestProgress {
   std::string fingerprint;
   std::string path;
-  uint64_t offset = 0;           // decompressed byte offset where reading resumes
-  bool continues_line = false;   // the chunk at `offset` continues a line
-  bool starts_in_token = false;  // ...and starts inside a cut token
+  uint64_t offset = 0;            // decompressed byte offset where reading resumes
+  bool continues_line = false;    // the chunk at `offset` continues a line
+  bool starts_in_token = false;   // ...and starts inside a cut token
   std::vector<uint32_t> context;  // last ≤ window in-vocabulary ids of the open document
   uint64_t tokens = 0;            // tokens of this input counted so far
 };
@@ -93,7 +91,8 @@ class Store {
   // Opens an existing store to read it (stats, dump, verify, train's block
   // stream) without writing to it, so it works on a full disk. The store is
   // locked as by Open(); NewBatch/CommitBatch/Initialize fail.
-  static Status OpenForReading(const std::string& dir, size_t memory_bytes, std::unique_ptr<Store>* store);
+  static Status OpenForReading(const std::string& dir, size_t memory_bytes,
+                               std::unique_ptr<Store>* store);
 
   // True once Initialize() has written config and vocabulary.
   virtual bool initialized() const = 0;
@@ -145,8 +144,9 @@ class Store {
   // ForEachPairBelow over every row.
   Status ForEachPair(const PairVisitor& f) { return ForEachPairBelow(UINT32_MAX, f); }
 
-  // Bytes of the store's own files on disk: the counts and records, not the
-  // training block stream under kBlockStreamDir.
+  // Bytes of the store's own files on disk: the counts and records, which
+  // RocksDB keeps directly in the directory. Subfolders hold data derived
+  // from the store by later stages (train's block stream) and are not counted.
   virtual uint64_t SizeOnDisk() = 0;
 
   // Reads every table file and checks its block checksums (RocksDB's

@@ -1,14 +1,15 @@
 // Batches: pairs written to a temporary SST file, committed with their
 // metadata changes by one IngestExternalFile.
-#include <fmt/format.h>
-#include <rocksdb/sst_file_writer.h>
-#include <rocksdb/write_batch.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <thread>
+
+#include <fmt/format.h>
+#include <rocksdb/sst_file_writer.h>
+#include <rocksdb/write_batch.h>
 
 #include "store/pair_block.h"
 #include "store/store_impl.h"
@@ -27,17 +28,19 @@ namespace {
 // the last Merge entry; the first error is kept and returned ever after.
 class BatchFile {
  public:
-  BatchFile(std::string path, size_t vocab_size) : path_(std::move(path)), vocab_size_(vocab_size) {}
+  BatchFile(std::string path, size_t vocab_size)
+      : path_(std::move(path)), vocab_size_(vocab_size) {}
   ~BatchFile() {
     if (writer_ == nullptr) return;
     writer_.reset();
     ::unlink(path_.c_str());
   }
 
-  Status Add(const rocksdb::Options& options, rocksdb::ColumnFamilyHandle* cf, uint32_t row, uint32_t col,
-             uint64_t value) {
+  Status Add(const rocksdb::Options& options, rocksdb::ColumnFamilyHandle* cf, uint32_t row,
+             uint32_t col, uint64_t value) {
     SG_RETURN_IF_ERROR(error_);
-    if (finished_) return Status::InvalidArgument(fmt::format("{}: pair after the range was finished", path_));
+    if (finished_)
+      return Status::InvalidArgument(fmt::format("{}: pair after the range was finished", path_));
     if (any_ && (row < row_ || (row == row_ && col <= col_))) {
       return Status::InvalidArgument(fmt::format("{}: pair ({}, {}) after ({}, {}): not increasing",
                                                  path_, row, col, row_, col_));
@@ -129,12 +132,14 @@ class BatchFile {
 // A batch: one BatchFile per key range.
 class BatchImpl final : public Store::Batch {
  public:
-  BatchImpl(const StoreImpl* owner, const rocksdb::Options& options, rocksdb::ColumnFamilyHandle* cf,
-            const std::string& path_prefix, size_t ranges, size_t vocab_size)
+  BatchImpl(const StoreImpl* owner, const rocksdb::Options& options,
+            rocksdb::ColumnFamilyHandle* cf, const std::string& path_prefix, size_t ranges,
+            size_t vocab_size)
       : owner_(owner), options_(options), cf_(cf), path_prefix_(path_prefix) {
     ranges_.reserve(ranges);
     for (size_t i = 0; i < ranges; ++i) {
-      ranges_.push_back(std::make_unique<BatchFile>(fmt::format("{}-{}.sst", path_prefix, i), vocab_size));
+      ranges_.push_back(
+          std::make_unique<BatchFile>(fmt::format("{}-{}.sst", path_prefix, i), vocab_size));
     }
   }
 
@@ -188,15 +193,16 @@ void StoreImpl::WaitForL0Compactions(size_t files_per_batch) {
 Status StoreImpl::NewBatch(size_t ranges, std::unique_ptr<Batch>* batch) {
   batch->reset();
   SG_RETURN_IF_ERROR(RequireInitialized());
-  if (ranges == 0) return Status::InvalidArgument(fmt::format("{}: a batch of no key ranges", dir_));
+  if (ranges == 0)
+    return Status::InvalidArgument(fmt::format("{}: a batch of no key ranges", dir_));
   // The batch files are ingested mostly into L0 and rewritten by compaction
   // soon: write them with the fast upper-level compression, not the
   // bottommost one SstFileWriter would otherwise pick.
   rocksdb::Options options = options_;
   options.bottommost_compression = rocksdb::kDisableCompressionOption;
-  *batch = std::make_unique<BatchImpl>(this, options, db_->DefaultColumnFamily(),
-                                       fmt::format("{}/{}/batch-{}", dir_, kStoreTmpDir, next_batch_++), ranges,
-                                       vocab_.size());
+  *batch = std::make_unique<BatchImpl>(
+      this, options, db_->DefaultColumnFamily(),
+      fmt::format("{}/{}/batch-{}", dir_, kStoreTmpDir, next_batch_++), ranges, vocab_.size());
   return Status::OK();
 }
 

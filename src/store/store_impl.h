@@ -11,20 +11,19 @@
 #ifndef STREAMGLOVE_STORE_STORE_IMPL_H_
 #define STREAMGLOVE_STORE_STORE_IMPL_H_
 
-#include <rocksdb/db.h>
-#include <rocksdb/options.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
 
+#include <rocksdb/db.h>
+#include <rocksdb/options.h>
+
 #include "store/store.h"
 #include "util/config.h"
 
 namespace streamglove {
-
 
 inline constexpr char kStoreLockFile[] = "LOCK.streamglove";
 inline constexpr char kStoreTmpDir[] = "tmp";

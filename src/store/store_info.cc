@@ -13,7 +13,8 @@ Status ComputeStoreStats(const std::string& dir, size_t memory_bytes, StoreStats
   *stats = StoreStats();
   std::unique_ptr<Store> store;
   SG_RETURN_IF_ERROR(Store::OpenForReading(dir, memory_bytes, &store));
-  if (!store->initialized()) return Status::InvalidArgument(fmt::format("{}: the store holds no vocabulary yet", dir));
+  if (!store->initialized())
+    return Status::InvalidArgument(fmt::format("{}: the store holds no vocabulary yet", dir));
   const StoreConfig& c = store->config();
   stats->format_version = c.format_version;
   stats->window = c.window;
@@ -40,14 +41,16 @@ Status ComputeStoreStats(const std::string& dir, size_t memory_bytes, StoreStats
   }));
   stats->sum_of_counts = static_cast<double>(sum) / static_cast<double>(c.scale);
   stats->size_on_disk = store->SizeOnDisk();
-  stats->block_stream_bytes = DirectoryBytes(dir + "/" + kBlockStreamDir);
+  stats->derived_bytes = MeasureDirectory(dir).subfolders;
   return Status::OK();
 }
 
-Status DumpStore(const std::string& dir, size_t memory_bytes, DumpFormat format, const std::string& out_path) {
+Status DumpStore(const std::string& dir, size_t memory_bytes, DumpFormat format,
+                 const std::string& out_path) {
   std::unique_ptr<Store> store;
   SG_RETURN_IF_ERROR(Store::OpenForReading(dir, memory_bytes, &store));
-  if (!store->initialized()) return Status::InvalidArgument(fmt::format("{}: the store holds no vocabulary yet", dir));
+  if (!store->initialized())
+    return Status::InvalidArgument(fmt::format("{}: the store holds no vocabulary yet", dir));
   const double scale = static_cast<double>(store->config().scale);
   const auto& vocab = store->vocab();
   AtomicFileWriter out;
@@ -57,7 +60,8 @@ Status DumpStore(const std::string& dir, size_t memory_bytes, DumpFormat format,
     const double count = static_cast<double>(value) / scale;
     line.clear();
     if (format == DumpFormat::kText) {
-      fmt::format_to(std::back_inserter(line), "{} {} {}\n", vocab[row].word, vocab[col].word, count);
+      fmt::format_to(std::back_inserter(line), "{} {} {}\n", vocab[row].word, vocab[col].word,
+                     count);
     } else {
       const int32_t w1 = static_cast<int32_t>(row) + 1, w2 = static_cast<int32_t>(col) + 1;
       char rec[16];

@@ -1,10 +1,6 @@
 // Store::Open: directory checks, the process lock, RocksDB options, and
 // loading config and vocabulary into memory.
 #include <fcntl.h>
-#include <fmt/format.h>
-#include <rocksdb/cache.h>
-#include <rocksdb/convenience.h>
-#include <rocksdb/table.h>
 #include <sys/file.h>
 #include <unistd.h>
 
@@ -13,6 +9,11 @@
 #include <charconv>
 #include <filesystem>
 #include <system_error>
+
+#include <fmt/format.h>
+#include <rocksdb/cache.h>
+#include <rocksdb/convenience.h>
+#include <rocksdb/table.h>
 
 #include "store/pair_block_merge_operator.h"
 #include "store/store_impl.h"
@@ -128,8 +129,7 @@ rocksdb::Options StoreOptions(size_t memory_bytes, bool create) {
   options.merge_operator = NewPairBlockMergeOperator();
 
   rocksdb::BlockBasedTableOptions table;
-  table.block_cache =
-      rocksdb::NewLRUCache(config::StoreCacheBytes(memory_bytes));
+  table.block_cache = rocksdb::NewLRUCache(config::StoreCacheBytes(memory_bytes));
   table.cache_index_and_filter_blocks = true;
   table.pin_l0_filter_and_index_blocks_in_cache = true;
   table.block_size = config::kStoreBlockBytes;
@@ -173,7 +173,8 @@ Status Store::Open(const std::string& dir, size_t memory_bytes, bool create,
   return Status::OK();
 }
 
-Status Store::OpenForReading(const std::string& dir, size_t memory_bytes, std::unique_ptr<Store>* store) {
+Status Store::OpenForReading(const std::string& dir, size_t memory_bytes,
+                             std::unique_ptr<Store>* store) {
   store->reset();
   SG_RETURN_IF_ERROR(CheckDirectory(dir, /*create=*/false));
   int lock_fd = -1;
@@ -196,8 +197,8 @@ Status StoreImpl::OpenDb(size_t memory_bytes, bool create, bool read_only) {
   rocksdb::DB* db = nullptr;
   // Read-only: nothing is written (no WAL replay flush, no new MANIFEST), so
   // a store on a full disk can still be read and verified.
-  const rocksdb::Status s =
-      read_only ? rocksdb::DB::OpenForReadOnly(options_, dir_, &db) : rocksdb::DB::Open(options_, dir_, &db);
+  const rocksdb::Status s = read_only ? rocksdb::DB::OpenForReadOnly(options_, dir_, &db)
+                                      : rocksdb::DB::Open(options_, dir_, &db);
   if (!s.ok()) return FromRocks(s, "opening RocksDB");
   db_.reset(db);
   return Status::OK();

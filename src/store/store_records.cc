@@ -17,8 +17,8 @@ constexpr uint64_t kConfigLinearWeighting = 8;  // (W - d + 1) / W; without it o
 // Subsampled before windowing: the threshold t follows the other fields, as
 // the varint of its IEEE 754 bits.
 constexpr uint64_t kConfigSubsampled = 16;
-constexpr uint64_t kConfigFlags =
-    kConfigSymmetric | kConfigDistanceWeighting | kConfigLowercase | kConfigLinearWeighting | kConfigSubsampled;
+constexpr uint64_t kConfigFlags = kConfigSymmetric | kConfigDistanceWeighting | kConfigLowercase |
+                                  kConfigLinearWeighting | kConfigSubsampled;
 
 // Progress flag bits (on disk: never change).
 constexpr uint64_t kProgressContinuesLine = 1;
@@ -95,11 +95,12 @@ void EncodeConfig(const StoreConfig& config, std::string* out) {
   out->append(kConfigMagic, kMagicSize);
   PutVarint64(out, config.format_version);
   PutVarint64(out, config.window);
-  PutVarint64(out, (config.symmetric ? kConfigSymmetric : 0) |
-                       (config.weighting == DistanceWeighting::kHarmonic ? kConfigDistanceWeighting : 0) |
-                       (config.weighting == DistanceWeighting::kLinear ? kConfigLinearWeighting : 0) |
-                       (config.lowercase ? kConfigLowercase : 0) |
-                       (config.subsample > 0 ? kConfigSubsampled : 0));
+  PutVarint64(
+      out, (config.symmetric ? kConfigSymmetric : 0) |
+               (config.weighting == DistanceWeighting::kHarmonic ? kConfigDistanceWeighting : 0) |
+               (config.weighting == DistanceWeighting::kLinear ? kConfigLinearWeighting : 0) |
+               (config.lowercase ? kConfigLowercase : 0) |
+               (config.subsample > 0 ? kConfigSubsampled : 0));
   PutVarint64(out, config.scale);
   PutLengthPrefixed(out, config.tokenizer);
   PutLengthPrefixed(out, config.json_field);
@@ -131,8 +132,8 @@ bool DecodeConfig(std::string_view value, StoreConfig* config) {
   if (!r.AtEnd()) return false;
   c.symmetric = (flags & kConfigSymmetric) != 0;
   c.weighting = (flags & kConfigDistanceWeighting) != 0 ? DistanceWeighting::kHarmonic
-                : (flags & kConfigLinearWeighting) != 0  ? DistanceWeighting::kLinear
-                                                         : DistanceWeighting::kNone;
+                : (flags & kConfigLinearWeighting) != 0 ? DistanceWeighting::kLinear
+                                                        : DistanceWeighting::kNone;
   c.lowercase = (flags & kConfigLowercase) != 0;
   *config = std::move(c);
   return true;

@@ -12,7 +12,7 @@
 #include <string_view>
 
 #include "store/store.h"
-#include "streamglove/vocabulary.h"
+#include "streamglove/vocab_file.h"
 
 namespace streamglove {
 

@@ -27,13 +27,16 @@ Status VerifyStore(const std::string& dir, size_t memory_bytes, VerifyReport* re
   std::unique_ptr<Store> store;
   SG_RETURN_IF_ERROR(Store::OpenForReading(dir, memory_bytes, &store));
   if (!store->initialized()) {
-    report->problems.push_back(fmt::format("{}: the store holds no configuration and vocabulary (an ingest was "
-                                           "interrupted before its vocabulary pass ended: rerun it)", dir));
+    report->problems.push_back(
+        fmt::format("{}: the store holds no configuration and vocabulary (an ingest was "
+                    "interrupted before its vocabulary pass ended: rerun it)",
+                    dir));
     return Status::OK();
   }
   const StoreConfig& config = store->config();
-  report->checks.push_back(fmt::format("format version {}, window {}, {}, scale {}", config.format_version,
-                                       config.window, config.symmetric ? "symmetric" : "asymmetric", config.scale));
+  report->checks.push_back(
+      fmt::format("format version {}, window {}, {}, scale {}", config.format_version,
+                  config.window, config.symmetric ? "symmetric" : "asymmetric", config.scale));
 
   const std::vector<VocabEntry>& vocab = store->vocab();
   std::unordered_set<std::string_view> words;
@@ -47,11 +50,13 @@ Status VerifyStore(const std::string& dir, size_t memory_bytes, VerifyReport* re
       problem = "out of rank order (count descending, ties in byte order)";
     }
     if (!problem.empty() && vocab_problems++ < 10) {
-      report->problems.push_back(fmt::format("vocabulary id {} ('{}', count {}): {}", i, vocab[i].word,
-                                             vocab[i].count, problem));
+      report->problems.push_back(fmt::format("vocabulary id {} ('{}', count {}): {}", i,
+                                             vocab[i].word, vocab[i].count, problem));
     }
   }
-  if (vocab_problems == 0) report->checks.push_back(fmt::format("vocabulary: {} unique words in rank order", vocab.size()));
+  if (vocab_problems == 0)
+    report->checks.push_back(
+        fmt::format("vocabulary: {} unique words in rank order", vocab.size()));
 
   if (Status s = store->VerifyChecksums(); !s.ok()) {
     report->problems.push_back(s.message());
@@ -67,7 +72,8 @@ Status VerifyStore(const std::string& dir, size_t memory_bytes, VerifyReport* re
     std::string problem;
     if (row >= v || col >= v) problem = "an id outside the vocabulary";
     if (value == 0) problem = "a zero value";
-    if (have_last && (row < last_row || (row == last_row && col <= last_col))) problem = "out of (row, col) order";
+    if (have_last && (row < last_row || (row == last_row && col <= last_col)))
+      problem = "out of (row, col) order";
     if (!problem.empty() && pair_problems++ < 10) {
       report->problems.push_back(fmt::format("pair ({}, {}) = {}: {}", row, col, value, problem));
     }
@@ -82,9 +88,11 @@ Status VerifyStore(const std::string& dir, size_t memory_bytes, VerifyReport* re
   if (!scan.ok()) {
     report->problems.push_back(fmt::format("after {} readable pairs: {}", pairs, scan.message()));
   } else if (pair_problems == 0) {
-    report->checks.push_back(fmt::format("{} non-zero pairs decode, in order, inside the vocabulary", pairs));
+    report->checks.push_back(
+        fmt::format("{} non-zero pairs decode, in order, inside the vocabulary", pairs));
     if (config.symmetric && upper != lower) {
-      report->problems.push_back("a symmetric store whose X_ij and X_ji differ (triangle checksums disagree)");
+      report->problems.push_back(
+          "a symmetric store whose X_ij and X_ji differ (triangle checksums disagree)");
     } else if (config.symmetric) {
       report->checks.push_back("symmetric: both triangles hold the same counts");
     }
@@ -96,7 +104,8 @@ Status VerifyStore(const std::string& dir, size_t memory_bytes, VerifyReport* re
   uint64_t tokens = 0;
   for (const InputRecord& r : inputs) {
     if (!fingerprints.insert(r.fingerprint).second) {
-      report->problems.push_back(fmt::format("input {} recorded twice (fingerprint {})", r.path, r.fingerprint));
+      report->problems.push_back(
+          fmt::format("input {} recorded twice (fingerprint {})", r.path, r.fingerprint));
     }
     tokens += r.tokens;
   }
@@ -104,12 +113,14 @@ Status VerifyStore(const std::string& dir, size_t memory_bytes, VerifyReport* re
   bool partial = false;
   SG_RETURN_IF_ERROR(store->GetProgress(&progress, &partial));
   if (partial && fingerprints.count(progress.fingerprint) > 0) {
-    report->problems.push_back(fmt::format("{} is both finished and pending at byte {}", progress.path, progress.offset));
+    report->problems.push_back(
+        fmt::format("{} is both finished and pending at byte {}", progress.path, progress.offset));
   }
-  report->checks.push_back(fmt::format("{} inputs ingested ({} tokens){}", inputs.size(), tokens,
-                                       partial ? fmt::format("; {} pending from byte {} (rerun ingest to finish it)",
-                                                             progress.path, progress.offset)
-                                               : std::string()));
+  report->checks.push_back(
+      fmt::format("{} inputs ingested ({} tokens){}", inputs.size(), tokens,
+                  partial ? fmt::format("; {} pending from byte {} (rerun ingest to finish it)",
+                                        progress.path, progress.offset)
+                          : std::string()));
   return Status::OK();
 }
 

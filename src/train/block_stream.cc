@@ -1,18 +1,19 @@
 #include "train/block_stream.h"
 
+#include <unistd.h>
+#include <zstd.h>
+
 #include <algorithm>
 #include <chrono>
-#include <new>
 #include <cstring>
 #include <filesystem>
+#include <new>
 #include <random>
 #include <sstream>
 
 #include <fmt/format.h>
-#include <unistd.h>
-#include <zstd.h>
 
-#include "corpus/byte_source.h"
+#include "util/byte_source.h"
 #include "util/crc32.h"
 #include "util/file.h"
 #include "util/hash.h"
@@ -76,9 +77,10 @@ class BlockFileWriter {
       return Status::OK();
     }
     frame_->resize(ZSTD_compressBound(buffer_.size()));
-    const size_t n =
-        ZSTD_compressCCtx(cctx_, frame_->data(), frame_->size(), buffer_.data(), buffer_.size(), kBlockZstdLevel);
-    if (ZSTD_isError(n)) return Status::IOError(fmt::format("{}: {}", file_.path(), ZSTD_getErrorName(n)));
+    const size_t n = ZSTD_compressCCtx(cctx_, frame_->data(), frame_->size(), buffer_.data(),
+                                       buffer_.size(), kBlockZstdLevel);
+    if (ZSTD_isError(n))
+      return Status::IOError(fmt::format("{}: {}", file_.path(), ZSTD_getErrorName(n)));
     buffer_.clear();
     return file_.Append(std::string_view(frame_->data(), n));
   }
@@ -92,13 +94,14 @@ class BlockFileWriter {
 
 Status ReadManifest(const std::string& dir, std::string* stamp, BlockStreamInfo* info) {
   const std::string path = dir + "/MANIFEST";
-  if (!std::filesystem::exists(path)) return Status::NotFound(path);
+  if (!PathExists(path)) return Status::NotFound(path);
   std::string all;
   SG_RETURN_IF_ERROR(ReadFileToString(path, &all));
   std::istringstream in(all);
   std::string magic;
   std::getline(in, magic);
-  if (magic != kManifestMagic) return Status::Corruption(fmt::format("{}: not a block stream manifest", path));
+  if (magic != kManifestMagic)
+    return Status::Corruption(fmt::format("{}: not a block stream manifest", path));
   // "key value" lines in a fixed order, each key checked.
   const auto field = [&](const char* want, auto* value) {
     std::string key;
@@ -121,7 +124,8 @@ Status ReadManifest(const std::string& dir, std::string* stamp, BlockStreamInfo*
     }
     pairs += info->block_records[b];
   }
-  if (pairs != info->pairs) return Status::Corruption(fmt::format("{}: block sizes do not add up to the pairs", path));
+  if (pairs != info->pairs)
+    return Status::Corruption(fmt::format("{}: block sizes do not add up to the pairs", path));
   return Status::OK();
 }
 
@@ -146,7 +150,8 @@ std::string StoreStamp(Store* store) {
   bool partial = false;
   std::string key = fmt::format("v{} w{} ", store->vocab().size(), store->config().window);
   if (store->ListInputs(&inputs).ok()) {
-    std::sort(inputs.begin(), inputs.end(), [](auto& a, auto& b) { return a.fingerprint < b.fingerprint; });
+    std::sort(inputs.begin(), inputs.end(),
+              [](auto& a, auto& b) { return a.fingerprint < b.fingerprint; });
     for (const InputRecord& r : inputs) key += r.fingerprint + " ";
   }
   if (store->GetProgress(&progress, &partial).ok() && partial) {
@@ -170,10 +175,11 @@ Status OpenBlockStream(Store* store, const std::string& dir, uint32_t vocab, siz
     return largest * sizeof(PairRecord32) <= block_bytes + block_bytes / 4;
   };
   const auto compression_ok = [&](const BlockStreamInfo& b) {
-    return compression == BlockCompression::kAuto || b.compressed == (compression == BlockCompression::kZstd);
+    return compression == BlockCompression::kAuto ||
+           b.compressed == (compression == BlockCompression::kZstd);
   };
-  if (ReadManifest(dir, &have_stamp, &existing).ok() && have_stamp == stamp && existing.vocab == vocab &&
-      fits(existing) && compression_ok(existing)) {
+  if (ReadManifest(dir, &have_stamp, &existing).ok() && have_stamp == stamp &&
+      existing.vocab == vocab && fits(existing) && compression_ok(existing)) {
     existing.dir = dir;
     *info = existing;
     return Status::OK();
@@ -181,7 +187,8 @@ Status OpenBlockStream(Store* store, const std::string& dir, uint32_t vocab, siz
 
   std::error_code ec;
   std::filesystem::remove_all(dir, ec);
-  if (!std::filesystem::create_directories(dir, ec) && ec) return Status::IOError(fmt::format("{}: {}", dir, ec.message()));
+  if (!std::filesystem::create_directories(dir, ec) && ec)
+    return Status::IOError(fmt::format("{}: {}", dir, ec.message()));
   // About 3 bytes of store per pair: this overestimates the pairs a little,
   // so blocks come out no larger than asked.
   const uint64_t estimated_pairs = std::max<uint64_t>(1, store->SizeOnDisk() / 3);
@@ -189,38 +196,43 @@ Status OpenBlockStream(Store* store, const std::string& dir, uint32_t vocab, siz
   // Rounded up: rounded down, a stream of 1.5 blocks' bytes came out as one
   // block too large for the reuse check below, and was rebuilt on every run.
   const size_t target = std::max<size_t>(block_bytes, 1);
-  const auto blocks =
-      static_cast<uint32_t>(std::clamp<uint64_t>((estimated_bytes + target - 1) / target, 1, kMaxBlocks));
+  const auto blocks = static_cast<uint32_t>(
+      std::clamp<uint64_t>((estimated_bytes + target - 1) / target, 1, kMaxBlocks));
   // Compression pays when the page cache cannot hold the stream, so that
   // every epoch reads it from the disk: half the bytes to read (and to store).
-  info->compressed = compression == BlockCompression::kZstd ||
-                     (compression == BlockCompression::kAuto && estimated_bytes > AvailableMemoryBytes() / 2);
-  std::unique_ptr<ZSTD_CCtx, size_t (*)(ZSTD_CCtx*)> cctx(info->compressed ? ZSTD_createCCtx() : nullptr,
-                                                           ZSTD_freeCCtx);
-  if (info->compressed && !cctx) return Status::IOError(fmt::format("{}: cannot create a zstd compressor", dir));
+  info->compressed =
+      compression == BlockCompression::kZstd ||
+      (compression == BlockCompression::kAuto && estimated_bytes > AvailableMemoryBytes() / 2);
+  std::unique_ptr<ZSTD_CCtx, size_t (*)(ZSTD_CCtx*)> cctx(
+      info->compressed ? ZSTD_createCCtx() : nullptr, ZSTD_freeCCtx);
+  if (info->compressed && !cctx)
+    return Status::IOError(fmt::format("{}: cannot create a zstd compressor", dir));
   std::string frame;
   std::vector<BlockFileWriter> files(blocks);
-  for (uint32_t b = 0; b < blocks; ++b) SG_RETURN_IF_ERROR(files[b].Open(BlockPath(*info, b), cctx.get(), &frame));
+  for (uint32_t b = 0; b < blocks; ++b)
+    SG_RETURN_IF_ERROR(files[b].Open(BlockPath(*info, b), cctx.get(), &frame));
   info->block_records.assign(blocks, 0);
   // Deterministic for a given store, so a rebuilt stream is the same stream.
   std::mt19937_64 rng(HashBytes(stamp) ^ vocab);
   const double scale = static_cast<double>(store->config().scale);
-  SG_RETURN_IF_ERROR(store->ForEachPairBelow(vocab, [&](uint32_t row, uint32_t col, uint64_t value) {
-    if (col >= vocab) return Status::OK();
-    const PairRecord32 r{row, col, static_cast<float>(static_cast<double>(value) / scale)};
-    const uint32_t b = static_cast<uint32_t>(rng() % blocks);
-    ++info->block_records[b];
-    ++info->pairs;
-    return files[b].Append(r);
-  }));
+  SG_RETURN_IF_ERROR(
+      store->ForEachPairBelow(vocab, [&](uint32_t row, uint32_t col, uint64_t value) {
+        if (col >= vocab) return Status::OK();
+        const PairRecord32 r{row, col, static_cast<float>(static_cast<double>(value) / scale)};
+        const uint32_t b = static_cast<uint32_t>(rng() % blocks);
+        ++info->block_records[b];
+        ++info->pairs;
+        return files[b].Append(r);
+      }));
   for (BlockFileWriter& f : files) {
     SG_RETURN_IF_ERROR(f.Close());
     info->block_crcs.push_back(f.crc());
   }
   std::string manifest =
-      fmt::format("{}\nstamp {}\nvocab {}\npairs {}\ncompression {}\nblocks {}\n", kManifestMagic, stamp, vocab,
-                  info->pairs, info->compressed ? "zstd" : "none", blocks);
-  for (uint32_t b = 0; b < blocks; ++b) manifest += fmt::format("{} {}\n", info->block_records[b], info->block_crcs[b]);
+      fmt::format("{}\nstamp {}\nvocab {}\npairs {}\ncompression {}\nblocks {}\n", kManifestMagic,
+                  stamp, vocab, info->pairs, info->compressed ? "zstd" : "none", blocks);
+  for (uint32_t b = 0; b < blocks; ++b)
+    manifest += fmt::format("{} {}\n", info->block_records[b], info->block_crcs[b]);
   AtomicFileWriter out;
   SG_RETURN_IF_ERROR(out.Open(dir + "/MANIFEST"));
   SG_RETURN_IF_ERROR(out.Append(manifest));
@@ -251,7 +263,8 @@ class BlockFileReader {
     while (left > 0) {
       size_t got = 0;
       SG_RETURN_IF_ERROR(ReadSome(at, left, &got));
-      if (got == 0) return Status::Corruption(fmt::format("{}: block shorter than its manifest says", path_));
+      if (got == 0)
+        return Status::Corruption(fmt::format("{}: block shorter than its manifest says", path_));
       crc_ = ExtendCrc32(crc_, at, got);
       at += got;
       left -= got;
@@ -262,16 +275,21 @@ class BlockFileReader {
     char extra;
     size_t got = 0;
     SG_RETURN_IF_ERROR(ReadSome(&extra, 1, &got));
-    if (got != 0) return Status::Corruption(fmt::format("{}: block longer than its manifest says", path_));
+    if (got != 0)
+      return Status::Corruption(fmt::format("{}: block longer than its manifest says", path_));
     if (crc_ != want_crc_) {
-      return Status::Corruption(fmt::format(
-          "{}: checksum mismatch: the block is damaged (remove its folder and train again: it is rebuilt)", path_));
+      return Status::Corruption(
+          fmt::format("{}: checksum mismatch: the block is damaged (remove its folder and train "
+                      "again: it is rebuilt)",
+                      path_));
     }
     return Status::OK();
   }
 
  private:
-  Status ReadSome(char* to, size_t n, size_t* got) { return zstd_ ? zstd_->Read(to, n, got) : plain_.Read(to, n, got); }
+  Status ReadSome(char* to, size_t n, size_t* got) {
+    return zstd_ ? zstd_->Read(to, n, got) : plain_.Read(to, n, got);
+  }
 
   std::string path_;
   std::unique_ptr<ByteSource> zstd_;
@@ -284,14 +302,17 @@ class BlockFileReader {
 void PrepareBucket(BlockPart* part, size_t k, const PairTransform& transform, uint64_t seed) {
   TrainingPair* const begin = part->pairs.data() + part->bucket_begin[k];
   const size_t n = part->bucket_begin[k + 1] - part->bucket_begin[k];
-  if (!part->unconverted) return;  // a part of unit updates: converted and shuffled whole by the reader
-  for (size_t i = 0; i < n; ++i) begin[i] = transform.convert(PairRecord32{begin[i].row, begin[i].col, begin[i].weight});
+  if (!part->unconverted)
+    return;  // a part of unit updates: converted and shuffled whole by the reader
+  for (size_t i = 0; i < n; ++i)
+    begin[i] = transform.convert(PairRecord32{begin[i].row, begin[i].col, begin[i].weight});
   SplitMix64 random(seed);
   ShuffleInPlace(begin, n, random);
 }
 
 BlockReader::BlockReader(const BlockStreamInfo* info, std::vector<uint32_t> order,
-                         std::vector<uint64_t> shuffle_seeds, const PairTransform* transform, size_t bucket_records)
+                         std::vector<uint64_t> shuffle_seeds, const PairTransform* transform,
+                         size_t bucket_records)
     : info_(info),
       order_(std::move(order)),
       shuffle_seeds_(std::move(shuffle_seeds)),
@@ -327,13 +348,16 @@ void BlockReader::Prefetch() {
   try {
     PrefetchPart();
   } catch (const std::bad_alloc&) {
-    ahead_status_ = Status::IOError(fmt::format(
-        "out of memory reading the block stream in {} (the machine, or ulimit -v, gave less than --memory)",
-        info_->dir));
+    ahead_status_ =
+        Status::IOError(fmt::format("out of memory reading the block stream in {} (the machine, or "
+                                    "ulimit -v, gave less than --memory)",
+                                    info_->dir));
   } catch (const std::exception& e) {
-    ahead_status_ = Status::IOError(fmt::format("reading the block stream in {}: {}", info_->dir, e.what()));
+    ahead_status_ =
+        Status::IOError(fmt::format("reading the block stream in {}: {}", info_->dir, e.what()));
   }
-  ahead_.read_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ahead_.read_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 void BlockReader::PrefetchPart() {
@@ -381,8 +405,9 @@ Status BlockReader::ScatterBlock(std::vector<T>* to, std::vector<size_t>* bucket
 }
 
 void BlockReader::PrefetchBlock() {
-  ahead_status_ = ScatterBlock(&ahead_.pairs, &ahead_.bucket_begin,
-                               [](const PairRecord32& r) { return TrainingPair{r.row, r.col, 0.0f, r.count}; });
+  ahead_status_ = ScatterBlock(&ahead_.pairs, &ahead_.bucket_begin, [](const PairRecord32& r) {
+    return TrainingPair{r.row, r.col, 0.0f, r.count};
+  });
   if (!ahead_status_.ok()) return;
   ahead_.records = ahead_.pairs.size();
   ahead_.unconverted = true;
@@ -393,7 +418,8 @@ void BlockReader::TakeDueCopies(double share, std::vector<TrainingPair>* part) {
   size_t kept = 0;
   for (DueCopies& due : due_) {
     const size_t space = part_updates_ - part->size();
-    uint64_t take = share >= 1 ? due.copies : std::binomial_distribution<uint64_t>(due.copies, share)(rng_);
+    uint64_t take =
+        share >= 1 ? due.copies : std::binomial_distribution<uint64_t>(due.copies, share)(rng_);
     take = std::min<uint64_t>(take, space);
     part->insert(part->end(), take, due.pair);
     due.copies -= take;
@@ -412,9 +438,12 @@ void BlockReader::PrefetchUnitUpdates() {
   uint64_t due_copies = 0;
   for (const DueCopies& due : due_) due_copies += due.copies;
   const double per_record =
-      records_read_ > 0 ? static_cast<double>(updates_drawn_) / static_cast<double>(records_read_) : 1.0;
-  const double updates_left = static_cast<double>(due_copies) + per_record * static_cast<double>(records_left_);
-  const double share = std::min(1.0, static_cast<double>(part_updates_) / std::max(1.0, updates_left));
+      records_read_ > 0 ? static_cast<double>(updates_drawn_) / static_cast<double>(records_read_)
+                        : 1.0;
+  const double updates_left =
+      static_cast<double>(due_copies) + per_record * static_cast<double>(records_left_);
+  const double share =
+      std::min(1.0, static_cast<double>(part_updates_) / std::max(1.0, updates_left));
   TakeDueCopies(share, &part);
   while (part.size() < part_updates_) {
     if (pending_copies_ > 0) {
@@ -444,7 +473,8 @@ void BlockReader::PrefetchUnitUpdates() {
       if (!ahead_status_.ok()) return;
       SplitMix64 shuffling(shuffle_seeds_[next_] ^ 0x9E3779B97F4A7C15ull);
       for (size_t k = 0; k + 1 < bucket_begin.size(); ++k) {
-        ShuffleInPlace(block_.data() + bucket_begin[k], bucket_begin[k + 1] - bucket_begin[k], shuffling);
+        ShuffleInPlace(block_.data() + bucket_begin[k], bucket_begin[k + 1] - bucket_begin[k],
+                       shuffling);
       }
       rng_.seed(shuffle_seeds_[next_]);
       block_next_ = 0;
@@ -457,7 +487,8 @@ void BlockReader::PrefetchUnitUpdates() {
   }
   std::shuffle(part.begin(), part.end(), rng_);
   ahead_.updates_per_record =
-      records_read_ > 0 ? static_cast<double>(updates_drawn_) / static_cast<double>(records_read_) : 1.0;
+      records_read_ > 0 ? static_cast<double>(updates_drawn_) / static_cast<double>(records_read_)
+                        : 1.0;
   // Already a random order: the buckets only share the work out.
   for (size_t at = 0; at < part.size(); at += bucket_records_) ahead_.bucket_begin.push_back(at);
   ahead_.bucket_begin.push_back(part.size());

@@ -56,13 +56,17 @@ struct PairTransform {
 
 struct BlockStreamInfo {
   std::string dir;
-  bool compressed = false; // block files are zstd frames (block-NNNNN.zst)
-  uint32_t vocab = 0;      // ids below this are kept
+  bool compressed = false;  // block files are zstd frames (block-NNNNN.zst)
+  uint32_t vocab = 0;       // ids below this are kept
   uint64_t pairs = 0;
   std::vector<uint64_t> block_records;
   std::vector<uint32_t> block_crcs;  // CRC-32 of each block's records (12-byte, uncompressed)
-  bool built = false;      // built by this call (else reused)
+  bool built = false;                // built by this call (else reused)
 };
+
+// The block stream's folder inside a store directory. The store counts only
+// the files directly in its directory as its own (Store::SizeOnDisk).
+inline constexpr char kBlockStreamDir[] = "blocks";
 
 // Block i's file.
 std::string BlockPath(const BlockStreamInfo& info, size_t i);
@@ -143,8 +147,9 @@ inline constexpr uint64_t kSpreadMinCopies = 4;
 // copies stay in its part), and a block is read in chunks of 64 Ki records.
 class BlockReader {
  public:
-  BlockReader(const BlockStreamInfo* info, std::vector<uint32_t> order, std::vector<uint64_t> shuffle_seeds,
-              const PairTransform* transform, size_t bucket_records = kBucketRecords);
+  BlockReader(const BlockStreamInfo* info, std::vector<uint32_t> order,
+              std::vector<uint64_t> shuffle_seeds, const PairTransform* transform,
+              size_t bucket_records = kBucketRecords);
   ~BlockReader();
   // Fills *part with the next part; *done after the last (part then empty).
   Status Next(BlockPart* part, bool* done);
@@ -170,7 +175,8 @@ class BlockReader {
   void ReleaseBuffers();
   // Whether a block or a pair's copies are left to read.
   bool MoreToRead() const {
-    return next_ < order_.size() || block_next_ < block_.size() || pending_copies_ > 0 || !due_.empty();
+    return next_ < order_.size() || block_next_ < block_.size() || pending_copies_ > 0 ||
+           !due_.empty();
   }
   // Moves into *part a binomial share (probability `share`) of each pair's
   // copies still due, up to part_updates_ in all.

@@ -20,9 +20,11 @@ namespace {
 
 // Epochs of `c` that fit in `seconds` (checkpoints and the vectors file
 // included), and the time they take.
-uint32_t EpochsThatFit(const BudgetCandidate& c, double seconds, uint32_t checkpoint_every, double* used) {
+uint32_t EpochsThatFit(const BudgetCandidate& c, double seconds, uint32_t checkpoint_every,
+                       double* used) {
   const auto cost = [&](uint32_t epochs) {
-    const uint32_t checkpoints = epochs / checkpoint_every + (epochs % checkpoint_every != 0 ? 1 : 0);
+    const uint32_t checkpoints =
+        epochs / checkpoint_every + (epochs % checkpoint_every != 0 ? 1 : 0);
     return c.setup_seconds + epochs * c.epoch_seconds + (checkpoints + 1) * c.checkpoint_seconds;
   };
   uint32_t epochs = 0;
@@ -33,8 +35,8 @@ uint32_t EpochsThatFit(const BudgetCandidate& c, double seconds, uint32_t checkp
 
 }  // namespace
 
-BudgetPlan PlanBudget(Objective objective, const std::vector<BudgetCandidate>& candidates, double budget_seconds,
-                      double seconds_left, uint32_t checkpoint_every) {
+BudgetPlan PlanBudget(Objective objective, const std::vector<BudgetCandidate>& candidates,
+                      double budget_seconds, double seconds_left, uint32_t checkpoint_every) {
   const double usable = seconds_left - kBudgetMargin * budget_seconds;
   const uint32_t min_epochs = BudgetMinEpochs(objective);
   BudgetPlan plan;
@@ -52,11 +54,21 @@ BudgetPlan PlanBudget(Objective objective, const std::vector<BudgetCandidate>& c
   return plan;
 }
 
+uint32_t ReplanBudgetEpochs(uint32_t planned, uint32_t epochs_done, double epoch_seconds,
+                            double seconds_left, double final_seconds) {
+  if (epochs_done >= planned) return planned;
+  const double affordable =
+      std::max(0.0, seconds_left - final_seconds) / std::max(epoch_seconds, 1e-9);
+  const double more = std::min(std::floor(affordable), static_cast<double>(planned - epochs_done));
+  return epochs_done + static_cast<uint32_t>(more);
+}
+
 Status WriteBudgetPlan(const std::string& path, const BudgetPlan& plan) {
   AtomicFileWriter out;
   SG_RETURN_IF_ERROR(out.Open(path));
-  SG_RETURN_IF_ERROR(out.Append(fmt::format("objective\t{}\ndim\t{}\nepochs\t{}\nx_max\t{}\n",
-                                            ObjectiveName(plan.objective), plan.dim, plan.epochs, plan.x_max)));
+  SG_RETURN_IF_ERROR(
+      out.Append(fmt::format("objective\t{}\ndim\t{}\nepochs\t{}\nx_max\t{}\n",
+                             ObjectiveName(plan.objective), plan.dim, plan.epochs, plan.x_max)));
   return out.Commit();
 }
 
@@ -83,12 +95,14 @@ Status ReadBudgetPlan(const std::string& path, BudgetPlan* plan) {
       objective = true;
     } else if (key == "dim" || key == "epochs") {
       const unsigned long n = std::strtoul(value.c_str(), &rest, 10);
-      if (value.empty() || *rest != '\0' || n < 1 || n > 100000) return bad(fmt::format("{} '{}'", key, value));
+      if (value.empty() || *rest != '\0' || n < 1 || n > 100000)
+        return bad(fmt::format("{} '{}'", key, value));
       (key == "dim" ? read.dim : read.epochs) = static_cast<uint32_t>(n);
       (key == "dim" ? dim : epochs) = true;
     } else if (key == "x_max") {
       read.x_max = std::strtod(value.c_str(), &rest);
-      if (value.empty() || *rest != '\0' || !(read.x_max > 0)) return bad(fmt::format("x_max '{}'", value));
+      if (value.empty() || *rest != '\0' || !(read.x_max > 0))
+        return bad(fmt::format("x_max '{}'", value));
       x_max = true;
     } else {
       return bad(fmt::format("unknown key '{}'", key));

@@ -63,8 +63,19 @@ struct BudgetPlan {
 // candidate with the epochs that fit (at least one). A checkpoint is counted
 // every `checkpoint_every` epochs and after the last, and the vectors file as
 // one more checkpoint. `candidates` must not be empty, smallest dim first.
-BudgetPlan PlanBudget(Objective objective, const std::vector<BudgetCandidate>& candidates, double budget_seconds,
-                      double seconds_left, uint32_t checkpoint_every);
+BudgetPlan PlanBudget(Objective objective, const std::vector<BudgetCandidate>& candidates,
+                      double budget_seconds, double seconds_left, uint32_t checkpoint_every);
+
+// The epochs a running plan still affords, checked after every epoch: with
+// `epochs_done` of `planned` trained, epochs taking `epoch_seconds` each as
+// measured so far (their checkpoints included), `seconds_left` of the budget
+// and `final_seconds` kept for the last checkpoint and the vectors file. A
+// machine slower than when the rates were measured (measured on a 2-core
+// machine: epochs 7% slower than calibrated, the budget overrun by 2.7%)
+// then ends the run with fewer epochs instead of past the budget. Never more
+// than planned, never fewer than epochs_done (the run then ends now).
+uint32_t ReplanBudgetEpochs(uint32_t planned, uint32_t epochs_done, double epoch_seconds,
+                            double seconds_left, double final_seconds);
 
 // The plan as "key<TAB>value" lines, and back: a file that does not parse
 // as a plan is an error naming it.

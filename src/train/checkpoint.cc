@@ -31,11 +31,13 @@ Status SaveCheckpoint(const std::string& path, uint32_t vocab, uint32_t dim, uin
   AtomicFileWriter out;
   SG_RETURN_IF_ERROR(out.Open(path));
   std::string header(kCheckpointMagic, sizeof(kCheckpointMagic));
-  for (uint64_t v : {uint64_t{vocab}, uint64_t{dim}, uint64_t{epochs_done}, options_hash}) PutFixed64(&header, v);
+  for (uint64_t v : {uint64_t{vocab}, uint64_t{dim}, uint64_t{epochs_done}, options_hash})
+    PutFixed64(&header, v);
   SG_RETURN_IF_ERROR(out.Append(header));
   uint32_t crc = ExtendCrc32(0, header.data(), header.size());
   for (const LargeArray<float>* a : arrays) {
-    const std::string_view bytes(reinterpret_cast<const char*>(a->data()), a->size() * sizeof(float));
+    const std::string_view bytes(reinterpret_cast<const char*>(a->data()),
+                                 a->size() * sizeof(float));
     crc = ExtendCrc32(crc, bytes.data(), bytes.size());
     SG_RETURN_IF_ERROR(out.Append(bytes));
   }
@@ -57,7 +59,9 @@ Status LoadCheckpoint(const std::string& path, uint32_t vocab, uint32_t dim, uin
     while (n > 0) {
       size_t got = 0;
       SG_RETURN_IF_ERROR(in.Read(p, n, &got));
-      if (got == 0) return Status::Corruption(fmt::format("{}: byte {}: truncated checkpoint", path, in.position()));
+      if (got == 0)
+        return Status::Corruption(
+            fmt::format("{}: byte {}: truncated checkpoint", path, in.position()));
       p += got;
       n -= got;
     }
@@ -66,8 +70,10 @@ Status LoadCheckpoint(const std::string& path, uint32_t vocab, uint32_t dim, uin
   unsigned char header[kHeaderBytes];
   SG_RETURN_IF_ERROR(read_exact(header, sizeof(header)));
   if (std::memcmp(header, kOldCheckpointMagic, sizeof(kOldCheckpointMagic)) == 0) {
-    return Status::InvalidArgument(fmt::format(
-        "{}: a checkpoint of an older streamglove (format 01, no checksum): train again without --resume", path));
+    return Status::InvalidArgument(
+        fmt::format("{}: a checkpoint of an older streamglove (format 01, no checksum): train "
+                    "again without --resume",
+                    path));
   }
   if (std::memcmp(header, kCheckpointMagic, sizeof(kCheckpointMagic)) != 0) {
     return Status::Corruption(fmt::format("{}: byte 0: not a streamglove checkpoint", path));
@@ -83,7 +89,8 @@ Status LoadCheckpoint(const std::string& path, uint32_t vocab, uint32_t dim, uin
   // The arrays are read straight into place when the file has the run's
   // shape; otherwise it is only checksummed, so that damage reads as damage
   // and an intact checkpoint of another run as that.
-  const bool fits = file_vocab == vocab && file_dim == dim && file_bytes == kHeaderBytes + array_bytes + kTrailerBytes;
+  const bool fits = file_vocab == vocab && file_dim == dim &&
+                    file_bytes == kHeaderBytes + array_bytes + kTrailerBytes;
   uint32_t crc = ExtendCrc32(0, header, sizeof(header));
   if (fits) {
     for (LargeArray<float>* a : arrays) {
@@ -102,14 +109,17 @@ Status LoadCheckpoint(const std::string& path, uint32_t vocab, uint32_t dim, uin
   unsigned char trailer[kTrailerBytes];
   SG_RETURN_IF_ERROR(read_exact(trailer, sizeof(trailer)));
   if (DecodeFixed64(trailer) != crc) {
-    return Status::Corruption(fmt::format("{}: checksum mismatch: the checkpoint is damaged", path));
+    return Status::Corruption(
+        fmt::format("{}: checksum mismatch: the checkpoint is damaged", path));
   }
   if (file_vocab != vocab || file_dim != dim) {
-    return Status::InvalidArgument(fmt::format("{}: checkpoint of {} words x {} dims; this run has {} x {}", path,
-                                               file_vocab, file_dim, vocab, dim));
+    return Status::InvalidArgument(
+        fmt::format("{}: checkpoint of {} words x {} dims; this run has {} x {}", path, file_vocab,
+                    file_dim, vocab, dim));
   }
   if (!fits || file_hash != options_hash) {  // (another objective keeps another number of arrays)
-    return Status::InvalidArgument(fmt::format("{}: checkpoint was trained with other hyperparameters", path));
+    return Status::InvalidArgument(
+        fmt::format("{}: checkpoint was trained with other hyperparameters", path));
   }
   *epochs_done = static_cast<uint32_t>(file_epochs);
   return Status::OK();

@@ -50,7 +50,8 @@ class EmbeddingModel {
  public:
   virtual ~EmbeddingModel() = default;
 
-  virtual void TrainRange(const TrainingPair* pairs, size_t n, const RangeContext& context, RangeTotals* totals) = 0;
+  virtual void TrainRange(const TrainingPair* pairs, size_t n, const RangeContext& context,
+                          RangeTotals* totals) = 0;
 
   uint32_t vocab() const { return vocab_; }
   uint32_t dim() const { return dim_; }

@@ -12,8 +12,9 @@ PairTransform GloveTransform(double x_max, double alpha) {
   const double log_x_max = std::log(x_max);
   return {[x_max, alpha, log_x_max](const PairRecord32& r) {
             const double x = r.count, log_x = std::log(x);
-            return TrainingPair{r.row, r.col, static_cast<float>(log_x),
-                                static_cast<float>(x >= x_max ? 1.0 : std::exp(alpha * (log_x - log_x_max)))};
+            return TrainingPair{
+                r.row, r.col, static_cast<float>(log_x),
+                static_cast<float>(x >= x_max ? 1.0 : std::exp(alpha * (log_x - log_x_max)))};
           },
           /*unit_updates=*/false};
 }
@@ -27,7 +28,8 @@ GloveModel::GloveModel(uint32_t vocab, uint32_t dim, uint64_t seed, const GloveH
   std::uniform_real_distribution<float> uniform(-0.5f, 0.5f);
   for (LargeArray<float>* a : {&word_, &context_}) {
     for (size_t i = 0; i < vocab; ++i) {
-      for (uint32_t b = 0; b <= dim; ++b) (*a)[i * stride_ + b] = uniform(rng) / static_cast<float>(dim);
+      for (uint32_t b = 0; b <= dim; ++b)
+        (*a)[i * stride_ + b] = uniform(rng) / static_cast<float>(dim);
     }
   }
   for (LargeArray<float>* a : {&word_gradsq_, &context_gradsq_}) {
@@ -91,7 +93,8 @@ bool GloveModel::Update(const TrainingPair& pair, float scale, double* cost) {
   return true;
 }
 
-void GloveModel::TrainRange(const TrainingPair* pairs, size_t n, const RangeContext& context, RangeTotals* totals) {
+void GloveModel::TrainRange(const TrainingPair* pairs, size_t n, const RangeContext& context,
+                            RangeTotals* totals) {
   constexpr size_t kAhead = 8;          // pairs whose rows are being fetched
   constexpr size_t kScaleEvery = 1024;  // pairs between updates of the schedule's scale
   const double progress_per_pair =

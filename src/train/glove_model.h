@@ -52,7 +52,9 @@ class GloveModel final : public EmbeddingModel {
   // gradients 1 (so the first step is eta).
   GloveModel(uint32_t vocab, uint32_t dim, uint64_t seed, const GloveHyper& hyper);
 
-  static size_t MemoryBytes(uint32_t vocab, uint32_t dim) { return 4 * size_t{vocab} * RowStride(dim) * sizeof(float); }
+  static size_t MemoryBytes(uint32_t vocab, uint32_t dim) {
+    return 4 * size_t{vocab} * RowStride(dim) * sizeof(float);
+  }
 
   // One AdaGrad step on a pair, glove.c's (clipping, NaN/Inf skip, bias
   // steps without eta) with the vector components' steps times `scale` (the
@@ -62,7 +64,8 @@ class GloveModel final : public EmbeddingModel {
 
   // Update() on each pair at the schedule's scale for where it sits in the
   // run, the rows of pairs a few ahead being prefetched.
-  void TrainRange(const TrainingPair* pairs, size_t n, const RangeContext& context, RangeTotals* totals) override;
+  void TrainRange(const TrainingPair* pairs, size_t n, const RangeContext& context,
+                  RangeTotals* totals) override;
 
  private:
   // Word, context and both squared-gradient arrays.

@@ -22,10 +22,11 @@ std::vector<double> NoiseWeights(const std::vector<VocabEntry>& vocab, uint32_t 
   return w;
 }
 
-std::vector<float> SubsampleKeepProbabilities(const std::vector<VocabEntry>& vocab, uint32_t cut, uint64_t tokens,
-                                              double t) {
+std::vector<float> SubsampleKeepProbabilities(const std::vector<VocabEntry>& vocab, uint32_t cut,
+                                              uint64_t tokens, double t) {
   std::vector<float> keep(cut);
-  for (uint32_t i = 0; i < cut; ++i) keep[i] = static_cast<float>(SubsampleKeepProbability(vocab[i].count, tokens, t));
+  for (uint32_t i = 0; i < cut; ++i)
+    keep[i] = static_cast<float>(SubsampleKeepProbability(vocab[i].count, tokens, t));
   return keep;
 }
 
@@ -36,12 +37,14 @@ PairTransform SgnsTransform(std::vector<float> keep) {
           /*unit_updates=*/true};
 }
 
-SgnsModel::SgnsModel(uint32_t vocab, uint32_t dim, uint64_t seed, const SgnsHyper& hyper, const AliasTable* noise)
+SgnsModel::SgnsModel(uint32_t vocab, uint32_t dim, uint64_t seed, const SgnsHyper& hyper,
+                     const AliasTable* noise)
     : EmbeddingModel(vocab, dim), hyper_(hyper), noise_(noise) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<float> uniform(-0.5f, 0.5f);
   for (size_t i = 0; i < vocab; ++i) {
-    for (uint32_t b = 0; b < dim; ++b) word_[i * stride_ + b] = uniform(rng) / static_cast<float>(dim);
+    for (uint32_t b = 0; b < dim; ++b)
+      word_[i * stride_ + b] = uniform(rng) / static_cast<float>(dim);
   }
 }
 
@@ -85,14 +88,16 @@ double SgnsModel::Update(uint32_t row, uint32_t col, const uint32_t* noise, floa
 
 void SgnsModel::Prefetch(uint32_t row, uint32_t col, const uint32_t* noise) const {
   const auto rows = [this](const float* base, uint32_t i) {
-    for (uint32_t b = 0; b < stride_; b += 16) __builtin_prefetch(base + size_t{i} * stride_ + b, 1);
+    for (uint32_t b = 0; b < stride_; b += 16)
+      __builtin_prefetch(base + size_t{i} * stride_ + b, 1);
   };
   rows(word_.data(), row);
   rows(context_.data(), col);
   for (uint32_t k = 0; k < hyper_.negatives; ++k) rows(context_.data(), noise[k]);
 }
 
-void SgnsModel::TrainRange(const TrainingPair* pairs, size_t n, const RangeContext& context, RangeTotals* totals) {
+void SgnsModel::TrainRange(const TrainingPair* pairs, size_t n, const RangeContext& context,
+                           RangeTotals* totals) {
   // The noise words of the pair kAhead ahead are drawn now and their rows
   // prefetched, so that the random context rows, whose cache misses were
   // most of an update's time, arrive while earlier pairs train. The draws
@@ -103,11 +108,13 @@ void SgnsModel::TrainRange(const TrainingPair* pairs, size_t n, const RangeConte
   SplitMix64 random(context.seed);
   const auto draw = [&](size_t i) {
     uint32_t* slot = noise.data() + (i % kAhead) * negatives;
-    for (uint32_t k = 0; k < negatives; ++k) slot[k] = static_cast<uint32_t>(noise_->Sample(random.Next()));
+    for (uint32_t k = 0; k < negatives; ++k)
+      slot[k] = static_cast<uint32_t>(noise_->Sample(random.Next()));
     Prefetch(pairs[i].row, pairs[i].col, slot);
   };
   for (size_t i = 0; i < std::min(n, kAhead); ++i) draw(i);
-  const double step = n > 0 ? (context.progress_end - context.progress_begin) / static_cast<double>(n) : 0;
+  const double step =
+      n > 0 ? (context.progress_end - context.progress_begin) / static_cast<double>(n) : 0;
   double progress = context.progress_begin;
   double loss = 0;
   for (size_t i = 0; i < n; ++i, progress += step) {

@@ -24,7 +24,7 @@
 #include <string>
 #include <vector>
 
-#include "streamglove/vocabulary.h"
+#include "streamglove/vocab_file.h"
 #include "train/embedding_model.h"
 #include "util/alias_table.h"
 #include "util/large_array.h"
@@ -45,8 +45,8 @@ std::vector<double> NoiseWeights(const std::vector<VocabEntry>& vocab, uint32_t 
 
 // word2vec's subsampling keep probabilities p(w) for the ids below `cut`;
 // t = 0 keeps everything. `tokens` is the corpus size the counts come from.
-std::vector<float> SubsampleKeepProbabilities(const std::vector<VocabEntry>& vocab, uint32_t cut, uint64_t tokens,
-                                              double t);
+std::vector<float> SubsampleKeepProbabilities(const std::vector<VocabEntry>& vocab, uint32_t cut,
+                                              uint64_t tokens, double t);
 
 // A stored count as an SGNS training pair: weight = x p(row) p(col)
 // positive updates, spread by the reader as unit updates.
@@ -55,14 +55,18 @@ PairTransform SgnsTransform(std::vector<float> keep);
 class SgnsModel final : public EmbeddingModel {
  public:
   // The AliasTable `noise` (of NoiseWeights) must outlive the model.
-  SgnsModel(uint32_t vocab, uint32_t dim, uint64_t seed, const SgnsHyper& hyper, const AliasTable* noise);
+  SgnsModel(uint32_t vocab, uint32_t dim, uint64_t seed, const SgnsHyper& hyper,
+            const AliasTable* noise);
 
-  static size_t MemoryBytes(uint32_t vocab, uint32_t dim) { return 2 * size_t{vocab} * RowStride(dim) * sizeof(float); }
+  static size_t MemoryBytes(uint32_t vocab, uint32_t dim) {
+    return 2 * size_t{vocab} * RowStride(dim) * sizeof(float);
+  }
 
   // One positive update per pair (its weight is not read: the reader has
   // expanded the counts), each with its negatives. The loss is
   // -log sigma(w.c) - sum log sigma(-w.c_n) per positive update.
-  void TrainRange(const TrainingPair* pairs, size_t n, const RangeContext& context, RangeTotals* totals) override;
+  void TrainRange(const TrainingPair* pairs, size_t n, const RangeContext& context,
+                  RangeTotals* totals) override;
 
  private:
   std::vector<LargeArray<float>*> CheckpointArrays() override { return {&word_, &context_}; }

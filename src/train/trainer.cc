@@ -16,18 +16,21 @@
 #include <tbb/task_arena.h>
 
 #include "store/store.h"
+#include "streamglove/options.h"
 #include "streamglove/train.h"
 #include "train/block_stream.h"
 #include "train/budget_plan.h"
 #include "train/glove_model.h"
 #include "train/sgns_model.h"
 #include "util/alias_table.h"
+#include "util/config.h"
 #include "util/duration.h"
 #include "util/file.h"
 #include "util/hash.h"
 #include "util/interrupt.h"
 #include "util/progress.h"
 #include "util/size.h"
+#include "util/threads.h"
 #include "vectors/vectors_writer.h"
 
 namespace streamglove {
@@ -46,21 +49,25 @@ uint32_t VocabCut(const std::vector<VocabEntry>& vocab, const TrainOptions& o) {
 
 double Eta(const TrainOptions& o) { return o.eta > 0 ? o.eta : DefaultEta(o.objective); }
 
-// Hyperparameters a checkpoint must share with the run that resumes it.
+// Hyperparameters a checkpoint must share with the run that resumes it. A
+// budget's epochs are its plan's (OUT.plan), which may shorten as the run
+// goes (ReplanBudgetEpochs): they are left out of the hash.
 uint64_t OptionsHash(const TrainOptions& o, uint32_t vocab, uint64_t pairs) {
+  const std::string epochs = o.budget_seconds > 0 ? "budget" : std::to_string(o.epochs);
   if (o.objective == Objective::kSgns) {
     // "spread": the unit-update stream (a checkpoint of the earlier
     // back-to-back updates is not resumed by this one).
-    return HashBytes(fmt::format("sgns spread-due {} {} {} {} {} {} {} {} {}", o.dim, Eta(o), o.negatives, o.noise_power,
-                                 o.subsample, o.epochs, o.seed, vocab, pairs));
+    return HashBytes(fmt::format("sgns spread-due {} {} {} {} {} {} {} {} {}", o.dim, Eta(o),
+                                 o.negatives, o.noise_power, o.subsample, epochs, o.seed, vocab,
+                                 pairs));
   }
-  const std::string base = fmt::format("{} {} {} {} {} {} {} {}", o.dim, o.x_max, o.alpha, Eta(o), o.grad_clip,
-                                      o.seed, vocab, pairs);
+  const std::string base = fmt::format("{} {} {} {} {} {} {} {}", o.dim, o.x_max, o.alpha, Eta(o),
+                                       o.grad_clip, o.seed, vocab, pairs);
   if (o.step_scale == 1 && o.decay_fraction == 0) return HashBytes(base);  // glove.c's update
   // A decaying schedule depends on the run's length: a checkpoint resumes
   // only a run of as many epochs.
   return HashBytes(fmt::format("{} schedule {} {} {}", base, o.step_scale, o.decay_fraction,
-                               o.decay_fraction > 0 ? o.epochs : 0));
+                               o.decay_fraction > 0 ? epochs : "0"));
 }
 
 // Deterministic per (seed, epoch, block) so a resumed run shuffles as an
@@ -70,7 +77,8 @@ uint64_t MixSeed(uint64_t seed, uint64_t a, uint64_t b) {
 }
 
 size_t ParameterBytes(Objective objective, uint32_t vocab, uint32_t dim) {
-  return objective == Objective::kSgns ? SgnsModel::MemoryBytes(vocab, dim) : GloveModel::MemoryBytes(vocab, dim);
+  return objective == Objective::kSgns ? SgnsModel::MemoryBytes(vocab, dim)
+                                       : GloveModel::MemoryBytes(vocab, dim);
 }
 
 // The objective's model of `dim`, fresh from options.seed, in *model. SGNS
@@ -84,13 +92,15 @@ Status MakeModel(const TrainOptions& o, uint32_t vocab, uint32_t dim, const Alia
       *model = std::make_unique<SgnsModel>(vocab, dim, o.seed, SgnsHyper{eta, o.negatives}, noise);
     } else {
       *model = std::make_unique<GloveModel>(
-          vocab, dim, o.seed, GloveHyper{eta, static_cast<float>(o.grad_clip), o.step_scale, o.decay_fraction});
+          vocab, dim, o.seed,
+          GloveHyper{eta, static_cast<float>(o.grad_clip), o.step_scale, o.decay_fraction});
     }
   } catch (const std::bad_alloc&) {
-    return Status::IOError(fmt::format(
-        "out of memory: the parameters of {} words x {} dims ({}) did not fit in what the machine (or ulimit -v) "
-        "gave; lower --max-vocab or --dim",
-        vocab, dim, FormatBytes(ParameterBytes(o.objective, vocab, dim))));
+    return Status::IOError(
+        fmt::format("out of memory: the parameters of {} words x {} dims ({}) did not fit in what "
+                    "the machine (or ulimit -v) "
+                    "gave; lower --max-vocab or --dim",
+                    vocab, dim, FormatBytes(ParameterBytes(o.objective, vocab, dim))));
   }
   return Status::OK();
 }
@@ -106,7 +116,8 @@ std::unique_ptr<BlockReader> OpenEpoch(const BlockStreamInfo* blocks, uint64_t s
   std::shuffle(order.begin(), order.end(), order_rng);
   std::vector<uint64_t> shuffle_seeds;
   for (uint32_t b : order) shuffle_seeds.push_back(MixSeed(seed, e, b));
-  return std::make_unique<BlockReader>(blocks, std::move(order), std::move(shuffle_seeds), transform);
+  return std::make_unique<BlockReader>(blocks, std::move(order), std::move(shuffle_seeds),
+                                       transform);
 }
 
 // Where a part sits in the run: its epoch and block (for the buckets'
@@ -128,9 +139,9 @@ struct PartPosition {
 // passes (a bucket taken after it is left untouched). One thread takes them
 // in order, so its run is reproducible. Returns the pairs trained; *next is
 // then the first bucket not taken.
-size_t TrainBuckets(tbb::task_arena* arena, int threads, EmbeddingModel* model, BlockPart* part, size_t* next,
-                    const PairTransform& transform, const PartPosition& at, Clock::time_point deadline,
-                    std::vector<RangeTotals>* totals) {
+size_t TrainBuckets(tbb::task_arena* arena, int threads, EmbeddingModel* model, BlockPart* part,
+                    size_t* next, const PairTransform& transform, const PartPosition& at,
+                    Clock::time_point deadline, std::vector<RangeTotals>* totals) {
   std::atomic<size_t> next_bucket{*next};
   std::atomic<size_t> trained{0};
   arena->execute([&] {
@@ -143,8 +154,10 @@ size_t TrainBuckets(tbb::task_arena* arena, int threads, EmbeddingModel* model, 
         const uint64_t tag = (uint64_t{1} << 63) | (uint64_t{at.block} << 32) | k;
         PrepareBucket(part, k, transform, MixSeed(at.seed, at.epoch, tag));
         RangeContext context;
-        context.progress_begin = (at.before + at.records_per_pair * static_cast<double>(begin)) / at.run_records;
-        context.progress_end = (at.before + at.records_per_pair * static_cast<double>(end)) / at.run_records;
+        context.progress_begin =
+            (at.before + at.records_per_pair * static_cast<double>(begin)) / at.run_records;
+        context.progress_end =
+            (at.before + at.records_per_pair * static_cast<double>(end)) / at.run_records;
         context.seed = MixSeed(at.seed, at.epoch, tag | (uint64_t{1} << 62));
         model->TrainRange(part->pairs.data() + begin, end - begin, context, &(*totals)[t]);
         trained.fetch_add(end - begin, std::memory_order_relaxed);
@@ -155,7 +168,9 @@ size_t TrainBuckets(tbb::task_arena* arena, int threads, EmbeddingModel* model, 
   return trained.load();
 }
 
-double Seconds(Clock::time_point since) { return std::chrono::duration<double>(Clock::now() - since).count(); }
+double Seconds(Clock::time_point since) {
+  return std::chrono::duration<double>(Clock::now() - since).count();
+}
 
 // Measures what PlanBudget() needs of each dim: a throwaway model of it is
 // made, trains the stream's first parts on the run's threads for
@@ -163,15 +178,20 @@ double Seconds(Clock::time_point since) { return std::chrono::duration<double>(C
 // `scratch` (removed after). The part read meanwhile says how long the
 // reader takes per part beside the trainers; the slower of the two is the
 // rate. *rates says what was measured, for people.
-Status MeasureBudgetCandidates(const BlockStreamInfo& blocks, const PairTransform& transform, const TrainOptions& o,
-                               uint32_t vocab, const AliasTable* noise, tbb::task_arena* arena, int threads,
-                               const std::vector<uint32_t>& dims, double seconds_each, const std::string& scratch,
-                               std::vector<BudgetCandidate>* candidates, std::string* rates) {
+Status MeasureBudgetCandidates(const BlockStreamInfo& blocks, const PairTransform& transform,
+                               const TrainOptions& o, uint32_t vocab, const AliasTable* noise,
+                               tbb::task_arena* arena, int threads,
+                               const std::vector<uint32_t>& dims, double seconds_each,
+                               const std::string& scratch, std::vector<BudgetCandidate>* candidates,
+                               std::string* rates) {
   std::unique_ptr<BlockReader> reader = OpenEpoch(&blocks, o.seed, 0, &transform);
   BlockPart part;
-  size_t next_bucket = 0;  // in part: a bucket is prepared (converted) once, so each dim trains its own
+  size_t next_bucket =
+      0;  // in part: a bucket is prepared (converted) once, so each dim trains its own
   // Stored records a part stands for (SGNS's hold unit updates).
-  const auto part_records = [&] { return static_cast<double>(part.pairs.size()) / part.updates_per_record; };
+  const auto part_records = [&] {
+    return static_cast<double>(part.pairs.size()) / part.updates_per_record;
+  };
   // The next part (the stream read again from the start when a short one
   // runs out).
   const auto next_part = [&]() -> Status {
@@ -189,7 +209,8 @@ Status MeasureBudgetCandidates(const BlockStreamInfo& blocks, const PairTransfor
   // Trains `model` on the buckets left for `seconds`, reading parts as
   // needed; the stored records trained.
   const auto train_for = [&](EmbeddingModel* model, double seconds, double* records) -> Status {
-    const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+    const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                             std::chrono::duration<double>(seconds));
     std::vector<RangeTotals> totals(threads);
     while (Clock::now() < deadline) {
       if (next_bucket >= part.buckets()) SG_RETURN_IF_ERROR(next_part());
@@ -197,8 +218,9 @@ Status MeasureBudgetCandidates(const BlockStreamInfo& blocks, const PairTransfor
       at.seed = o.seed;
       at.records_per_pair = 1 / part.updates_per_record;
       at.run_records = static_cast<double>(blocks.pairs) * BudgetMinEpochs(o.objective);
-      *records += at.records_per_pair * static_cast<double>(TrainBuckets(arena, threads, model, &part, &next_bucket,
-                                                                         transform, at, deadline, &totals));
+      *records += at.records_per_pair *
+                  static_cast<double>(TrainBuckets(arena, threads, model, &part, &next_bucket,
+                                                   transform, at, deadline, &totals));
     }
     return Status::OK();
   };
@@ -228,8 +250,8 @@ Status MeasureBudgetCandidates(const BlockStreamInfo& blocks, const PairTransfor
     c.checkpoint_seconds = Seconds(start);
     std::error_code ignored;
     std::filesystem::remove(scratch, ignored);
-    *rates += fmt::format("{}dim {}: {:.2f} M pairs/s{}", rates->empty() ? "" : ", ", dim, rate / 1e6,
-                          read_rate < train_rate ? " (the reader's)" : "");
+    *rates += fmt::format("{}dim {}: {:.2f} M pairs/s{}", rates->empty() ? "" : ", ", dim,
+                          rate / 1e6, read_rate < train_rate ? " (the reader's)" : "");
     candidates->push_back(c);
   }
   return Status::OK();
@@ -239,13 +261,19 @@ Status MeasureBudgetCandidates(const BlockStreamInfo& blocks, const PairTransfor
 
 const std::vector<TrainPreset>& TrainPresets() {
   static const std::vector<TrainPreset> presets = {
-      {"glove-demo", "Stanford GloVe's demo.sh: dim 50, 15 epochs, x_max 10", Objective::kGlove, 50, 15, 10},
-      {"demo-time", "the best GloVe vectors found in the wall time of Stanford's whole demo: dim 200, 14 epochs, x_max 10",
+      {"glove-demo", "Stanford GloVe's demo.sh: dim 50, 15 epochs, x_max 10", Objective::kGlove, 50,
+       15, 10},
+      {"demo-time",
+       "the best GloVe vectors found in the wall time of Stanford's whole demo: dim 200, 14 "
+       "epochs, x_max 10",
        Objective::kGlove, 200, 14, 10},
-      {"half-time", "GloVe, dim 100, 10 epochs, x_max 10 (29.6% analogy on wiki100M in about 300 s, a third of demo-time's)",
+      {"half-time",
+       "GloVe, dim 100, 10 epochs, x_max 10 (29.6% analogy on wiki100M in about 300 s, a third of "
+       "demo-time's)",
        Objective::kGlove, 100, 10, 10},
       {"sgns-demo-time",
-       "skip-gram (sgns), dim 200, 24 epochs, on a window-5 store: demo-time's analogy score with better similarity, in Stanford's demo time",
+       "skip-gram (sgns), dim 200, 24 epochs, on a window-5 store: demo-time's analogy score with "
+       "better similarity, in Stanford's demo time",
        Objective::kSgns, 200, 24, 10},
   };
   return presets;
@@ -260,7 +288,9 @@ const TrainPreset* FindTrainPreset(const std::string& name) {
 
 double DefaultEta(Objective objective) { return objective == Objective::kSgns ? 0.075 : 0.05; }
 
-const char* ObjectiveName(Objective objective) { return objective == Objective::kSgns ? "sgns" : "glove"; }
+const char* ObjectiveName(Objective objective) {
+  return objective == Objective::kSgns ? "sgns" : "glove";
+}
 
 bool ParseObjective(const std::string& name, Objective* objective) {
   if (name != "glove" && name != "sgns") return false;
@@ -269,40 +299,191 @@ bool ParseObjective(const std::string& name, Objective* objective) {
 }
 
 Status ValidateTrainOptions(const TrainOptions& o) {
-  if (o.dim < 1 || o.dim > kMaxDim) return Status::InvalidArgument(fmt::format("--dim must be between 1 and {}", kMaxDim));
+  if (o.dim < 1 || o.dim > kMaxDim)
+    return Status::InvalidArgument(fmt::format("--dim must be between 1 and {}", kMaxDim));
   if (o.epochs < 1) return Status::InvalidArgument("--epochs must be at least 1");
   if (!(o.x_max > 0)) return Status::InvalidArgument("--x-max must be positive");
   if (!(o.alpha > 0)) return Status::InvalidArgument("--alpha must be positive");
-  if (!(o.eta >= 0)) return Status::InvalidArgument("--eta must be positive (or 0 for the objective's default)");
-  if (!(o.step_scale > 0 && o.step_scale <= 100)) return Status::InvalidArgument("--step-scale must be in (0, 100]");
+  if (!(o.eta >= 0))
+    return Status::InvalidArgument("--eta must be positive (or 0 for the objective's default)");
+  if (!(o.step_scale > 0 && o.step_scale <= 100))
+    return Status::InvalidArgument("--step-scale must be in (0, 100]");
   if (!(o.decay_fraction >= 0 && o.decay_fraction <= 1)) {
     return Status::InvalidArgument("--decay-fraction must be in [0, 1]");
   }
   if (o.negatives < 1 || o.negatives > kMaxNegatives) {
-    return Status::InvalidArgument(fmt::format("--negatives must be between 1 and {}", kMaxNegatives));
+    return Status::InvalidArgument(
+        fmt::format("--negatives must be between 1 and {}", kMaxNegatives));
   }
-  if (!(o.noise_power >= 0 && o.noise_power <= 1)) return Status::InvalidArgument("--noise-power must be in [0, 1]");
-  if (!(o.subsample >= 0 && o.subsample < 1)) return Status::InvalidArgument("--subsample must be in [0, 1)");
-  if (o.threads < 0 || o.threads > 1024) return Status::InvalidArgument("--threads must be between 0 and 1024");
+  if (!(o.noise_power >= 0 && o.noise_power <= 1))
+    return Status::InvalidArgument("--noise-power must be in [0, 1]");
+  if (!(o.subsample >= 0 && o.subsample < 1))
+    return Status::InvalidArgument("--subsample must be in [0, 1)");
+  SG_RETURN_IF_ERROR(CheckThreads(o.threads));
   if (o.min_count < 1) return Status::InvalidArgument("--min-count must be at least 1");
-  if (o.checkpoint_every < 1) return Status::InvalidArgument("--checkpoint-every must be at least 1");
-  if (o.memory_bytes < (size_t{32} << 20)) return Status::InvalidArgument("--memory must be at least 32M");
+  if (o.checkpoint_every < 1)
+    return Status::InvalidArgument("--checkpoint-every must be at least 1");
+  if (o.memory_bytes < kMinMemoryBytes) {
+    return Status::InvalidArgument(
+        fmt::format("--memory must be at least {}", FormatBytes(kMinMemoryBytes)));
+  }
   if (!(o.budget_seconds >= 0)) return Status::InvalidArgument("--budget must be positive");
   return Status::OK();
 }
 
-Status Train(const std::string& store_dir, const std::string& output, const TrainOptions& options, TrainStats* stats) {
+namespace {
+
+// Training's memory plan (config.h): the parameters first, then the blocks
+// in what they leave. (SGNS holds less than GloVe's two blocks: one block as
+// records and two half-block parts.) A budget's blocks are sized for the
+// largest of `dims` that fits, so that every dim it may choose trains the
+// same stream; the dims that do not fit are dropped from *dims.
+Status PlanMemory(const TrainOptions& o, uint32_t cut, std::vector<uint32_t>* dims,
+                  size_t* block_bytes) {
+  const auto fits = [&](uint32_t dim) {
+    return ParameterBytes(o.objective, cut, dim) + config::kMinTrainBlockMemory <= o.memory_bytes;
+  };
+  if (!fits(dims->front())) {
+    return Status::InvalidArgument(
+        fmt::format("--memory {} cannot hold the parameters of {} words x {} dims ({}) and the "
+                    "blocks (at least {}): raise "
+                    "--memory, or lower --max-vocab or --dim",
+                    FormatBytes(o.memory_bytes), cut, dims->front(),
+                    FormatBytes(ParameterBytes(o.objective, cut, dims->front())),
+                    FormatBytes(config::kMinTrainBlockMemory)));
+  }
+  dims->erase(std::remove_if(dims->begin(), dims->end(), [&](uint32_t dim) { return !fits(dim); }),
+              dims->end());
+  const size_t parameter_bytes = ParameterBytes(o.objective, cut, dims->back());
+  *block_bytes = std::clamp((o.memory_bytes - parameter_bytes) / config::kTrainBlockShareDivisor,
+                            config::kMinTrainBlockBytes, config::kMaxTrainBlockBytes);
+  return Status::OK();
+}
+
+// The loss log (OUT.log.tsv) of a run whose checkpoint holds `epochs_kept`
+// epochs: their lines are kept, and those logged after the checkpoint (lost
+// to a crash) are trained and logged again. A lost log is written anew.
+Status OpenLossLog(const std::string& path, uint32_t epochs_kept, WritableFile* log) {
+  std::string kept = "epoch\tloss\tseconds\tpairs_per_second\tskipped\tpairs\n";
+  std::string old_log;
+  if (epochs_kept > 0 && ReadFileToString(path, &old_log).ok()) {
+    std::istringstream old(old_log);
+    std::string line;
+    for (std::getline(old, line); std::getline(old, line);) {
+      if (std::strtoul(line.c_str(), nullptr, 10) <= epochs_kept) kept += line + "\n";
+    }
+  }
+  SG_RETURN_IF_ERROR(log->Open(path));
+  SG_RETURN_IF_ERROR(log->Append(kept));
+  return log->Flush();
+}
+
+// The epochs of one run, trained in turn by Train().
+class EpochLoop {
+ public:
+  EpochLoop(const BlockStreamInfo* blocks, const TrainOptions* o, const PairTransform* transform,
+            tbb::task_arena* arena, int threads, EmbeddingModel* model, uint32_t first_epoch)
+      : blocks_(blocks),
+        o_(o),
+        transform_(transform),
+        arena_(arena),
+        threads_(threads),
+        model_(model),
+        first_epoch_(first_epoch),
+        meter_("train", o->progress),
+        start_(Clock::now()) {
+    if (first_epoch < o->epochs) reader_ = OpenEpoch(blocks, o->seed, first_epoch, transform);
+  }
+
+  // Trains epoch `epoch` (from 0) over every block, opening the next
+  // epoch's reader while its last part trains; *e gets its loss and updates
+  // (not its time: the caller's checkpoint belongs in it). An interrupt ends
+  // it with the status to return.
+  Status Train(uint32_t epoch, const std::string& checkpoint, EpochStats* e) {
+    std::unique_ptr<BlockReader> next_reader;
+    std::vector<RangeTotals> totals(threads_);
+    uint64_t epoch_pairs = 0;  // stored records trained so far this epoch
+    for (size_t block = 0;; ++block) {
+      bool done = false;
+      SG_RETURN_IF_ERROR(reader_->Next(&part_, &done));
+      if (done) break;
+      if (reader_->exhausted() && epoch + 1 < o_->epochs) {
+        next_reader = OpenEpoch(blocks_, o_->seed, epoch + 1, transform_);
+      }
+      const size_t n = part_.pairs.size();
+      PartPosition at;
+      at.seed = o_->seed;
+      at.epoch = epoch;
+      at.block = block;
+      at.before = static_cast<double>(blocks_->pairs) * epoch + static_cast<double>(epoch_pairs);
+      at.records_per_pair = n > 0 ? static_cast<double>(part_.records) / static_cast<double>(n) : 0;
+      at.run_records = static_cast<double>(blocks_->pairs) * o_->epochs;
+      size_t first_bucket = 0;
+      TrainBuckets(arena_, threads_, model_, &part_, &first_bucket, *transform_, at,
+                   Clock::time_point::max(), &totals);
+      epoch_pairs += part_.records;
+      pairs_trained_ += part_.records;
+      if (Interrupted()) {
+        meter_.Finish();
+        return InterruptedStatus(fmt::format(
+            "stopped in epoch {}; rerun with --resume to continue from {}", epoch + 1, checkpoint));
+      }
+      const double run_pairs = static_cast<double>(blocks_->pairs) * (o_->epochs - first_epoch_);
+      meter_.UpdateFraction(
+          fmt::format("epoch {}/{}", epoch + 1, o_->epochs), pairs_trained_ / run_pairs,
+          fmt::format("{:.2f} M pairs/s", pairs_trained_ / Seconds(start_) / 1e6));
+    }
+    reader_.reset();  // before the next opens: its buffers, if any, are freed first
+    reader_ = next_reader
+                  ? std::move(next_reader)
+                  : (epoch + 1 < o_->epochs ? OpenEpoch(blocks_, o_->seed, epoch + 1, transform_)
+                                            : nullptr);
+    e->epoch = epoch + 1;
+    e->pairs = blocks_->pairs;
+    for (const RangeTotals& t : totals) {
+      e->loss += t.loss;
+      e->updates += t.updates;
+      e->skipped += t.skipped;
+    }
+    e->loss /= static_cast<double>(std::max<uint64_t>(e->updates, 1));
+    meter_.Finish();
+    return Status::OK();
+  }
+
+  // Frees the last part's memory (the vectors file's rows are built in its place).
+  void Release() { part_ = BlockPart(); }
+
+ private:
+  const BlockStreamInfo* const blocks_;
+  const TrainOptions* const o_;
+  const PairTransform* const transform_;
+  tbb::task_arena* const arena_;
+  const int threads_;
+  EmbeddingModel* const model_;
+  const uint32_t first_epoch_;
+  ProgressMeter meter_;
+  const Clock::time_point start_;
+  std::unique_ptr<BlockReader> reader_;  // the next epoch's
+  BlockPart part_;
+  uint64_t pairs_trained_ = 0;
+};
+
+}  // namespace
+
+Status Train(const std::string& store_dir, const std::string& output, const TrainOptions& options,
+             TrainStats* stats) {
   const auto call_start = Clock::now();
   *stats = TrainStats();
   TrainOptions o = options;  // a budget's plan sets the objective, dim, epochs and x_max
-  const int threads = o.threads > 0 ? o.threads : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  const int threads = ResolveThreads(o.threads);
   stats->threads = threads;
   const std::string checkpoint = output + ".checkpoint";
   const std::string plan_path = output + ".plan";
 
   std::unique_ptr<Store> store;
   SG_RETURN_IF_ERROR(Store::OpenForReading(store_dir, o.memory_bytes, &store));
-  if (!store->initialized()) return Status::InvalidArgument(fmt::format("{}: the store holds no vocabulary yet", store_dir));
+  if (!store->initialized())
+    return Status::InvalidArgument(fmt::format("{}: the store holds no vocabulary yet", store_dir));
   const std::vector<VocabEntry> vocab = store->vocab();
   const uint32_t cut = VocabCut(vocab, o);
   if (cut == 0) return Status::InvalidArgument("no word passes --min-count / --max-vocab");
@@ -312,9 +493,9 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
   // finishes its plan.
   const bool budget = o.budget_seconds > 0;
   bool plan_needed = false;
+  BudgetPlan plan;
   std::vector<uint32_t> dims = {o.dim};
-  if (budget && o.resume && std::filesystem::exists(checkpoint)) {
-    BudgetPlan plan;
+  if (budget && o.resume && PathExists(checkpoint)) {
     SG_RETURN_IF_ERROR(ReadBudgetPlan(plan_path, &plan));
     o.objective = plan.objective;
     o.dim = plan.dim;
@@ -328,27 +509,12 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
     if (o.budget_choices.dim) dims.assign(std::begin(kBudgetDims), std::end(kBudgetDims));
     plan_needed = true;
   }
-  // --memory is the whole process: the parameters first, then the blocks in
-  // memory (the one being trained and the one read ahead, each as 16-byte
-  // training records, 4/3 of its 12-byte file size): 2/3 of what is left.
-  // (SGNS holds less: one block as records and two half-block parts.) A
-  // budget's blocks are sized for the largest dim that fits, so that every
-  // dim it may choose trains the same stream.
-  constexpr size_t kMinBlockMemory = size_t{32} << 20;  // two 8 MiB blocks as training records
-  const auto fits = [&](uint32_t dim) { return ParameterBytes(o.objective, cut, dim) + kMinBlockMemory <= o.memory_bytes; };
-  if (!fits(dims.front())) {
-    return Status::InvalidArgument(fmt::format(
-        "--memory {} cannot hold the parameters of {} words x {} dims ({}) and the blocks (at least {}): raise "
-        "--memory, or lower --max-vocab or --dim",
-        FormatBytes(o.memory_bytes), cut, dims.front(), FormatBytes(ParameterBytes(o.objective, cut, dims.front())),
-        FormatBytes(kMinBlockMemory)));
-  }
-  dims.erase(std::remove_if(dims.begin(), dims.end(), [&](uint32_t dim) { return !fits(dim); }), dims.end());
-  const size_t parameter_bytes = ParameterBytes(o.objective, cut, dims.back());
-  const size_t block_bytes = std::clamp((o.memory_bytes - parameter_bytes) / 4, size_t{8} << 20, size_t{256} << 20);
+  size_t block_bytes = 0;
+  SG_RETURN_IF_ERROR(PlanMemory(o, cut, &dims, &block_bytes));
   BlockStreamInfo blocks;
   const auto build_start = Clock::now();
-  SG_RETURN_IF_ERROR(OpenBlockStream(store.get(), store_dir + "/" + kBlockStreamDir, cut, block_bytes, o.block_compression, &blocks));
+  SG_RETURN_IF_ERROR(OpenBlockStream(store.get(), store_dir + "/" + kBlockStreamDir, cut,
+                                     block_bytes, o.block_compression, &blocks));
   stats->block_build_seconds = Seconds(build_start);
   stats->blocks_built = blocks.built;
   stats->blocks = blocks.block_records.size();
@@ -357,10 +523,9 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
   stats->store_subsample = store->config().subsample;
   store.reset();  // training reads only the blocks: a snapshot of the store
 
-  const bool sgns = o.objective == Objective::kSgns;
   std::unique_ptr<AliasTable> noise;  // before the models that point to it
   PairTransform transform;
-  if (sgns) {
+  if (o.objective == Objective::kSgns) {
     uint64_t tokens = 0;  // as word2vec's train_words: the trained vocabulary's counts
     for (uint32_t i = 0; i < cut; ++i) tokens += vocab[i].count;
     noise = std::make_unique<AliasTable>(NoiseWeights(vocab, cut, o.noise_power));
@@ -372,17 +537,21 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
   }
   tbb::task_arena arena(threads);
 
+  double save_seconds = 0;  // one checkpoint's write, as last measured
   if (plan_needed) {
     // Each dim measured for 0.5% of the budget (0.5-3 s): a few percent of
     // it in all, long enough for a steady rate.
     const double seconds_each = std::clamp(o.budget_seconds * 0.005, 0.5, 3.0);
     std::vector<BudgetCandidate> candidates;
-    SG_RETURN_IF_ERROR(MeasureBudgetCandidates(blocks, transform, o, cut, noise.get(), &arena, threads, dims,
-                                               seconds_each, checkpoint + ".measure", &candidates,
-                                               &stats->budget_rates));
-    BudgetPlan plan = PlanBudget(o.objective, candidates, o.budget_seconds, o.budget_seconds - Seconds(call_start),
-                                 o.checkpoint_every);
+    SG_RETURN_IF_ERROR(MeasureBudgetCandidates(blocks, transform, o, cut, noise.get(), &arena,
+                                               threads, dims, seconds_each, checkpoint + ".measure",
+                                               &candidates, &stats->budget_rates));
+    plan = PlanBudget(o.objective, candidates, o.budget_seconds,
+                      o.budget_seconds - Seconds(call_start), o.checkpoint_every);
     plan.x_max = o.x_max;
+    for (const BudgetCandidate& c : candidates) {
+      if (c.dim == plan.dim) save_seconds = c.checkpoint_seconds;
+    }
     o.dim = plan.dim;
     o.epochs = plan.epochs;
     stats->budget_short = plan.short_budget;
@@ -392,110 +561,62 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
   stats->budget_planned = budget;
   stats->objective = o.objective;
   stats->dim = o.dim;
+  stats->x_max = o.x_max;
   stats->epochs_planned = o.epochs;
-  if (budget && o.progress) {
-    fmt::print(stderr, "train: budget {}: {}{}, dim {}, {} epochs{}\n", FormatDuration(o.budget_seconds),
-               ObjectiveName(o.objective), o.objective == Objective::kGlove ? fmt::format(" (x_max {})", o.x_max) : "",
-               o.dim, o.epochs,
-               stats->budget_resumed ? fmt::format(", resumed from {}", plan_path)
-                                     : fmt::format(", predicted {} (measured {}){}",
-                                                   FormatDuration(stats->budget_predicted_seconds), stats->budget_rates,
-                                                   stats->budget_short ? fmt::format("; the budget is short of {} epochs", BudgetMinEpochs(o.objective))
-                                                                        : ""));
-  }
+  if (o.on_plan) o.on_plan(*stats);
 
   std::unique_ptr<EmbeddingModel> model;
   SG_RETURN_IF_ERROR(MakeModel(o, cut, o.dim, noise.get(), &model));
   const uint64_t options_hash = OptionsHash(o, cut, blocks.pairs);
   uint32_t epoch = 0;
-  if (o.resume && std::filesystem::exists(checkpoint)) {
+  if (o.resume && PathExists(checkpoint)) {
     SG_RETURN_IF_ERROR(model->Load(checkpoint, options_hash, &epoch));
     stats->start_epoch = epoch;
   }
-  // The loss log keeps the lines of the epochs the checkpoint holds: those
-  // logged after it (lost to a crash) are trained and logged again.
-  const std::string log_path = output + ".log.tsv";
-  std::string kept_log = "epoch\tloss\tseconds\tpairs_per_second\tskipped\tpairs\n";
-  std::string old_log;
-  if (epoch > 0 && ReadFileToString(log_path, &old_log).ok()) {  // a lost log is written anew
-    std::istringstream old(old_log);
-    std::string line;
-    for (std::getline(old, line); std::getline(old, line);) {
-      if (std::strtoul(line.c_str(), nullptr, 10) <= epoch) kept_log += line + "\n";
-    }
-  }
   WritableFile log;
-  SG_RETURN_IF_ERROR(log.Open(log_path));
-  SG_RETURN_IF_ERROR(log.Append(kept_log));
-  SG_RETURN_IF_ERROR(log.Flush());
+  SG_RETURN_IF_ERROR(OpenLossLog(output + ".log.tsv", epoch, &log));
 
-  BlockPart part;
-  ProgressMeter meter("train", o.progress);
+  EpochLoop loop(&blocks, &o, &transform, &arena, threads, model.get(), epoch);
   const uint32_t first_epoch = epoch;
-  const auto train_start = Clock::now();
-  uint64_t pairs_trained = 0;
-  std::unique_ptr<BlockReader> reader = epoch < o.epochs ? OpenEpoch(&blocks, o.seed, epoch, &transform) : nullptr;
+  double epochs_seconds = 0;  // this call's epochs, checkpoints included
   for (; epoch < o.epochs; ++epoch) {
     const auto start = Clock::now();
-    std::unique_ptr<BlockReader> next_reader;  // the next epoch's, opened while this one's last part trains
-    std::vector<RangeTotals> totals(threads);
-    uint64_t epoch_pairs = 0;  // stored records trained so far this epoch
-    for (size_t block = 0;; ++block) {
-      bool done = false;
-      SG_RETURN_IF_ERROR(reader->Next(&part, &done));
-      if (done) break;
-      if (reader->exhausted() && epoch + 1 < o.epochs) next_reader = OpenEpoch(&blocks, o.seed, epoch + 1, &transform);
-      const size_t n = part.pairs.size();
-      PartPosition at;
-      at.seed = o.seed;
-      at.epoch = epoch;
-      at.block = block;
-      at.before = static_cast<double>(blocks.pairs) * epoch + static_cast<double>(epoch_pairs);
-      at.records_per_pair = n > 0 ? static_cast<double>(part.records) / static_cast<double>(n) : 0;
-      at.run_records = static_cast<double>(blocks.pairs) * o.epochs;
-      size_t first_bucket = 0;
-      TrainBuckets(&arena, threads, model.get(), &part, &first_bucket, transform, at, Clock::time_point::max(), &totals);
-      epoch_pairs += part.records;
-      pairs_trained += part.records;
-      if (Interrupted()) {
-        meter.Finish();
-        return InterruptedStatus(
-            fmt::format("stopped in epoch {}; rerun with --resume to continue from {}", epoch + 1, checkpoint));
-      }
-      const double run_pairs = static_cast<double>(blocks.pairs) * (o.epochs - first_epoch);
-      meter.UpdateFraction(fmt::format("epoch {}/{}", epoch + 1, o.epochs), pairs_trained / run_pairs,
-                           fmt::format("{:.2f} M pairs/s", pairs_trained / Seconds(train_start) / 1e6));
-    }
-    reader.reset();  // before the next opens: its buffers, if any, are freed first
-    reader = next_reader ? std::move(next_reader)
-                         : (epoch + 1 < o.epochs ? OpenEpoch(&blocks, o.seed, epoch + 1, &transform) : nullptr);
     EpochStats e;
-    e.epoch = epoch + 1;
-    e.pairs = blocks.pairs;
-    for (const RangeTotals& t : totals) {
-      e.loss += t.loss;
-      e.updates += t.updates;
-      e.skipped += t.skipped;
+    SG_RETURN_IF_ERROR(loop.Train(epoch, checkpoint, &e));
+    if (budget && epoch + 1 < o.epochs) {
+      // The plan against the epochs as they ran: this one's checkpoint, and
+      // at the end one more and the vectors file, are still to be written.
+      const double per_epoch =
+          (epochs_seconds + Seconds(start) + save_seconds) / (epoch + 1 - first_epoch);
+      const uint32_t affordable = ReplanBudgetEpochs(
+          o.epochs, epoch + 1, per_epoch, o.budget_seconds - Seconds(call_start) - save_seconds,
+          2 * save_seconds);
+      if (affordable < o.epochs) {
+        o.epochs = plan.epochs = affordable;  // the schedule decays over the new length
+        SG_RETURN_IF_ERROR(WriteBudgetPlan(plan_path, plan));
+        stats->epochs_planned = affordable;
+        stats->budget_replanned = true;
+      }
     }
-    e.loss /= static_cast<double>(std::max<uint64_t>(e.updates, 1));
     if ((epoch + 1) % o.checkpoint_every == 0 || epoch + 1 == o.epochs) {
+      const auto save_start = Clock::now();
       SG_RETURN_IF_ERROR(model->Save(checkpoint, epoch + 1, options_hash));
+      save_seconds = Seconds(save_start);
     }
     e.seconds = Seconds(start);
-    SG_RETURN_IF_ERROR(log.Append(fmt::format("{}\t{:.6f}\t{:.3f}\t{:.0f}\t{}\t{}\n", e.epoch, e.loss, e.seconds,
-                                              e.pairs / e.seconds, e.skipped, e.pairs)));
+    epochs_seconds += e.seconds;
+    SG_RETURN_IF_ERROR(
+        log.Append(fmt::format("{}\t{:.6f}\t{:.3f}\t{:.0f}\t{}\t{}\n", e.epoch, e.loss, e.seconds,
+                               e.pairs / e.seconds, e.skipped, e.pairs)));
     SG_RETURN_IF_ERROR(log.Flush());
-    if (o.progress) {
-      meter.Finish();
-      fmt::print(stderr, "train: epoch {}/{}: loss {:.6f}, {:.1f} s, {:.2f} M pairs/s{}\n", e.epoch, o.epochs,
-                 e.loss, e.seconds, e.pairs / e.seconds / 1e6,
-                 sgns ? fmt::format(" ({:.2f} M positive updates/s)", e.updates / e.seconds / 1e6) : "");
-    }
     stats->epochs.push_back(e);
+    if (o.on_epoch) o.on_epoch(*stats, e);
   }
-  part = BlockPart();  // the vectors file's rows are built in its place
+  loop.Release();
   SG_RETURN_IF_ERROR(log.Close(/*sync=*/false));
-  SG_RETURN_IF_ERROR(WriteVectors(output, vocab, *model, o.vectors, o.format));
+  const ParameterRows rows{model->vocab(), model->dim(), RowStride(model->dim()), model->word(0),
+                           model->context(0)};
+  SG_RETURN_IF_ERROR(WriteVectors(output, vocab, rows, o.vectors, o.format));
   stats->seconds = Seconds(call_start);
   return Status::OK();
 }

@@ -18,7 +18,8 @@ class AliasTable {
  public:
   // REQUIRES: weights non-empty, non-negative, with a positive sum, fewer
   // than 2^32 of them.
-  explicit AliasTable(const std::vector<double>& weights) : threshold_(weights.size()), alias_(weights.size()) {
+  explicit AliasTable(const std::vector<double>& weights)
+      : threshold_(weights.size()), alias_(weights.size()) {
     const size_t n = weights.size();
     double sum = 0;
     for (double w : weights) sum += w;
@@ -54,7 +55,9 @@ class AliasTable {
   size_t size() const { return threshold_.size(); }
 
  private:
-  static uint32_t Threshold(double p) { return p >= 1 ? UINT32_MAX : static_cast<uint32_t>(p * 4294967296.0); }
+  static uint32_t Threshold(double p) {
+    return p >= 1 ? UINT32_MAX : static_cast<uint32_t>(p * 4294967296.0);
+  }
 
   std::vector<uint32_t> threshold_;
   std::vector<uint32_t> alias_;

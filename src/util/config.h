@@ -17,10 +17,17 @@ inline constexpr size_t kProcessBaselineBytes = size_t{20} << 20;
 // reader fills the next, few enough to bound memory.
 inline constexpr size_t kChunksInFlightPerThread = 2;
 
-// A chunk is sized to the memory budget: budget / kChunkBudgetDivisor, but
-// no smaller than kMinChunkBytes.
+// A vocabulary pass's chunk is sized to the memory budget: budget /
+// kChunkBudgetDivisor, but no smaller than kMinChunkBytes.
 inline constexpr size_t kChunkBudgetDivisor = 64;
 inline constexpr size_t kMinChunkBytes = size_t{256} << 10;
+// Ingest's chunks take a smaller share (the store, the dense regions and the
+// pair buffers want the rest) and are capped: larger ones only delay the
+// pipeline's start.
+inline constexpr size_t kIngestChunkBudgetDivisor = 128;
+inline constexpr size_t kMaxIngestChunkBytes = size_t{4} << 20;
+// Ingest refuses a budget that leaves the counting buffers less than this.
+inline constexpr size_t kMinIngestBufferBytes = size_t{16} << 20;
 
 // A vocabulary table never spills below this size.
 inline constexpr size_t kMinTableBytes = size_t{1} << 20;
@@ -87,7 +94,6 @@ inline constexpr size_t kStoreMaxL0BatchesAtIngest = 12;
 inline constexpr int kStoreL0PollMillis = 50;
 inline constexpr int kStoreMaxL0WaitSeconds = 300;  // then ingest anyway
 
-
 // What ingest reserves for an open store beyond its block cache: memtables
 // plus table readers and RocksDB's own slack.
 inline constexpr size_t kStoreFixedBytes = size_t{16} << 20;
@@ -95,11 +101,28 @@ inline constexpr size_t kStoreFixedBytes = size_t{16} << 20;
 // The block cache of a store opened with `memory_bytes`.
 inline constexpr size_t StoreCacheBytes(size_t memory_bytes) {
   const size_t cache = memory_bytes / kStoreCacheDivisor;
-  return cache < kStoreMinCacheBytes ? kStoreMinCacheBytes : cache > kStoreMaxCacheBytes ? kStoreMaxCacheBytes : cache;
+  return cache < kStoreMinCacheBytes   ? kStoreMinCacheBytes
+         : cache > kStoreMaxCacheBytes ? kStoreMaxCacheBytes
+                                       : cache;
 }
 
 // All the RocksDB memory such a store may use.
-inline constexpr size_t StoreMemoryBytes(size_t memory_bytes) { return StoreCacheBytes(memory_bytes) + kStoreFixedBytes; }
+inline constexpr size_t StoreMemoryBytes(size_t memory_bytes) {
+  return StoreCacheBytes(memory_bytes) + kStoreFixedBytes;
+}
+
+// Training: --memory holds the parameters first; of what they leave, each
+// block file is 1 / kTrainBlockShareDivisor (two blocks are in memory at
+// once, as 16-byte training records: 4/3 of their 12-byte file size, so 2/3
+// of what is left), within [kMinTrainBlockBytes, kMaxTrainBlockBytes].
+inline constexpr size_t kTrainBlockShareDivisor = 4;
+inline constexpr size_t kMinTrainBlockBytes = size_t{8} << 20;
+inline constexpr size_t kMaxTrainBlockBytes = size_t{256} << 20;
+// The least the parameters must leave: what gives blocks of the smallest size.
+inline constexpr size_t kMinTrainBlockMemory = kTrainBlockShareDivisor * kMinTrainBlockBytes;
+
+// stats, dump and verify read a store through a cache of this budget.
+inline constexpr size_t kStoreReadMemoryBytes = size_t{256} << 20;
 
 // Progress lines are redrawn at most this often.
 inline constexpr double kProgressIntervalSeconds = 0.25;

@@ -18,16 +18,26 @@ Status ParseDuration(std::string_view text, double* seconds) {
   while (p < end) {
     double value = 0;
     const auto [after, ec] = std::from_chars(p, end, value);
-    if (ec != std::errc() || !std::isfinite(value) || value < 0) return invalid("expected a number");
+    if (ec != std::errc() || !std::isfinite(value) || value < 0)
+      return invalid("expected a number");
     p = after;
     double unit = 1;
     if (p < end) {
       switch (*p) {
-        case 's': unit = 1; break;
-        case 'm': unit = 60; break;
-        case 'h': unit = 3600; break;
-        case 'd': unit = 86400; break;
-        default: return invalid("unknown unit (s, m, h or d)");
+        case 's':
+          unit = 1;
+          break;
+        case 'm':
+          unit = 60;
+          break;
+        case 'h':
+          unit = 3600;
+          break;
+        case 'd':
+          unit = 86400;
+          break;
+        default:
+          return invalid("unknown unit (s, m, h or d)");
       }
       ++p;
     } else if (total > 0) {

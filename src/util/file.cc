@@ -79,7 +79,8 @@ Status SequentialFile::Open(const std::string& path) {
 
 Status SequentialFile::SeekTo(uint64_t offset) {
   if (::lseek(fd_, static_cast<off_t>(offset), SEEK_SET) < 0) {
-    return Status::IOError(fmt::format("{}: seeking to byte {}: {}", path_, offset, std::strerror(errno)));
+    return Status::IOError(
+        fmt::format("{}: seeking to byte {}: {}", path_, offset, std::strerror(errno)));
   }
   position_ = offset;
   return Status::OK();
@@ -94,25 +95,29 @@ Status SequentialFile::Read(char* buf, size_t n, size_t* got) {
       return Status::OK();
     }
     if (errno != EINTR) {
-      return Status::IOError(fmt::format("{}: byte {}: {}", path_, position_, std::strerror(errno)));
+      return Status::IOError(
+          fmt::format("{}: byte {}: {}", path_, position_, std::strerror(errno)));
     }
   }
 }
 
-uint64_t DirectoryBytes(const std::string& dir, const std::string& skip) {
+bool PathExists(const std::string& path) {
+  std::error_code ec;
+  return std::filesystem::exists(path, ec);
+}
+
+DirectoryBytes MeasureDirectory(const std::string& dir) {
   namespace fs = std::filesystem;
-  uint64_t total = 0;
+  DirectoryBytes bytes;
   std::error_code ec;
   for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     std::error_code file_ec;
-    if (!skip.empty() && it.depth() == 0 && it->path().filename() == skip) {
-      it.disable_recursion_pending();
-    } else if (it->is_regular_file(file_ec)) {
-      const uintmax_t size = it->file_size(file_ec);
-      if (!file_ec) total += size;
-    }
+    if (!it->is_regular_file(file_ec)) continue;
+    const uintmax_t size = it->file_size(file_ec);
+    if (file_ec) continue;
+    (it.depth() == 0 ? bytes.top_level : bytes.subfolders) += size;
   }
-  return total;
+  return bytes;
 }
 
 Status ReadFileToString(const std::string& path, std::string* contents) {
@@ -148,14 +153,26 @@ Status WritableFile::Open(const std::string& path, size_t buffer_bytes) {
 }
 
 Status WritableFile::Append(std::string_view data) {
+  if (buffer_.size() + data.size() < buffer_bytes_) {
+    buffer_.append(data);
+    return Status::OK();
+  }
+  SG_RETURN_IF_ERROR(FlushBuffer());
+  // A write of a buffer or more goes out as it is: copied into the buffer,
+  // a checkpoint's arrays would double their memory (a --memory overrun
+  // tests/reliability/memory_limit_test.sh caught).
+  if (data.size() >= buffer_bytes_) return WriteAll(data.data(), data.size());
   buffer_.append(data);
-  if (buffer_.size() >= buffer_bytes_) return FlushBuffer();
   return Status::OK();
 }
 
 Status WritableFile::FlushBuffer() {
-  const char* p = buffer_.data();
-  size_t left = buffer_.size();
+  SG_RETURN_IF_ERROR(WriteAll(buffer_.data(), buffer_.size()));
+  buffer_.clear();
+  return Status::OK();
+}
+
+Status WritableFile::WriteAll(const char* p, size_t left) {
   while (left > 0) {
     const ssize_t w = ::write(fd_, p, left);
     if (w < 0) {
@@ -165,7 +182,6 @@ Status WritableFile::FlushBuffer() {
     p += w;
     left -= static_cast<size_t>(w);
   }
-  buffer_.clear();
   return Status::OK();
 }
 

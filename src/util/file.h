@@ -51,10 +51,20 @@ class SequentialFile {
 // vocabularies).
 Status ReadFileToString(const std::string& path, std::string* contents);
 
-// Bytes of the regular files under `dir`, recursively, leaving out its
-// top-level subdirectory `skip` (if given). Files that vanish during the walk
-// (compactions) are not counted; a missing `dir` is 0.
-uint64_t DirectoryBytes(const std::string& dir, const std::string& skip = "");
+// Whether `path` names anything. Never throws: a path that cannot be
+// examined (no permission on a parent) reads as absent, and the open that
+// follows names the real error.
+bool PathExists(const std::string& path);
+
+// Bytes of the regular files in a directory: those directly in it, and those
+// in its subfolders at any depth.
+struct DirectoryBytes {
+  uint64_t top_level = 0;
+  uint64_t subfolders = 0;
+};
+// Files that vanish during the walk (compactions) are not counted; a missing
+// `dir` is all 0.
+DirectoryBytes MeasureDirectory(const std::string& dir);
 
 // Buffered writes to a new file (or standard output for "-"); every error
 // names the file, so a full disk reads "runs/0003: No space left on device".
@@ -76,6 +86,8 @@ class WritableFile {
 
  private:
   Status FlushBuffer();
+  // Writes n bytes at p, retrying short writes.
+  Status WriteAll(const char* p, size_t n);
 
   std::string path_;
   int fd_ = -1;

@@ -6,9 +6,9 @@
 #define STREAMGLOVE_UTIL_FIRST_ERROR_H_
 
 #include <atomic>
-#include <mutex>
 
 #include "streamglove/status.h"
+#include "util/mutex.h"
 
 namespace streamglove {
 
@@ -17,20 +17,20 @@ class FirstError {
   // Records `s` unless an error is already recorded; OK statuses are ignored.
   void Set(Status s) {
     if (s.ok()) return;
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     if (status_.ok()) status_ = std::move(s);
     failed_ = true;
   }
   // Cheap check for the hot path.
   bool failed() const { return failed_.load(std::memory_order_relaxed); }
   Status status() const {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     return status_;
   }
 
  private:
-  mutable std::mutex mu_;
-  Status status_;  // GUARDED_BY(mu_)
+  mutable Mutex mu_;
+  Status status_ GUARDED_BY(mu_);
   std::atomic<bool> failed_{false};
 };
 

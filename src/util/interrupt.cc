@@ -1,7 +1,7 @@
 #include "util/interrupt.h"
 
-#include <csignal>
 #include <atomic>
+#include <csignal>
 
 #include <fmt/format.h>
 
@@ -28,8 +28,8 @@ bool Interrupted() { return g_signal.load(std::memory_order_relaxed) != 0; }
 int InterruptSignal() { return g_signal.load(std::memory_order_relaxed); }
 
 Status InterruptedStatus(const std::string& what) {
-  return Status::Interrupted(fmt::format("interrupted by {}: {}",
-                                         InterruptSignal() == SIGTERM ? "SIGTERM" : "SIGINT", what));
+  return Status::Interrupted(fmt::format(
+      "interrupted by {}: {}", InterruptSignal() == SIGTERM ? "SIGTERM" : "SIGINT", what));
 }
 
 }  // namespace streamglove

@@ -33,7 +33,8 @@ class LargeArray {
   ~LargeArray() {
     if (data_ != nullptr) ::munmap(data_, bytes());
   }
-  LargeArray(LargeArray&& o) noexcept : data_(std::exchange(o.data_, nullptr)), size_(std::exchange(o.size_, 0)) {}
+  LargeArray(LargeArray&& o) noexcept
+      : data_(std::exchange(o.data_, nullptr)), size_(std::exchange(o.size_, 0)) {}
   LargeArray& operator=(LargeArray&& o) noexcept {
     std::swap(data_, o.data_);
     std::swap(size_, o.size_);

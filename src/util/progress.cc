@@ -21,7 +21,8 @@ ProgressMeter::ProgressMeter(std::string label, bool enabled)
 bool ProgressMeter::Due(double* elapsed) {
   if (!enabled_) return false;
   const auto now = Clock::now();
-  if (std::chrono::duration<double>(now - last_draw_).count() < config::kProgressIntervalSeconds) return false;
+  if (std::chrono::duration<double>(now - last_draw_).count() < config::kProgressIntervalSeconds)
+    return false;
   last_draw_ = now;
   *elapsed = std::chrono::duration<double>(now - start_).count();
   return true;
@@ -42,7 +43,8 @@ void ProgressMeter::Draw(const std::string& text) {
   drawn_ = true;
 }
 
-void ProgressMeter::Update(uint64_t bytes_done, uint64_t bytes_total, uint64_t tokens, uint64_t pairs) {
+void ProgressMeter::Update(uint64_t bytes_done, uint64_t bytes_total, uint64_t tokens,
+                           uint64_t pairs) {
   double elapsed = 0;
   if (!Due(&elapsed)) return;
   std::string text = FormatBytes(static_cast<double>(bytes_done));
@@ -50,12 +52,14 @@ void ProgressMeter::Update(uint64_t bytes_done, uint64_t bytes_total, uint64_t t
     text += fmt::format(" / {}", FormatBytes(static_cast<double>(bytes_total)));
     text += FractionAndEta(static_cast<double>(bytes_done) / bytes_total, elapsed);
   }
-  text += fmt::format("  {}/s  {:.1f} M tokens/s", FormatBytes(bytes_done / elapsed), tokens / elapsed / 1e6);
+  text += fmt::format("  {}/s  {:.1f} M tokens/s", FormatBytes(bytes_done / elapsed),
+                      tokens / elapsed / 1e6);
   if (pairs > 0) text += fmt::format("  {:.1f} M pairs/s", pairs / elapsed / 1e6);
   Draw(text);
 }
 
-void ProgressMeter::UpdateFraction(const std::string& what, double fraction, const std::string& rates) {
+void ProgressMeter::UpdateFraction(const std::string& what, double fraction,
+                                   const std::string& rates) {
   double elapsed = 0;
   if (!Due(&elapsed)) return;
   Draw(what + FractionAndEta(fraction, elapsed) + "  " + rates);

@@ -17,19 +17,36 @@ Status ParseByteSize(std::string_view text, size_t* bytes) {
   }
   std::string suffix(end, text.data() + text.size());
   for (char& c : suffix) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  if (suffix.ends_with("IB")) suffix.resize(suffix.size() - 2);
-  else if (suffix.size() > 1 && suffix.ends_with("B")) suffix.resize(suffix.size() - 1);
+  if (suffix.ends_with("IB"))
+    suffix.resize(suffix.size() - 2);
+  else if (suffix.size() > 1 && suffix.ends_with("B"))
+    suffix.resize(suffix.size() - 1);
   double scale = 1;
-  if (suffix.empty() || suffix == "B") scale = 1;
-  else if (suffix == "K") scale = 1024.0;
-  else if (suffix == "M") scale = 1024.0 * 1024;
-  else if (suffix == "G") scale = 1024.0 * 1024 * 1024;
-  else if (suffix == "T") scale = 1024.0 * 1024 * 1024 * 1024;
-  else return Status::InvalidArgument(fmt::format("invalid size '{}': unknown unit", original));
+  if (suffix.empty() || suffix == "B")
+    scale = 1;
+  else if (suffix == "K")
+    scale = 1024.0;
+  else if (suffix == "M")
+    scale = 1024.0 * 1024;
+  else if (suffix == "G")
+    scale = 1024.0 * 1024 * 1024;
+  else if (suffix == "T")
+    scale = 1024.0 * 1024 * 1024 * 1024;
+  else
+    return Status::InvalidArgument(fmt::format("invalid size '{}': unknown unit", original));
   const double total = value * scale;
   if (total >= 9.0e18) return Status::InvalidArgument(fmt::format("size '{}' too large", original));
   *bytes = static_cast<size_t>(total);
   return Status::OK();
+}
+
+std::string FormatByteSize(uint64_t bytes) {
+  static constexpr char kSuffixes[] = {'T', 'G', 'M', 'K'};
+  for (int i = 0; i < 4; ++i) {
+    const uint64_t unit = uint64_t{1} << (10 * (4 - i));
+    if (bytes != 0 && bytes % unit == 0) return fmt::format("{}{}", bytes / unit, kSuffixes[i]);
+  }
+  return std::to_string(bytes);
 }
 
 std::string FormatBytes(double bytes) {

@@ -28,7 +28,9 @@ class SplitMix64 {
 
   // A number in [0, n), by the high half of a 64 x 64-bit product (Lemire):
   // no division; the bias, below n / 2^64, is far under anything measurable.
-  uint64_t Below(uint64_t n) { return static_cast<uint64_t>((static_cast<Uint128>(Next()) * n) >> 64); }
+  uint64_t Below(uint64_t n) {
+    return static_cast<uint64_t>((static_cast<Uint128>(Next()) * n) >> 64);
+  }
 
  private:
   uint64_t state_;

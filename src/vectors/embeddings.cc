@@ -39,12 +39,14 @@ struct Line {
 };
 
 // One text line "word v1 ... vd": the word into *word, values into out[0, dim).
-Status ParseTextLine(const std::string& path, const Line& line, uint32_t dim, std::string* word, double* out) {
+Status ParseTextLine(const std::string& path, const Line& line, uint32_t dim, std::string* word,
+                     double* out) {
   std::string_view rest = line.text;
   while (!rest.empty() && IsBlank(rest.back())) rest.remove_suffix(1);
   const size_t space = rest.find(' ');
   const auto where = [&] { return fmt::format("{}: line {}", path, line.number); };
-  if (space == 0 || rest.empty()) return Status::Corruption(fmt::format("{}: no word before the values", where()));
+  if (space == 0 || rest.empty())
+    return Status::Corruption(fmt::format("{}: no word before the values", where()));
   *word = std::string(rest.substr(0, space == std::string_view::npos ? rest.size() : space));
   rest.remove_prefix(space == std::string_view::npos ? rest.size() : space);
   uint32_t k = 0;
@@ -57,11 +59,12 @@ Status ParseTextLine(const std::string& path, const Line& line, uint32_t dim, st
     const size_t len = static_cast<size_t>(end - rest.data());
     if (ec != std::errc() || (len < rest.size() && *end != ' ' && *end != '\t')) {
       const std::string_view field = rest.substr(0, rest.find_first_of(" \t"));
-      return Status::Corruption(fmt::format("{}: value {} of '{}' is not a number: '{}'", where(), k + 1, *word,
-                                            field.substr(0, 40)));
+      return Status::Corruption(fmt::format("{}: value {} of '{}' is not a number: '{}'", where(),
+                                            k + 1, *word, field.substr(0, 40)));
     }
     if (!std::isfinite(v)) {
-      return Status::Corruption(fmt::format("{}: value {} of '{}' is not finite", where(), k + 1, *word));
+      return Status::Corruption(
+          fmt::format("{}: value {} of '{}' is not finite", where(), k + 1, *word));
     }
     out[k++] = v;
     rest.remove_prefix(len);
@@ -115,19 +118,22 @@ Status Embeddings::Load(const std::string& path) {
   uint64_t header_words = 0, header_dim = 0;
   const bool has_header = ParseHeader(data.substr(0, first_end), &header_words, &header_dim);
   if (has_header && (header_dim == 0 || header_dim > (1u << 20))) {
-    return Status::Corruption(fmt::format("{}: line 1: vector size {} in the header is out of range", path, header_dim));
+    return Status::Corruption(
+        fmt::format("{}: line 1: vector size {} in the header is out of range", path, header_dim));
   }
   std::string_view body = has_header ? data.substr(std::min(first_end + 1, data.size())) : data;
   const uint64_t body_offset = data.size() - body.size();
-  std::vector<uint64_t> locations;  // line numbers (text) or byte offsets (binary), for duplicate errors
+  std::vector<uint64_t>
+      locations;  // line numbers (text) or byte offsets (binary), for duplicate errors
 
   if (has_header && LooksBinary(body, header_dim)) {
-    format_ = EmbeddingsFormat::kWord2VecBinary;
+    format_ = VectorsFormat::kWord2VecBinary;
     dim_ = static_cast<uint32_t>(header_dim);
     const size_t row_bytes = size_t{dim_} * sizeof(float);
     if (header_words > body.size() / (row_bytes + 2)) {
-      return Status::Corruption(fmt::format("{}: byte {}: the header promises {} vectors of {} floats; the file is {} bytes",
-                                            path, 0, header_words, dim_, data.size()));
+      return Status::Corruption(fmt::format(
+          "{}: byte {}: the header promises {} vectors of {} floats; the file is {} bytes", path, 0,
+          header_words, dim_, data.size()));
     }
     single_.resize(header_words * dim_);
     words_.reserve(header_words);
@@ -137,17 +143,20 @@ Status Embeddings::Load(const std::string& path) {
       const size_t space = body.find(' ', at);
       const uint64_t word_offset = body_offset + at;
       if (space == std::string_view::npos || space + 1 + row_bytes > body.size()) {
-        return Status::Corruption(fmt::format("{}: byte {}: truncated: vector {} of {} is incomplete", path,
-                                              data.size(), i + 1, header_words));
+        return Status::Corruption(
+            fmt::format("{}: byte {}: truncated: vector {} of {} is incomplete", path, data.size(),
+                        i + 1, header_words));
       }
-      if (space == at) return Status::Corruption(fmt::format("{}: byte {}: empty word", path, word_offset));
+      if (space == at)
+        return Status::Corruption(fmt::format("{}: byte {}: empty word", path, word_offset));
       words_.emplace_back(body.substr(at, space - at));
       float* row = single_.data() + i * dim_;
       std::memcpy(row, body.data() + space + 1, row_bytes);
       for (uint32_t k = 0; k < dim_; ++k) {
         if (!std::isfinite(row[k])) {
           return Status::Corruption(fmt::format("{}: byte {}: value {} of '{}' is not finite", path,
-                                                body_offset + space + 1 + k * sizeof(float), k + 1, words_.back()));
+                                                body_offset + space + 1 + k * sizeof(float), k + 1,
+                                                words_.back()));
         }
       }
       locations.push_back(word_offset);
@@ -155,14 +164,15 @@ Status Embeddings::Load(const std::string& path) {
     }
     while (at < body.size() && std::isspace(static_cast<unsigned char>(body[at]))) ++at;
     if (at != body.size()) {
-      return Status::Corruption(fmt::format("{}: byte {}: data after the {} vectors the header announces", path,
-                                            body_offset + at, header_words));
+      return Status::Corruption(
+          fmt::format("{}: byte {}: data after the {} vectors the header announces", path,
+                      body_offset + at, header_words));
     }
     return Finish(locations, /*lines=*/false);
   }
 
   // Text: find the lines, then parse them in parallel.
-  format_ = has_header ? EmbeddingsFormat::kWord2VecText : EmbeddingsFormat::kGloveText;
+  format_ = has_header ? VectorsFormat::kWord2VecText : VectorsFormat::kGloveText;
   std::vector<Line> lines;
   uint64_t number = has_header ? 2 : 1;
   for (size_t at = 0; at < body.size(); ++number) {
@@ -170,19 +180,22 @@ Status Embeddings::Load(const std::string& path) {
     lines.push_back({body.substr(at, end - at), number});
     at = end + 1;
   }
-  while (!lines.empty() && std::all_of(lines.back().text.begin(), lines.back().text.end(), IsBlank)) lines.pop_back();
+  while (!lines.empty() && std::all_of(lines.back().text.begin(), lines.back().text.end(), IsBlank))
+    lines.pop_back();
   if (lines.empty()) return Status::Corruption(fmt::format("{}: no vectors", path));
   if (has_header) {
     dim_ = static_cast<uint32_t>(header_dim);
     if (lines.size() != header_words) {
-      return Status::Corruption(fmt::format("{}: line 1: the header announces {} vectors; the file has {}", path,
-                                            header_words, lines.size()));
+      return Status::Corruption(
+          fmt::format("{}: line 1: the header announces {} vectors; the file has {}", path,
+                      header_words, lines.size()));
     }
   } else {
     std::string_view first = lines[0].text;
     while (!first.empty() && IsBlank(first.back())) first.remove_suffix(1);
     dim_ = static_cast<uint32_t>(std::count(first.begin(), first.end(), ' '));
-    if (dim_ == 0) return Status::Corruption(fmt::format("{}: line 1: a word without values", path));
+    if (dim_ == 0)
+      return Status::Corruption(fmt::format("{}: line 1: a word without values", path));
   }
   words_.resize(lines.size());
   precise_.resize(lines.size() * dim_);
@@ -204,8 +217,8 @@ Status Embeddings::Finish(const std::vector<uint64_t>& locations, bool lines) {
   for (uint32_t i = 0; i < words_.size(); ++i) {
     const auto [it, added] = index_.emplace(words_[i], i);
     if (!added) {
-      return Status::Corruption(fmt::format("{}: {} {}: duplicate word '{}' (first at {} {})", path_,
-                                            lines ? "line" : "byte", locations[i], words_[i],
+      return Status::Corruption(fmt::format("{}: {} {}: duplicate word '{}' (first at {} {})",
+                                            path_, lines ? "line" : "byte", locations[i], words_[i],
                                             lines ? "line" : "byte", locations[it->second]));
     }
   }
@@ -216,7 +229,8 @@ Status Embeddings::Finish(const std::vector<uint64_t>& locations, bool lines) {
     for (uint32_t k = 0; k < dim_; ++k) sum += value(i, k) * value(i, k);
     norms_[i] = std::sqrt(sum);
     const double scale = norms_[i] > 0 ? 1 / norms_[i] : 0;
-    for (uint32_t k = 0; k < dim_; ++k) unit_[i * dim_ + k] = static_cast<float>(value(i, k) * scale);
+    for (uint32_t k = 0; k < dim_; ++k)
+      unit_[i * dim_ + k] = static_cast<float>(value(i, k) * scale);
   });
   return Status::OK();
 }

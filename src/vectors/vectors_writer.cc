@@ -6,23 +6,31 @@
 
 namespace streamglove {
 
-Status WriteVectors(const std::string& path, const std::vector<VocabEntry>& vocab, const EmbeddingModel& model,
-                    VectorsKind kind, VectorsFormat format) {
-  const uint32_t d = model.dim();
+Status WriteVectors(const std::string& path, const std::vector<VocabEntry>& vocab,
+                    const ParameterRows& rows, VectorsKind kind, VectorsFormat format) {
+  const uint32_t d = rows.dim;
   const uint32_t out_dim = kind == VectorsKind::kBoth ? 2 * d : d;
   std::vector<float> v(out_dim);
   AtomicFileWriter out;
   SG_RETURN_IF_ERROR(out.Open(path));
-  if (format != VectorsFormat::kGloveText) SG_RETURN_IF_ERROR(out.Append(fmt::format("{} {}\n", model.vocab(), out_dim)));
+  if (format != VectorsFormat::kGloveText)
+    SG_RETURN_IF_ERROR(out.Append(fmt::format("{} {}\n", rows.count, out_dim)));
   std::string line;
-  for (uint32_t i = 0; i < model.vocab(); ++i) {
-    const float* w = model.word(i);
-    const float* c = model.context(i);
+  for (uint32_t i = 0; i < rows.count; ++i) {
+    const float* w = rows.word + i * rows.stride;
+    const float* c = rows.context + i * rows.stride;
     for (uint32_t b = 0; b < d; ++b) {
       switch (kind) {
-        case VectorsKind::kWord: v[b] = w[b]; break;
-        case VectorsKind::kWordPlusContext: v[b] = w[b] + c[b]; break;
-        case VectorsKind::kBoth: v[b] = w[b]; v[d + b] = c[b]; break;
+        case VectorsKind::kWord:
+          v[b] = w[b];
+          break;
+        case VectorsKind::kWordPlusContext:
+          v[b] = w[b] + c[b];
+          break;
+        case VectorsKind::kBoth:
+          v[b] = w[b];
+          v[d + b] = c[b];
+          break;
       }
     }
     line.assign(vocab[i].word);

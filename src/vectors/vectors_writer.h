@@ -3,19 +3,32 @@
 #ifndef STREAMGLOVE_VECTORS_VECTORS_WRITER_H_
 #define STREAMGLOVE_VECTORS_VECTORS_WRITER_H_
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
-#include "streamglove/train.h"
-#include "streamglove/vocabulary.h"
-#include "train/embedding_model.h"
+#include "streamglove/status.h"
+#include "streamglove/vectors_format.h"
+#include "streamglove/vocab_file.h"
 
 namespace streamglove {
 
-// Writes the model's vectors for vocab[0 .. model.vocab()) to `path`
-// atomically. REQUIRES: vocab.size() >= model.vocab().
-Status WriteVectors(const std::string& path, const std::vector<VocabEntry>& vocab, const EmbeddingModel& model,
-                    VectorsKind kind, VectorsFormat format);
+// Trained rows as a model holds them: word i's vector is the `dim` floats at
+// word + i * stride, its context vector those at context + i * stride. A
+// view: the arrays belong to the caller.
+struct ParameterRows {
+  uint32_t count = 0;
+  uint32_t dim = 0;
+  size_t stride = 0;
+  const float* word = nullptr;
+  const float* context = nullptr;
+};
+
+// Writes the vectors of vocab[0 .. rows.count) to `path` atomically.
+// REQUIRES: vocab.size() >= rows.count.
+Status WriteVectors(const std::string& path, const std::vector<VocabEntry>& vocab,
+                    const ParameterRows& rows, VectorsKind kind, VectorsFormat format);
 
 }  // namespace streamglove
 

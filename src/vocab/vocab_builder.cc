@@ -8,16 +8,18 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
-#include <mutex>
 #include <thread>
 
 #include <fmt/format.h>
+
 #include "corpus/chunk_pipeline.h"
 #include "corpus/chunk_tokenizer.h"
 #include "streamglove/vocabulary.h"
 #include "util/config.h"
 #include "util/file.h"
+#include "util/mutex.h"
 #include "util/progress.h"
+#include "util/threads.h"
 #include "vocab/word_count_table.h"
 #include "vocab/word_run.h"
 
@@ -25,15 +27,15 @@ namespace streamglove {
 
 namespace {
 
-struct MemoryPlan {
+struct VocabMemoryPlan {
   size_t chunk_bytes;
   size_t chunks_in_flight;
   size_t table_bytes;  // per worker
   size_t merge_bytes;  // for the final merge, once the pipeline is gone
 };
 
-MemoryPlan PlanMemory(const CorpusOptions& corpus, const VocabOptions& options, int threads) {
-  MemoryPlan plan;
+VocabMemoryPlan PlanMemory(const CorpusOptions& corpus, const VocabOptions& options, int threads) {
+  VocabMemoryPlan plan;
   const size_t budget = options.memory_bytes;
   plan.chunk_bytes = std::clamp(budget / config::kChunkBudgetDivisor, config::kMinChunkBytes,
                                 std::max(corpus.chunk_bytes, config::kMinChunkBytes));
@@ -62,7 +64,7 @@ class RunSet {
   Status Spill(WordCountTable* table, WordCountTable::Order order) {
     std::string path;
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(&mu_);
       path = fmt::format("{}/run-{}", dir_, runs_.size());
       runs_.push_back(path);
     }
@@ -78,19 +80,19 @@ class RunSet {
 
   // Takes the runs written so far (the set is then empty).
   std::vector<std::string> Take() {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     return std::exchange(runs_, {});
   }
   size_t size() {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     return runs_.size();
   }
   const std::string& dir() const { return dir_; }
 
  private:
   const std::string dir_;
-  std::mutex mu_;
-  std::vector<std::string> runs_;  // GUARDED_BY(mu_)
+  Mutex mu_;
+  std::vector<std::string> runs_ GUARDED_BY(mu_);
 };
 
 // A worker's state: its table, its tokenizer, and the first error it met.
@@ -183,10 +185,9 @@ Status BuildVocabulary(const std::vector<InputFile>& inputs, const CorpusOptions
                        VocabStats* stats) {
   const auto start = std::chrono::steady_clock::now();
   *stats = VocabStats();
-  const int threads =
-      options.threads > 0 ? options.threads : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  const int threads = ResolveThreads(options.threads);
   stats->threads = threads;
-  const MemoryPlan plan = PlanMemory(corpus_options, options, threads);
+  const VocabMemoryPlan plan = PlanMemory(corpus_options, options, threads);
   CorpusOptions corpus = corpus_options;
   corpus.chunk_bytes = plan.chunk_bytes;
 
@@ -198,7 +199,8 @@ Status BuildVocabulary(const std::vector<InputFile>& inputs, const CorpusOptions
   std::vector<std::unique_ptr<VocabWorker>> workers;
   std::vector<VocabWorker*> worker_ptrs;
   for (int i = 0; i < threads; ++i) {
-    workers.push_back(std::make_unique<VocabWorker>(plan.table_bytes, corpus, &reader.inputs(), &runs));
+    workers.push_back(
+        std::make_unique<VocabWorker>(plan.table_bytes, corpus, &reader.inputs(), &runs));
     worker_ptrs.push_back(workers.back().get());
   }
   std::atomic<uint64_t> tokens{0};
@@ -246,7 +248,8 @@ Status BuildVocabulary(const std::vector<InputFile>& inputs, const CorpusOptions
     SG_RETURN_IF_ERROR(s);
   } else {
     for (auto& w : workers) {
-      if (w->table().size() > 0) SG_RETURN_IF_ERROR(runs.Spill(&w->table(), WordCountTable::Order::kByWord));
+      if (w->table().size() > 0)
+        SG_RETURN_IF_ERROR(runs.Spill(&w->table(), WordCountTable::Order::kByWord));
       w.reset();
     }
     stats->spill_runs = runs.size();

@@ -1,9 +1,10 @@
+#include "streamglove/vocab_file.h"
+
 #include <charconv>
 #include <unordered_set>
 
 #include <fmt/format.h>
 
-#include "streamglove/vocabulary.h"
 #include "util/file.h"
 
 namespace streamglove {

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "streamglove/vocabulary.h"
+#include "streamglove/vocab_file.h"
 #include "vocab/word_count_table.h"
 
 namespace streamglove {

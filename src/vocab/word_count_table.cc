@@ -16,7 +16,9 @@ constexpr size_t kLoadNumerator = 5, kLoadDenominator = 8;
 
 WordCountTable::WordCountTable(size_t max_bytes) : max_bytes_(max_bytes), slots_(kInitialSlots) {}
 
-size_t WordCountTable::memory_bytes() const { return slots_.capacity() * sizeof(Slot) + arena_bytes_; }
+size_t WordCountTable::memory_bytes() const {
+  return slots_.capacity() * sizeof(Slot) + arena_bytes_;
+}
 
 bool WordCountTable::Grow(size_t extra_word_bytes) {
   const size_t new_slots = slots_.size() * 2;
@@ -58,7 +60,8 @@ bool WordCountTable::Add(std::string_view word, uint64_t count) {
   size_t i = hash & mask;
   while (slots_[i].word != nullptr) {
     Slot& s = slots_[i];
-    if (s.hash == hash && s.len == word.size() && std::memcmp(s.word, word.data(), word.size()) == 0) {
+    if (s.hash == hash && s.len == word.size() &&
+        std::memcmp(s.word, word.data(), word.size()) == 0) {
       s.count += count;
       return true;
     }
@@ -83,7 +86,8 @@ const uint64_t* WordCountTable::Find(std::string_view word) const {
   const size_t mask = slots_.size() - 1;
   for (size_t i = hash & mask; slots_[i].word != nullptr; i = (i + 1) & mask) {
     const Slot& s = slots_[i];
-    if (s.hash == hash && s.len == word.size() && std::memcmp(s.word, word.data(), word.size()) == 0) {
+    if (s.hash == hash && s.len == word.size() &&
+        std::memcmp(s.word, word.data(), word.size()) == 0) {
       return &s.count;
     }
   }

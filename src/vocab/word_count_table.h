@@ -57,7 +57,8 @@ class WordCountTable {
   template <class F>
   void Drain(Order order, uint64_t min_count, F&& f) {
     const size_t n = CompactAndSort(order, min_count);
-    for (size_t i = 0; i < n; ++i) f(std::string_view(slots_[i].word, slots_[i].len), slots_[i].count);
+    for (size_t i = 0; i < n; ++i)
+      f(std::string_view(slots_[i].word, slots_[i].len), slots_[i].count);
     Clear();
   }
 

@@ -3,18 +3,18 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstring>
-#include <queue>
 
 #include <fmt/format.h>
 
 #include "util/coding.h"
+#include "util/config.h"
+#include "util/sorted_merge.h"
 
 namespace streamglove {
 
 namespace {
 
-constexpr size_t kReadBufferBytes = size_t{64} << 10;
+constexpr size_t kReadBufferBytes = config::kRunReadBufferBytes;
 // The longest record: a varint-prefixed word of at most 4 KiB (tokens are cut
 // at 999 bytes; lowercasing can lengthen them) and a varint count.
 constexpr size_t kMaxRecordBytes = size_t{4} << 10;
@@ -31,44 +31,26 @@ Status WordRunWriter::Add(std::string_view word, uint64_t count) {
   return file_.Append(record_);
 }
 
-Status WordRunReader::Open(const std::string& path) {
-  path_ = path;
-  file_ = std::make_unique<SequentialFile>();
-  buffer_.resize(kReadBufferBytes);
-  return file_->Open(path);
-}
-
-Status WordRunReader::Fill() {
-  std::memmove(buffer_.data(), buffer_.data() + pos_, end_ - pos_);
-  end_ -= pos_;
-  pos_ = 0;
-  while (!eof_ && end_ < buffer_.size()) {
-    size_t got = 0;
-    SG_RETURN_IF_ERROR(file_->Read(buffer_.data() + end_, buffer_.size() - end_, &got));
-    if (got == 0) eof_ = true;
-    end_ += got;
-  }
-  return Status::OK();
-}
+Status WordRunReader::Open(const std::string& path) { return file_.Open(path, kReadBufferBytes); }
 
 Status WordRunReader::Next(bool* done) {
-  if (end_ - pos_ < kMaxRecordBytes && !eof_) SG_RETURN_IF_ERROR(Fill());
-  if (pos_ == end_) {
+  SG_RETURN_IF_ERROR(file_.Ensure(kMaxRecordBytes));
+  if (file_.available() == 0) {
     *done = true;
     return Status::OK();
   }
-  const char* p = buffer_.data() + pos_;
-  const char* limit = buffer_.data() + end_;
+  const char* p = file_.data();
+  const char* limit = p + file_.available();
   uint64_t len = 0;
   if (!GetVarint64(&p, limit, &len) || len > static_cast<uint64_t>(limit - p)) {
-    return Status::Corruption(fmt::format("{}: bad word run record", path_));
+    return Status::Corruption(fmt::format("{}: bad word run record", file_.path()));
   }
   word_.assign(p, len);
   p += len;
   if (!GetVarint64(&p, limit, &count_)) {
-    return Status::Corruption(fmt::format("{}: bad word run record", path_));
+    return Status::Corruption(fmt::format("{}: bad word run record", file_.path()));
   }
-  pos_ = p - buffer_.data();
+  file_.Consume(static_cast<size_t>(p - file_.data()));
   *done = false;
   return Status::OK();
 }
@@ -78,42 +60,37 @@ namespace {
 // Merges `runs` (at most fan-in of them) into `emit`.
 Status MergeGroup(const std::vector<std::string>& runs, WordCountTable::Order order,
                   const WordEmitter& emit) {
-  std::vector<WordRunReader> readers(runs.size());
-  auto greater = [&](size_t a, size_t b) {  // priority_queue keeps the largest on top
-    const WordRunReader& x = readers[a];
-    const WordRunReader& y = readers[b];
-    if (order == WordCountTable::Order::kByCountDesc && x.count() != y.count()) {
-      return x.count() < y.count();
-    }
-    return WordLess(y.word(), x.word());
+  struct Item {
+    std::string_view word;  // the reader's, until its next record
+    uint64_t count = 0;
   };
-  std::priority_queue<size_t, std::vector<size_t>, decltype(greater)> heap(greater);
-  for (size_t i = 0; i < runs.size(); ++i) {
-    SG_RETURN_IF_ERROR(readers[i].Open(runs[i]));
-    bool done = false;
-    SG_RETURN_IF_ERROR(readers[i].Next(&done));
-    if (!done) heap.push(i);
-  }
+  std::vector<WordRunReader> readers(runs.size());
+  for (size_t i = 0; i < runs.size(); ++i) SG_RETURN_IF_ERROR(readers[i].Open(runs[i]));
+  const auto next = [&](size_t i, Item* item, bool* done) {
+    SG_RETURN_IF_ERROR(readers[i].Next(done));
+    *item = Item{readers[i].word(), readers[i].count()};
+    return Status::OK();
+  };
+  const auto less = [&](const Item& x, const Item& y) {
+    if (order == WordCountTable::Order::kByCountDesc && x.count != y.count)
+      return x.count > y.count;
+    return WordLess(x.word, y.word);
+  };
   std::string word;
   uint64_t count = 0;
   bool have = false;
-  while (!heap.empty()) {
-    const size_t i = heap.top();
-    heap.pop();
-    if (have && readers[i].word() == word) {
-      count += readers[i].count();
-    } else {
-      if (have) SG_RETURN_IF_ERROR(emit(word, count));
-      word.assign(readers[i].word());
-      count = readers[i].count();
-      have = true;
+  SG_RETURN_IF_ERROR(MergeSorted<Item>(runs.size(), next, less, [&](const Item& item) {
+    if (have && item.word == word) {
+      count += item.count;
+      return Status::OK();
     }
-    bool done = false;
-    SG_RETURN_IF_ERROR(readers[i].Next(&done));
-    if (!done) heap.push(i);
-  }
-  if (have) SG_RETURN_IF_ERROR(emit(word, count));
-  return Status::OK();
+    Status s = have ? emit(word, count) : Status::OK();
+    word.assign(item.word);
+    count = item.count;
+    have = true;
+    return s;
+  }));
+  return have ? emit(word, count) : Status::OK();
 }
 
 }  // namespace
@@ -130,9 +107,8 @@ Status MergeWordRuns(std::vector<std::string> runs, WordCountTable::Order order,
       const std::string out = fmt::format("{}/merge-{}-{}", temp_dir, pass, merged.size());
       WordRunWriter writer;
       SG_RETURN_IF_ERROR(writer.Open(out));
-      SG_RETURN_IF_ERROR(MergeGroup(group, order, [&](std::string_view w, uint64_t c) {
-        return writer.Add(w, c);
-      }));
+      SG_RETURN_IF_ERROR(MergeGroup(
+          group, order, [&](std::string_view w, uint64_t c) { return writer.Add(w, c); }));
       SG_RETURN_IF_ERROR(writer.Finish());
       for (const std::string& r : group) ::unlink(r.c_str());
       merged.push_back(out);

@@ -18,6 +18,7 @@
 
 #include "streamglove/status.h"
 #include "util/file.h"
+#include "util/record_file_reader.h"
 #include "vocab/word_count_table.h"
 
 namespace streamglove {
@@ -45,13 +46,7 @@ class WordRunReader {
   uint64_t count() const { return count_; }
 
  private:
-  Status Fill();
-
-  std::string path_;
-  std::unique_ptr<SequentialFile> file_;
-  std::string buffer_;
-  size_t pos_ = 0, end_ = 0;
-  bool eof_ = false;
+  RecordFileReader file_;
   std::string word_;
   uint64_t count_ = 0;
 };

@@ -58,7 +58,7 @@ libraries=$(ldd "$bin" 2>/dev/null || true)
 if [[ $libraries == *libasan* ]]; then
   echo "skip: ulimit -v under AddressSanitizer"
 else
-  expect 1 "out of memory" -- bash -c "ulimit -v 700000 && exec '$bin' ingest --store '$dir/oom' '$dir/corpus.txt' --min-count 1 --memory 2G --threads 1 -q"
+  expect 1 "out of memory: the counting buffers of --threads 1" -- bash -c "ulimit -v 700000 && exec '$bin' ingest --store '$dir/oom' '$dir/corpus.txt' --min-count 1 --memory 2G --threads 1 -q"
   expect 0 "" -- "$bin" ingest --store "$dir/oom" "$dir/corpus.txt" --min-count 1 --memory 256M --threads 1 -q
   # train: parameters of 50,000 words x 4096 dims (3.1 GiB) under a 2 GB address space
   seq 1 50000 | sed 's/^/w/' | tr '\n' ' ' >"$dir/many.txt"

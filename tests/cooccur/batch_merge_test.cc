@@ -1,9 +1,10 @@
 #include "cooccur/batch_merge.h"
 
-#include <catch2/catch.hpp>
 #include <map>
 #include <random>
 #include <set>
+
+#include <catch2/catch.hpp>
 
 #include "store/pair_block.h"
 #include "util/file.h"

@@ -3,11 +3,11 @@
 #include <sys/stat.h>
 
 #include <cmath>
+#include <map>
+#include <random>
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
-#include <map>
-#include <random>
 
 #include "cooccur/fixed_point.h"
 #include "cooccur/subsampled_window.h"
@@ -24,8 +24,8 @@ using Counts = std::map<std::pair<uint32_t, uint32_t>, uint64_t>;
 
 // Stanford GloVe's cooccur loop over the reference tokens, in fixed point:
 // the independent oracle for the whole ingest path.
-Counts BruteForce(const std::vector<std::string>& files, const std::vector<VocabEntry>& vocab, uint32_t window,
-                  bool symmetric, DistanceWeighting weighting) {
+Counts BruteForce(const std::vector<std::string>& files, const std::vector<VocabEntry>& vocab,
+                  uint32_t window, bool symmetric, DistanceWeighting weighting) {
   std::map<std::string, uint32_t> ids;
   for (uint32_t i = 0; i < vocab.size(); ++i) ids[vocab[i].word] = i;
   const uint64_t scale = CountScale(window, weighting, /*subsampled=*/false);
@@ -45,8 +45,9 @@ Counts BruteForce(const std::vector<std::string>& files, const std::vector<Vocab
         const uint64_t d = j - k;
         // The weights as the options document them, times the scale.
         const uint64_t add = weighting == DistanceWeighting::kHarmonic ? scale / d
-                             : weighting == DistanceWeighting::kLinear ? (window - d + 1) * scale / window
-                                                                       : 1;
+                             : weighting == DistanceWeighting::kLinear
+                                 ? (window - d + 1) * scale / window
+                                 : 1;
         counts[{history[k], w2}] += add;
         if (symmetric) counts[{w2, history[k]}] += add;
       }
@@ -60,10 +61,12 @@ Counts ReadStore(const std::string& dir) {
   std::unique_ptr<Store> store;
   REQUIRE(Store::Open(dir, 64 << 20, false, &store).ok());
   Counts counts;
-  REQUIRE(store->ForEachPair([&](uint32_t r, uint32_t c, uint64_t v) {
-    counts[{r, c}] = v;
-    return Status::OK();
-  }).ok());
+  REQUIRE(store
+              ->ForEachPair([&](uint32_t r, uint32_t c, uint64_t v) {
+                counts[{r, c}] = v;
+                return Status::OK();
+              })
+              .ok());
   return counts;
 }
 
@@ -71,7 +74,8 @@ Counts ReadStore(const std::string& dir) {
 std::string Corpus(std::mt19937_64* rng, size_t words) {
   std::string s;
   for (size_t i = 0; i < words; ++i) {
-    const auto id = static_cast<size_t>(std::pow(3000.0, static_cast<double>((*rng)() % 1000000) / 1e6));
+    const auto id =
+        static_cast<size_t>(std::pow(3000.0, static_cast<double>((*rng)() % 1000000) / 1e6));
     s += fmt::format("w{}", id);
     s += (*rng)() % 400 == 0 ? "\n" : ((*rng)() % 9 == 0 ? "\t" : " ");
   }
@@ -91,7 +95,8 @@ struct Fixture {
     texts = {Corpus(&rng, 60000), Corpus(&rng, 30000), Corpus(&rng, 20000)};
     ::mkdir((dir.path() + "/in").c_str(), 0700);
     WriteFile(dir.path() + "/in/a.txt", texts[0]);
-    WriteFile(dir.path() + "/in/b.txt.zst", ZstdFrames({texts[1].substr(0, 5000), texts[1].substr(5000)}));
+    WriteFile(dir.path() + "/in/b.txt.zst",
+              ZstdFrames({texts[1].substr(0, 5000), texts[1].substr(5000)}));
     WriteFile(dir.path() + "/in/c.txt.gz", GzipMembers({texts[2]}));
     REQUIRE(ExpandInputs({dir.path() + "/in"}, InputFormat::kAuto, &inputs).ok());
     // A fixed vocabulary (every word seen twice or more) for every store.
@@ -104,7 +109,8 @@ struct Fixture {
     for (const auto& [w, c] : counts) {
       if (c >= 2) vocab.push_back({w, c});
     }
-    std::stable_sort(vocab.begin(), vocab.end(), [](const auto& a, const auto& b) { return a.count > b.count; });
+    std::stable_sort(vocab.begin(), vocab.end(),
+                     [](const auto& a, const auto& b) { return a.count > b.count; });
     std::string file;
     for (const auto& e : vocab) file += fmt::format("{} {}\n", e.word, e.count);
     vocab_path = dir.path() + "/vocab.txt";
@@ -141,15 +147,16 @@ TEST_CASE("Ingested counts equal a brute-force GloVe count", "[cooccur]") {
   constexpr DistanceWeighting kHarmonic = DistanceWeighting::kHarmonic;
   constexpr DistanceWeighting kLinear = DistanceWeighting::kLinear;
   constexpr DistanceWeighting kNone = DistanceWeighting::kNone;
-  for (const Case& c : {Case{15, true, kHarmonic, 2, 0, 0, uint64_t{1} << 30},
-                        Case{15, false, kHarmonic, 1, 0, 0, uint64_t{1} << 30},
-                        Case{5, true, kNone, 2, 4096, 4096, 65536},  // tiny dense region, spills, many batches
-                        Case{1, false, kNone, 2, 0, 2048, 100000},
-                        Case{20, true, kHarmonic, 1, 1, 1 << 12, 70000},
-                        Case{5, true, kLinear, 2, 4096, 1 << 12, 70000},
-                        Case{20, false, kLinear, 1, 0, 0, uint64_t{1} << 30}}) {
-    INFO("window " << c.window << " symmetric " << c.symmetric << " weighting " << DistanceWeightingName(c.weighting) << " threads "
-                   << c.threads << " dense " << c.max_dense << " buffer " << c.max_buffer);
+  for (const Case& c :
+       {Case{15, true, kHarmonic, 2, 0, 0, uint64_t{1} << 30},
+        Case{15, false, kHarmonic, 1, 0, 0, uint64_t{1} << 30},
+        Case{5, true, kNone, 2, 4096, 4096, 65536},  // tiny dense region, spills, many batches
+        Case{1, false, kNone, 2, 0, 2048, 100000}, Case{20, true, kHarmonic, 1, 1, 1 << 12, 70000},
+        Case{5, true, kLinear, 2, 4096, 1 << 12, 70000},
+        Case{20, false, kLinear, 1, 0, 0, uint64_t{1} << 30}}) {
+    INFO("window " << c.window << " symmetric " << c.symmetric << " weighting "
+                   << DistanceWeightingName(c.weighting) << " threads " << c.threads << " dense "
+                   << c.max_dense << " buffer " << c.max_buffer);
     IngestOptions o = f.Options();
     o.window = c.window;
     o.symmetric = c.symmetric;
@@ -206,7 +213,8 @@ TEST_CASE("Counts do not depend on shard order or on ingesting shard by shard", 
 // word2vec's subsampling before windowing, computed the other way round: for
 // every left word, walking forward over the words after it, the distribution
 // of how many of those between are kept.
-TEST_CASE("Subsampled counts equal a forward computation of word2vec's expected windows", "[cooccur]") {
+TEST_CASE("Subsampled counts equal a forward computation of word2vec's expected windows",
+          "[cooccur]") {
   Fixture f;
   const double t = 2e-3;
   const uint32_t window = 4;
@@ -237,7 +245,8 @@ TEST_CASE("Subsampled counts equal a forward computation of word2vec's expected 
         kept[0] = 1;
         for (size_t b = a + 1; b < doc.size() && b - a <= reach; ++b) {
           double e = 0;
-          for (uint32_t k = 0; k < window; ++k) e += kept[k] * (window - k) / window;  // linear weights
+          for (uint32_t k = 0; k < window; ++k)
+            e += kept[k] * (window - k) / window;  // linear weights
           const double units = keep[doc[a]] * keep[doc[b]] * e * kSubsampledScale;
           if (units >= 0.5) {
             expected[{doc[a], doc[b]}] += units;
@@ -271,7 +280,8 @@ TEST_CASE("Subsampled counts equal a forward computation of word2vec's expected 
     const auto it = got.find(cell);
     const double have = it == got.end() ? 0.0 : static_cast<double>(it->second);
     // Each increment is rounded to a unit on its own.
-    if (std::abs(have - want) > 0.5 * static_cast<double>(contributions[cell]) + 1e-6 * want) ++mismatches;
+    if (std::abs(have - want) > 0.5 * static_cast<double>(contributions[cell]) + 1e-6 * want)
+      ++mismatches;
   }
   CHECK(mismatches == 0);
   for (const auto& [cell, units] : got) {

@@ -1,8 +1,9 @@
 #include "cooccur/pair_buffer.h"
 
-#include <catch2/catch.hpp>
 #include <map>
 #include <random>
+
+#include <catch2/catch.hpp>
 
 #include "cooccur/dense_region.h"
 #include "cooccur/pair_accumulator.h"
@@ -19,7 +20,8 @@ TEST_CASE("PairBuffer's radix sort and combine equal std::map sums", "[cooccur]"
     PairBuffer buffer(50000, 50000, vocab);
     std::map<uint64_t, uint64_t> expected;
     while (!buffer.full()) {
-      const uint32_t row = static_cast<uint32_t>(rng() % vocab), col = static_cast<uint32_t>(rng() % std::min(vocab, 300u));
+      const uint32_t row = static_cast<uint32_t>(rng() % vocab),
+                     col = static_cast<uint32_t>(rng() % std::min(vocab, 300u));
       const uint64_t value = 1 + rng() % 360360;
       buffer.Add(row, col, value);
       expected[PairKey(row, col)] += value;
@@ -45,7 +47,8 @@ TEST_CASE("DenseRegion holds GloVe's region and drains it in order", "[cooccur]"
   std::map<uint64_t, uint64_t> expected;
   std::mt19937_64 rng(4);
   for (int i = 0; i < 100000; ++i) {
-    const uint32_t row = static_cast<uint32_t>(rng() % vocab), col = static_cast<uint32_t>(rng() % vocab);
+    const uint32_t row = static_cast<uint32_t>(rng() % vocab),
+                   col = static_cast<uint32_t>(rng() % vocab);
     if (!region.Contains(row, col)) continue;
     CHECK((uint64_t{row} + 1) * (col + 1) <= product);
     region.Add(row, col, 3);

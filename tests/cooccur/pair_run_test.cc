@@ -1,8 +1,9 @@
 #include "cooccur/pair_run.h"
 
-#include <catch2/catch.hpp>
 #include <map>
 #include <random>
+
+#include <catch2/catch.hpp>
 
 #include "cooccur/pair_accumulator.h"
 #include "test_util.h"
@@ -42,7 +43,8 @@ TEST_CASE("A run read in key ranges gives exactly the records of each range", "[
   std::mt19937_64 rng(5);
   std::map<uint64_t, uint64_t> all;
   // Several groups of kPairRunGroupRecords records, and a partial last one.
-  while (all.size() < 3 * kPairRunGroupRecords + 123) all[PairKey(rng() % 500, rng() % 5000)] = 1 + rng() % 99;
+  while (all.size() < 3 * kPairRunGroupRecords + 123)
+    all[PairKey(rng() % 500, rng() % 5000)] = 1 + rng() % 99;
   std::vector<PairRecord> records;
   for (const auto& [k, v] : all) records.push_back({k, v});
   PairRun run;
@@ -50,8 +52,12 @@ TEST_CASE("A run read in key ranges gives exactly the records of each range", "[
   REQUIRE(run.groups.size() == 4);
   CHECK(run.groups[1].key == records[kPairRunGroupRecords].key);
 
-  std::vector<uint64_t> cuts{0, records[1].key, records[kPairRunGroupRecords].key,
-                             records[kPairRunGroupRecords].key + 1, PairKey(250, 0), records.back().key,
+  std::vector<uint64_t> cuts{0,
+                             records[1].key,
+                             records[kPairRunGroupRecords].key,
+                             records[kPairRunGroupRecords].key + 1,
+                             PairKey(250, 0),
+                             records.back().key,
                              UINT64_MAX};
   for (int i = 0; i < 20; ++i) cuts.push_back(PairKey(rng() % 520, rng() % 5000));
   for (uint64_t begin : cuts) {

@@ -46,13 +46,15 @@ TEST_CASE("Subsampled weights equal the expectation over every draw", "[cooccur]
           uint32_t kept_between = 0;
           for (size_t a = n - 1; a-- > 0;) {
             if ((draw >> a & 1) == 0) continue;
-            if (kept_between + 1 <= window) expected[n - 2 - a] += p * Weight(weighting, window, kept_between + 1);
+            if (kept_between + 1 <= window)
+              expected[n - 2 - a] += p * Weight(weighting, window, kept_between + 1);
             ++kept_between;
           }
         }
         std::vector<uint64_t> units(n - 1, ~uint64_t{0});
         const size_t weighed = sw.Weigh(right, ids.data() + n - 1, n - 1, units.data());
-        INFO("weighting " << DistanceWeightingName(weighting) << " window " << window << " trial " << trial);
+        INFO("weighting " << DistanceWeightingName(weighting) << " window " << window << " trial "
+                          << trial);
         for (size_t D = 1; D < n; ++D) {
           INFO("distance " << D);
           const double want = expected[D - 1] * kSubsampledScale;

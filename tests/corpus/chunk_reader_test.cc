@@ -1,5 +1,3 @@
-#include "streamglove/corpus_reader.h"
-
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -7,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "corpus/chunk_tokenizer.h"
+#include "streamglove/corpus_reader.h"
 #include "test_util.h"
 #include "util/file.h"
 
@@ -39,7 +38,8 @@ TEST_CASE("Chunks tile the input and cut at newlines or safe bytes and tokenize 
   // Long lines (few newlines) force cuts inside lines and inside long tokens
   // (and inside multi-byte sequences, which must not pass for bad records).
   std::string text = ReplaceBadBytes(RandomText(&rng, 400000));
-  text += std::string(20000, 'z') + " after the giant token\n" + ReplaceBadBytes(RandomText(&rng, 1000));
+  text += std::string(20000, 'z') + " after the giant token\n" +
+          ReplaceBadBytes(RandomText(&rng, 1000));
   WriteFile(dir.path() + "/a.txt.zst", ZstdFrames({text.substr(0, 1000), text.substr(1000)}));
   std::vector<InputFile> inputs;
   REQUIRE(ExpandInputs({dir.path() + "/a.txt.zst"}, InputFormat::kAuto, &inputs).ok());
@@ -72,7 +72,8 @@ TEST_CASE("Chunks tile the input and cut at newlines or safe bytes and tokenize 
   }
 }
 
-TEST_CASE("Directories expand recursively in sorted order and formats resolve by name", "[corpus]") {
+TEST_CASE("Directories expand recursively in sorted order and formats resolve by name",
+          "[corpus]") {
   TempDir dir;
   REQUIRE(dir.Create("", "sg-test-").ok());
   ::mkdir((dir.path() + "/sub").c_str(), 0700);
@@ -120,7 +121,8 @@ TEST_CASE("Empty inputs and oversized JSONL records are errors with file and off
   }
 }
 
-TEST_CASE("JSONL chunks give one document per record and bad records name their offset", "[corpus]") {
+TEST_CASE("JSONL chunks give one document per record and bad records name their offset",
+          "[corpus]") {
   TempDir dir;
   REQUIRE(dir.Create("", "sg-test-").ok());
   const std::string good =
@@ -164,12 +166,14 @@ TEST_CASE("An input ending exactly at a chunk boundary still ends its last chunk
   REQUIRE(dir.Create("", "sg-test-").ok());
   // Two lines of exactly one chunk each: the file ends where the second
   // chunk's read stops, so only reading ahead can tell it is the last.
-  const std::string text = std::string(2000, 'a') + " " + std::string(2094, 'b') + "\n" +
-                           std::string(4095, 'c') + "\n";
+  const std::string text =
+      std::string(2000, 'a') + " " + std::string(2094, 'b') + "\n" + std::string(4095, 'c') + "\n";
   WriteFile(dir.path() + "/exact.txt", text);
   WriteFile(dir.path() + "/next.txt", "more\n");
   std::vector<InputFile> inputs;
-  REQUIRE(ExpandInputs({dir.path() + "/exact.txt", dir.path() + "/next.txt"}, InputFormat::kAuto, &inputs).ok());
+  REQUIRE(ExpandInputs({dir.path() + "/exact.txt", dir.path() + "/next.txt"}, InputFormat::kAuto,
+                       &inputs)
+              .ok());
   CorpusOptions options;
   options.chunk_bytes = 4096;
   Status s;
@@ -188,8 +192,9 @@ TEST_CASE("Words-tokenizer chunks cut only where tokens cannot join", "[corpus]"
   TempDir dir;
   REQUIRE(dir.Create("", "sg-test-").ok());
   // No spaces or tabs: cuts must come from the words tokenizer's own rules.
-  static const std::vector<std::string> kPieces = {"日本", "語", "。", "、", "ab", "-", "'", "1", ".", ",", "!",
-                                                   "«", "\xE2\x80\x99", "Ünï", "2", "x"};
+  static const std::vector<std::string> kPieces = {
+      "日本", "語", "。", "、", "ab",           "-",   "'", "1",
+      ".",    ",",  "!",  "«",  "\xE2\x80\x99", "Ünï", "2", "x"};
   std::mt19937_64 rng(5);
   std::string text;
   while (text.size() < 300000) text += kPieces[rng() % kPieces.size()];
@@ -216,7 +221,8 @@ TEST_CASE("Words-tokenizer chunks cut only where tokens cannot join", "[corpus]"
     ChunkTokenizer tokenizer(options, &inputs);
     TokenCollector sink;
     for (const Chunk& c : chunks) REQUIRE(tokenizer.Tokenize(c, &sink).ok());
-    const auto [got, want] = std::mismatch(sink.out.begin(), sink.out.end(), expected.out.begin(), expected.out.end());
+    const auto [got, want] =
+        std::mismatch(sink.out.begin(), sink.out.end(), expected.out.begin(), expected.out.end());
     INFO("first difference at token " << (got - sink.out.begin()) << ": got '"
                                       << (got != sink.out.end() ? *got : "<end>") << "', want '"
                                       << (want != expected.out.end() ? *want : "<end>") << "'");

@@ -9,7 +9,8 @@ using namespace streamglove::test;
 
 namespace {
 
-std::vector<std::string> Tokens(std::string_view text, TokenizerKind kind = TokenizerKind::kWhitespace,
+std::vector<std::string> Tokens(std::string_view text,
+                                TokenizerKind kind = TokenizerKind::kWhitespace,
                                 bool lowercase = false) {
   CorpusOptions options;
   options.tokenizer = kind;
@@ -33,7 +34,8 @@ TEST_CASE("Whitespace tokenizer equals Stanford GloVe's get_word on random text"
   }
 }
 
-TEST_CASE("Whitespace tokenizer drops carriage returns and cuts long tokens like GloVe", "[corpus]") {
+TEST_CASE("Whitespace tokenizer drops carriage returns and cuts long tokens like GloVe",
+          "[corpus]") {
   CHECK(Tokens("a\rb c\r\nd \r e") == V{"ab", "c", kDocEnd, "d", "e"});
   const std::string longword = std::string(998, 'x') + "é" + "tail";  // é straddles byte 999
   const auto t = Tokens(longword);
@@ -51,11 +53,14 @@ TEST_CASE("Lowercasing is Unicode-aware", "[corpus]") {
 }
 
 TEST_CASE("Words tokenizer splits punctuation from words but keeps inner connectors", "[corpus]") {
-  CHECK(Tokens("Hello, world! Don't re-read 3.14 or 1,000 «quotes»", TokenizerKind::kWords) ==
-        V{"Hello", ",", "world", "!", "Don't", "re-read", "3.14", "or", "1,000", "«", "quotes", "»"});
+  CHECK(
+      Tokens("Hello, world! Don't re-read 3.14 or 1,000 «quotes»", TokenizerKind::kWords) ==
+      V{"Hello", ",", "world", "!", "Don't", "re-read", "3.14", "or", "1,000", "«", "quotes", "»"});
   CHECK(Tokens("end. 'quoted' -dash a.b x,y\nnext", TokenizerKind::kWords) ==
-        V{"end", ".", "'", "quoted", "'", "-", "dash", "a", ".", "b", "x", ",", "y", kDocEnd, "next"});
-  CHECK(Tokens("日本語のテキスト。東京", TokenizerKind::kWords) == V{"日本語のテキスト", "。", "東京"});
+        V{"end", ".", "'", "quoted", "'", "-", "dash", "a", ".", "b", "x", ",", "y", kDocEnd,
+          "next"});
+  CHECK(Tokens("日本語のテキスト。東京", TokenizerKind::kWords) ==
+        V{"日本語のテキスト", "。", "東京"});
   CHECK(Tokens("Café\u00A0Noël", TokenizerKind::kWords, true) == V{"café", "noël"});
 }
 
@@ -98,8 +103,10 @@ TEST_CASE("ICU tokenizer segments Chinese, Japanese and Thai as references say",
   // hand); ICU's dictionaries agree on these sentences.
   CHECK(Tokens("我爱北京天安门。", TokenizerKind::kIcu) == V{"我", "爱", "北京", "天安门", "。"});
   CHECK(Tokens("我们明天去上海。", TokenizerKind::kIcu) == V{"我们", "明天", "去", "上海", "。"});
-  CHECK(Tokens("私は東京に行きます。", TokenizerKind::kIcu) == V{"私", "は", "東京", "に", "行き", "ます", "。"});
-  CHECK(Tokens("今日は天気がいいです。", TokenizerKind::kIcu) == V{"今日", "は", "天気", "が", "いい", "です", "。"});
+  CHECK(Tokens("私は東京に行きます。", TokenizerKind::kIcu) ==
+        V{"私", "は", "東京", "に", "行き", "ます", "。"});
+  CHECK(Tokens("今日は天気がいいです。", TokenizerKind::kIcu) ==
+        V{"今日", "は", "天気", "が", "いい", "です", "。"});
   CHECK(Tokens("ผมชอบกินข้าวผัด", TokenizerKind::kIcu) == V{"ผม", "ชอบ", "กิน", "ข้าว", "ผัด"});
   CHECK(Tokens("ภาษาไทยง่ายนิดเดียว", TokenizerKind::kIcu) == V{"ภาษา", "ไทย", "ง่าย", "นิด", "เดียว"});
   // The words tokenizer keeps each of those runs whole.
@@ -117,7 +124,9 @@ TEST_CASE("ICU tokenizer on spaced scripts: words, punctuation, documents, case"
   options.tokenizer = TokenizerKind::kIcu;
   Tokenizer tokenizer(options);
   TokenCollector sink;
-  CHECK(tokenizer.Tokenize("ab\xFF" "cd ok", false, &sink) == 2);
+  CHECK(tokenizer.Tokenize("ab\xFF"
+                           "cd ok",
+                           false, &sink) == 2);
   CHECK(sink.out == V{"ab", "\xFF", "cd", "ok"});
   CHECK(tokenizer.stats().invalid_utf8_tokens == 1);
 }

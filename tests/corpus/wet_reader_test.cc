@@ -15,13 +15,16 @@ namespace {
 // One WARC record as Common Crawl writes them; `length` overrides the true
 // Content-Length (a record that lies).
 std::string Record(const std::string& type, const std::string& body, long long length = -1) {
-  return "WARC/1.0\r\nWARC-Type: " + type +
-         "\r\nWARC-Target-URI: http://example.com/" + std::to_string(body.size()) +
+  return "WARC/1.0\r\nWARC-Type: " + type + "\r\nWARC-Target-URI: http://example.com/" +
+         std::to_string(body.size()) +
          "\r\nWARC-Date: 2024-01-01T00:00:00Z\r\nContent-Type: text/plain\r\nContent-Length: " +
-         std::to_string(length < 0 ? static_cast<long long>(body.size()) : length) + "\r\n\r\n" + body + "\r\n\r\n";
+         std::to_string(length < 0 ? static_cast<long long>(body.size()) : length) + "\r\n\r\n" +
+         body + "\r\n\r\n";
 }
 
-std::string Warcinfo() { return Record("warcinfo", "software: test\r\nformat: WARC File Format 1.0\r\n"); }
+std::string Warcinfo() {
+  return Record("warcinfo", "software: test\r\nformat: WARC File Format 1.0\r\n");
+}
 
 // What the reader must produce from pages: each page's whitespace tokens, a
 // newline ending a document, and the page's end ending one (after a final
@@ -43,7 +46,8 @@ struct ReadResult {
   std::string first_bad;
 };
 
-ReadResult ReadAll(const std::string& path, CorpusOptions options, InputFormat format = InputFormat::kAuto) {
+ReadResult ReadAll(const std::string& path, CorpusOptions options,
+                   InputFormat format = InputFormat::kAuto) {
   ReadResult r;
   options.format = format;  // as the CLI sets both from --format
   std::vector<InputFile> inputs;
@@ -94,8 +98,10 @@ TEST_CASE("WARC records: good, metadata, and every way a record is bad", "[corpu
   const std::string one = Record("conversion", page);
   for (size_t cut = 1; cut < one.size(); ++cut) {
     INFO("cut " << cut);
-    CHECK(ScanWarcRecord(std::string_view(one).substr(0, cut), 0, false, 1 << 20, &r) == WarcScan::kNeedMore);
-    REQUIRE(ScanWarcRecord(std::string_view(one).substr(0, cut), 0, true, 1 << 20, &r) == WarcScan::kRecord);
+    CHECK(ScanWarcRecord(std::string_view(one).substr(0, cut), 0, false, 1 << 20, &r) ==
+          WarcScan::kNeedMore);
+    REQUIRE(ScanWarcRecord(std::string_view(one).substr(0, cut), 0, true, 1 << 20, &r) ==
+            WarcScan::kRecord);
     CHECK_FALSE(r.problem.empty());
   }
 
@@ -103,7 +109,8 @@ TEST_CASE("WARC records: good, metadata, and every way a record is bad", "[corpu
       {"GET / HTTP/1.1\r\n\r\n", "not a WARC record"},
       {"WARC/1.0\r\nWARC-Type: conversion\r\n\r\nbody\r\n\r\n", "without a Content-Length"},
       {"WARC/1.0\r\nContent-Length: 12x\r\n\r\nbody\r\n\r\n", "is not a number"},
-      {"WARC/1.0\r\nContent-Length: 999999999\r\n\r\nbody\r\n\r\n", "over the 1048576-byte record limit"},
+      {"WARC/1.0\r\nContent-Length: 999999999\r\n\r\nbody\r\n\r\n",
+       "over the 1048576-byte record limit"},
       {"WARC/1.0\r\nContent-Length: 40\r\n\r\nbody\r\n\r\n", "runs past the end of the input"},
       {"WARC/1.0\r\nContent-Length: 2\r\n\r\nbody\r\n\r\n", "does not end at a record boundary"},
       {"WARC/1.0\r\n" + std::string(kMaxWarcHeaderBytes + 10, 'h'), "header without an end"},
@@ -122,10 +129,12 @@ TEST_CASE("A multi-member WET file reads as its pages, in any chunk size", "[cor
   std::mt19937_64 rng(5);
   // Pages larger and smaller than a chunk, one in UTF-8 beyond ASCII, one with
   // CRLF line ends, one empty.
-  const std::vector<std::string> pages = {
-      "Breaking news\nthe quick brown fox\n", ReplaceBadBytes(RandomText(&rng, 30000)),
-      "Café crème, naïve façade — 東京 ünïcödé\nzweite Zeile", "", "line one\r\nline two\r\n",
-      ReplaceBadBytes(RandomText(&rng, 9000))};
+  const std::vector<std::string> pages = {"Breaking news\nthe quick brown fox\n",
+                                          ReplaceBadBytes(RandomText(&rng, 30000)),
+                                          "Café crème, naïve façade — 東京 ünïcödé\nzweite Zeile",
+                                          "",
+                                          "line one\r\nline two\r\n",
+                                          ReplaceBadBytes(RandomText(&rng, 9000))};
   std::vector<std::string> members = {Warcinfo()};
   for (const std::string& p : pages) members.push_back(Record("conversion", p));
   members.push_back(Record("metadata", "fetchTimeMs: 12\r\n"));
@@ -152,15 +161,18 @@ TEST_CASE("A multi-member WET file reads as its pages, in any chunk size", "[cor
   const ReadResult as_text = ReadAll(dir.path() + "/by-content.txt", options, InputFormat::kText);
   REQUIRE(as_text.status.ok());
   CHECK(as_text.tokens != expected);
-  CHECK(std::find(as_text.tokens.begin(), as_text.tokens.end(), "WARC-Type:") != as_text.tokens.end());
+  CHECK(std::find(as_text.tokens.begin(), as_text.tokens.end(), "WARC-Type:") !=
+        as_text.tokens.end());
 }
 
-TEST_CASE("A WET record whose Content-Length lies is an error at its offset, or skipped alone", "[corpus]") {
+TEST_CASE("A WET record whose Content-Length lies is an error at its offset, or skipped alone",
+          "[corpus]") {
   TempDir dir;
   REQUIRE(dir.Create("", "sg-test-").ok());
   const std::string good1 = Record("conversion", "first page words\n");
   const std::string good2 = Record("conversion", "third page words\n");
-  for (long long lie : {3LL, 40LL, 200LL}) {  // short, long (swallows the next record), past the end
+  for (long long lie :
+       {3LL, 40LL, 200LL}) {  // short, long (swallows the next record), past the end
     INFO("Content-Length " << lie);
     const std::string liar = Record("conversion", "second page has some words\n", lie);
     const std::string prefix = Warcinfo() + good1;
@@ -170,17 +182,19 @@ TEST_CASE("A WET record whose Content-Length lies is an error at its offset, or 
     CorpusOptions options;
     ReadResult r = ReadAll(dir.path() + "/x.wet.gz", options);
     REQUIRE(r.status.code() == Status::Code::kCorruption);
-    CHECK(r.status.message().find(dir.path() + "/x.wet.gz: byte " + std::to_string(prefix.size()) + ": WARC") == 0);
+    CHECK(r.status.message().find(dir.path() + "/x.wet.gz: byte " + std::to_string(prefix.size()) +
+                                  ": WARC") == 0);
     CHECK(r.status.message().find("--skip-bad-records") != std::string::npos);
 
     options.skip_bad_records = true;
     r = ReadAll(dir.path() + "/x.wet.gz", options);
     INFO(r.status.ToString());
-      REQUIRE(r.status.ok());
+    REQUIRE(r.status.ok());
     CHECK(r.bad_records == 1);
     CHECK(r.first_bad.find("byte " + std::to_string(prefix.size())) != std::string::npos);
     CHECK(r.tokens == PageTokens(at_end ? std::vector<std::string>{"first page words\n"}
-                                        : std::vector<std::string>{"first page words\n", "third page words\n"}));
+                                        : std::vector<std::string>{"first page words\n",
+                                                                   "third page words\n"}));
   }
 }
 
@@ -195,11 +209,12 @@ TEST_CASE("Invalid UTF-8 in a WET page is a bad record at its byte", "[corpus]")
   ReadResult r = ReadAll(dir.path() + "/u.wet", options);
   REQUIRE(r.status.code() == Status::Code::kCorruption);
   const size_t body = head.size() + record.find(page);
-  CHECK(r.status.message().find("byte " + std::to_string(body + 3) + ": invalid UTF-8") != std::string::npos);
+  CHECK(r.status.message().find("byte " + std::to_string(body + 3) + ": invalid UTF-8") !=
+        std::string::npos);
   options.skip_bad_records = true;
   r = ReadAll(dir.path() + "/u.wet", options);
   INFO(r.status.ToString());
-      REQUIRE(r.status.ok());
+  REQUIRE(r.status.ok());
   CHECK(r.bad_records == 1);
   CHECK(r.tokens == PageTokens({"fine\n"}));
 }

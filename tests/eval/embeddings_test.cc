@@ -1,8 +1,9 @@
 #include "streamglove/embeddings.h"
 
-#include <catch2/catch.hpp>
 #include <cmath>
 #include <cstring>
+
+#include <catch2/catch.hpp>
 #include <fmt/format.h>
 
 #include "test_util.h"
@@ -39,14 +40,17 @@ TEST_CASE("The three vectors formats load to the same words and values", "[eval]
   const std::string glove = d.Write("a.glove", "the 0.5 -1.25 2\nof 1e-3 0 -0\r\ncat 3 4 0 \n");
   const std::string text = d.Write("a.w2v.txt", "3 3\nthe 0.5 -1.25 2\nof 1e-3 0 -0\ncat 3 4 0");
   const std::string binary = d.Write(
-      "a.w2v.bin", Binary({{"the", {0.5f, -1.25f, 2}}, {"of", {1e-3f, 0, -0.0f}}, {"cat", {3, 4, 0}}}, 3));
-  const std::string binary_packed = d.Write(
-      "b.w2v.bin", Binary({{"the", {0.5f, -1.25f, 2}}, {"of", {1e-3f, 0, -0.0f}}, {"cat", {3, 4, 0}}}, 3, false));
-  for (const auto& [path, format] : std::vector<std::pair<std::string, EmbeddingsFormat>>{
-           {glove, EmbeddingsFormat::kGloveText},
-           {text, EmbeddingsFormat::kWord2VecText},
-           {binary, EmbeddingsFormat::kWord2VecBinary},
-           {binary_packed, EmbeddingsFormat::kWord2VecBinary}}) {
+      "a.w2v.bin",
+      Binary({{"the", {0.5f, -1.25f, 2}}, {"of", {1e-3f, 0, -0.0f}}, {"cat", {3, 4, 0}}}, 3));
+  const std::string binary_packed =
+      d.Write("b.w2v.bin",
+              Binary({{"the", {0.5f, -1.25f, 2}}, {"of", {1e-3f, 0, -0.0f}}, {"cat", {3, 4, 0}}}, 3,
+                     false));
+  for (const auto& [path, format] : std::vector<std::pair<std::string, VectorsFormat>>{
+           {glove, VectorsFormat::kGloveText},
+           {text, VectorsFormat::kWord2VecText},
+           {binary, VectorsFormat::kWord2VecBinary},
+           {binary_packed, VectorsFormat::kWord2VecBinary}}) {
     INFO(path);
     Embeddings e;
     const Status s = e.Load(path);
@@ -70,7 +74,7 @@ TEST_CASE("A GloVe file with one value per line is not mistaken for a header", "
   TestDir d("sg-vectors-");
   Embeddings e;
   REQUIRE(e.Load(d.Write("one.txt", "the 0.5\nof 2\n")).ok());
-  CHECK(e.format() == EmbeddingsFormat::kGloveText);
+  CHECK(e.format() == VectorsFormat::kGloveText);
   CHECK(e.size() == 2);
   CHECK(e.dim() == 1);
 }
@@ -93,15 +97,18 @@ TEST_CASE("Malformed vectors files name the file and the line or byte offset", "
   CHECK(LoadError(path) == path + ": line 1: the header announces 3 vectors; the file has 2");
   path = d.Write("empty.txt", "");
   CHECK(LoadError(path) == path + ": byte 0: empty vectors file");
-  CHECK(LoadError(d.dir.path() + "/missing.txt").find("missing.txt: No such file") != std::string::npos);
+  CHECK(LoadError(d.dir.path() + "/missing.txt").find("missing.txt: No such file") !=
+        std::string::npos);
 
   const std::string full = Binary({{"the", {1, 2}}, {"of", {3, 4}}}, 2);
   path = d.Write("truncated.bin", full.substr(0, full.size() - 3));
-  CHECK(LoadError(path) == fmt::format("{}: byte {}: truncated: vector 2 of 2 is incomplete", path, full.size() - 3));
+  CHECK(LoadError(path) ==
+        fmt::format("{}: byte {}: truncated: vector 2 of 2 is incomplete", path, full.size() - 3));
   const float nan = std::nanf("");
   path = d.Write("nan.bin", Binary({{"the", {1, 2}}, {"of", {3, nan}}}, 2));
   // "2 2\n" (4) + "the " (4) + 8 + "\n" (1) + "of " (3) + first float (4)
-  CHECK(LoadError(path) == fmt::format("{}: byte {}: value 2 of 'of' is not finite", path, 4 + 4 + 8 + 1 + 3 + 4));
+  CHECK(LoadError(path) ==
+        fmt::format("{}: byte {}: value 2 of 'of' is not finite", path, 4 + 4 + 8 + 1 + 3 + 4));
   path = d.Write("dup.bin", Binary({{"the", {1, 2}}, {"the", {3, 4}}}, 2));
   CHECK(LoadError(path) == path + ": byte 17: duplicate word 'the' (first at byte 4)");
   path = d.Write("trailing.bin", Binary({{"the", {1, 2}}}, 2) + "junk");

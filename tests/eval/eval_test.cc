@@ -1,11 +1,12 @@
 #include "streamglove/eval.h"
 
 #include <array>
-#include <catch2/catch.hpp>
 #include <cmath>
-#include <fmt/format.h>
 #include <limits>
 #include <random>
+
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include "eval/spearman.h"
 #include "test_util.h"
@@ -40,7 +41,8 @@ const char* kToyVectors =
 
 // The questions' answers, brute force in double: argmax over the candidates
 // (first index on a tie) of the method's score, a, b, c excluded.
-uint32_t BruteForceAnswer(const Embeddings& e, uint32_t n, uint32_t a, uint32_t b, uint32_t c, bool cosmul) {
+uint32_t BruteForceAnswer(const Embeddings& e, uint32_t n, uint32_t a, uint32_t b, uint32_t c,
+                          bool cosmul) {
   auto cosine = [&](uint32_t x, uint32_t y) {
     double dot = 0, nx = 0, ny = 0;
     for (uint32_t k = 0; k < e.dim(); ++k) {
@@ -54,8 +56,9 @@ uint32_t BruteForceAnswer(const Embeddings& e, uint32_t n, uint32_t a, uint32_t 
   double top = -std::numeric_limits<double>::infinity();
   for (uint32_t x = 0; x < n; ++x) {
     if (x == a || x == b || x == c) continue;
-    const double score = cosmul ? (1 + cosine(x, b)) / 2 * ((1 + cosine(x, c)) / 2) / ((1 + cosine(x, a)) / 2 + 1e-6)
-                                : cosine(x, b) - cosine(x, a) + cosine(x, c);
+    const double score =
+        cosmul ? (1 + cosine(x, b)) / 2 * ((1 + cosine(x, c)) / 2) / ((1 + cosine(x, a)) / 2 + 1e-6)
+               : cosine(x, b) - cosine(x, a) + cosine(x, c);
     if (score > top) {
       top = score;
       best = x;
@@ -188,7 +191,9 @@ TEST_CASE("Similarity files: CRLF, no final newline, unknown words, malformed li
   TestDir d("sg-eval-");
   const Embeddings e = Load(d.Write("toy.txt", kToyVectors));
   SimilarityReport r;
-  const std::string pairs = d.Write("pairs.txt", "king\tqueen\t9\r\nman\tapple\t1\r\nMan\tWoman\t8\r\nboy\tdragon\t5\r\nboy\tgirl\t7.5");
+  const std::string pairs = d.Write(
+      "pairs.txt",
+      "king\tqueen\t9\r\nman\tapple\t1\r\nMan\tWoman\t8\r\nboy\tdragon\t5\r\nboy\tgirl\t7.5");
   REQUIRE(EvaluateSimilarity(e, pairs, CaseMode::kLower, &r).ok());
   CHECK(r.pairs == 5);
   CHECK(r.seen == 4);
@@ -197,8 +202,9 @@ TEST_CASE("Similarity files: CRLF, no final newline, unknown words, malformed li
     for (uint32_t k = 0; k < e.dim(); ++k) dot += e.value(x, k) * e.value(y, k);
     return dot / (e.norm(x) * e.norm(y));
   };
-  CHECK(r.spearman == Approx(Spearman({9, 1, 8, 7.5}, {cosine(2, 3), cosine(0, 9), cosine(0, 1), cosine(4, 5)}))
-                          .epsilon(1e-12));
+  CHECK(r.spearman ==
+        Approx(Spearman({9, 1, 8, 7.5}, {cosine(2, 3), cosine(0, 9), cosine(0, 1), cosine(4, 5)}))
+            .epsilon(1e-12));
   const std::string bad = d.Write("bad.txt", "king\tqueen\t9\nman woman 8\n");
   const Status s = EvaluateSimilarity(e, bad, CaseMode::kLower, &r);
   CHECK(s.message() == bad + ": line 2: expected word1<TAB>word2<TAB>score: 'man woman 8'");
@@ -218,5 +224,7 @@ TEST_CASE("Nearest neighbours by cosine, best first, query words excluded", "[ev
   for (size_t i = 1; i < n.size(); ++i) CHECK(n[i - 1].cosine >= n[i].cosine);
   for (const Neighbor& x : n) CHECK(x.row != m.Find("king"));
   // 3CosAdd through the neighbours API: man : king :: woman : queen.
-  CHECK(e.word(NearestNeighbors(e, m, {m.Find("king"), m.Find("woman")}, {m.Find("man")}, 1).at(0).row) == "queen");
+  CHECK(e.word(NearestNeighbors(e, m, {m.Find("king"), m.Find("woman")}, {m.Find("man")}, 1)
+                   .at(0)
+                   .row) == "queen");
 }

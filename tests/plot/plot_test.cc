@@ -11,7 +11,8 @@ using namespace streamglove;
 TEST_CASE("Ticks are round, evenly spaced and enclose the range", "[plot]") {
   const std::vector<double> unit = NiceTicks(0, 1, 5);
   REQUIRE(unit.size() == 6);
-  for (size_t i = 0; i < unit.size(); ++i) CHECK(unit[i] == Approx(0.2 * static_cast<double>(i)).margin(1e-12));
+  for (size_t i = 0; i < unit.size(); ++i)
+    CHECK(unit[i] == Approx(0.2 * static_cast<double>(i)).margin(1e-12));
   const std::vector<double> t = NiceTicks(2.2425, 2.5454, 6);
   REQUIRE(t.size() >= 4);
   CHECK(t.front() <= 2.2425);
@@ -48,7 +49,8 @@ TEST_CASE("The first two principal components of points spread along known axes"
   for (size_t r = 0; r < kRows; ++r) {
     const double c[3] = {3 * normal(rng), normal(rng), 0.1 * normal(rng)};
     a0.push_back(c[0]), a1.push_back(c[1]);
-    for (size_t k = 0; k < kDim; ++k) rows.push_back(5 + c[0] * axis[0][k] + c[1] * axis[1][k] + c[2] * axis[2][k]);
+    for (size_t k = 0; k < kDim; ++k)
+      rows.push_back(5 + c[0] * axis[0][k] + c[1] * axis[1][k] + c[2] * axis[2][k]);
   }
   const Projection2D p = ProjectOnTopComponents(rows, kDim);
   REQUIRE(p.points.size() == kRows);
@@ -82,6 +84,8 @@ TEST_CASE("An SVG chart holds its title, axes labels, series and escaped text", 
   CHECK(svg.find(">run b</text>") != std::string::npos);  // a legend for two series
   CHECK(svg.find(">a&lt;b</text>") != std::string::npos);
   size_t polylines = 0;
-  for (size_t at = svg.find("<polyline"); at != std::string::npos; at = svg.find("<polyline", at + 1)) ++polylines;
+  for (size_t at = svg.find("<polyline"); at != std::string::npos;
+       at = svg.find("<polyline", at + 1))
+    ++polylines;
   CHECK(polylines == 2);
 }

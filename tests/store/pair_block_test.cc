@@ -1,12 +1,12 @@
 #include "store/pair_block.h"
 
-#include <rocksdb/merge_operator.h>
-
-#include <catch2/catch.hpp>
 #include <map>
 #include <random>
 #include <set>
 #include <tuple>
+
+#include <catch2/catch.hpp>
+#include <rocksdb/merge_operator.h>
 
 #include "store/pair_block_merge_operator.h"
 #include "util/coding.h"

@@ -1,18 +1,19 @@
 #include "store/store.h"
-#include "streamglove/store_info.h"
 
-#include <fmt/format.h>
-#include <rocksdb/db.h>
 #include <unistd.h>
 
-#include <catch2/catch.hpp>
 #include <filesystem>
 #include <map>
 #include <random>
 #include <tuple>
 
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+#include <rocksdb/db.h>
+
 #include "store/pair_block.h"
 #include "store/pair_block_merge_operator.h"
+#include "streamglove/store_info.h"
 #include "test_util.h"
 #include "util/file.h"
 
@@ -151,10 +152,13 @@ TEST_CASE("Store sums overlapping batches like a std::map", "[store]") {
     for (const auto& [rc, value] : expected) {
       if (rc.first < row_end) want[rc] = value;
     }
-    REQUIRE(store->ForEachPairBelow(row_end, [&](uint32_t row, uint32_t col, uint64_t value) {
-      below[{row, col}] = value;
-      return Status::OK();
-    }).ok());
+    REQUIRE(store
+                ->ForEachPairBelow(row_end,
+                                   [&](uint32_t row, uint32_t col, uint64_t value) {
+                                     below[{row, col}] = value;
+                                     return Status::OK();
+                                   })
+                .ok());
     INFO("row_end " << row_end);
     CHECK(below == want);
   }
@@ -294,7 +298,8 @@ TEST_CASE("CommitBatch refuses key ranges that share a pair block and commits no
     REQUIRE(store->NewBatch(2, &batch).ok());
     REQUIRE(batch->Add(0, 2, 0, 1).ok());
     REQUIRE(batch->Add(1, 1, 0, 1).ok());
-    CHECK(store->CommitBatch(std::move(batch), &progress, {}).code() == Status::Code::kInvalidArgument);
+    CHECK(store->CommitBatch(std::move(batch), &progress, {}).code() ==
+          Status::Code::kInvalidArgument);
   }
   SECTION("adjacent blocks of one row in two ranges are fine") {
     std::unique_ptr<Store::Batch> batch;
@@ -382,7 +387,8 @@ TEST_CASE("Reopening a store does not pile up empty WAL files", "[store]") {
   REQUIRE(tmp.Create("", "sg-store-").ok());
   const auto wal_files = [&] {
     size_t n = 0;
-    for (const auto& e : std::filesystem::directory_iterator(tmp.path())) n += e.path().extension() == ".log";
+    for (const auto& e : std::filesystem::directory_iterator(tmp.path()))
+      n += e.path().extension() == ".log";
     return n;
   };
   NewInitializedStore(tmp.path()).reset();
@@ -434,8 +440,9 @@ TEST_CASE("verify passes a sound store and names broken invariants", "[store]") 
   const std::string path = dir.path() + "/store";
   {
     std::unique_ptr<Store> store = NewInitializedStore(path);
-    REQUIRE(CommitPairs(store.get(), {{{0, 1}, 7}, {{1, 0}, 7}, {{2, 2}, 3}},
-                        nullptr, {InputRecord{"f1", "a.txt", 10, 5}}).ok());
+    REQUIRE(CommitPairs(store.get(), {{{0, 1}, 7}, {{1, 0}, 7}, {{2, 2}, 3}}, nullptr,
+                        {InputRecord{"f1", "a.txt", 10, 5}})
+                .ok());
   }
   VerifyReport report;
   REQUIRE(VerifyStore(path, kMemory, &report).ok());

@@ -1,7 +1,6 @@
 // BlockReader: every stored record is read once per pass, and with unit
 // updates (SGNS) a pair of weight x becomes about x updates spread over the
 // stream, in parts no larger than half the largest block.
-#include <catch2/catch.hpp>
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -10,6 +9,8 @@
 #include <string>
 #include <utility>
 #include <vector>
+
+#include <catch2/catch.hpp>
 
 #include "test_util.h"
 #include "train/block_stream.h"
@@ -22,12 +23,15 @@ namespace {
 
 // A raw block stream of `blocks` written as block files, as OpenBlockStream
 // lays them out (12-byte records).
-BlockStreamInfo WriteBlocks(const TestDir& dir, const std::vector<std::vector<PairRecord32>>& blocks) {
+BlockStreamInfo WriteBlocks(const TestDir& dir,
+                            const std::vector<std::vector<PairRecord32>>& blocks) {
   BlockStreamInfo info;
   info.dir = dir.dir.path();
   for (size_t b = 0; b < blocks.size(); ++b) {
     std::string bytes(blocks[b].size() * sizeof(PairRecord32), '\0');
-    if (!bytes.empty()) std::memcpy(bytes.data(), blocks[b].data(), bytes.size());  // an empty vector's data() may be null
+    if (!bytes.empty())
+      std::memcpy(bytes.data(), blocks[b].data(),
+                  bytes.size());  // an empty vector's data() may be null
     WriteFile(BlockPath(info, b), bytes);
     info.block_records.push_back(blocks[b].size());
     info.block_crcs.push_back(ExtendCrc32(0, bytes.data(), bytes.size()));
@@ -80,7 +84,10 @@ Pass ReadAll(const BlockStreamInfo& info, const PairTransform& transform, uint64
 // The record's count as the pair's weight (as an SGNS transform without
 // subsampling).
 PairTransform CountTransform(bool unit_updates) {
-  return {[](const PairRecord32& r) { return TrainingPair{r.row, r.col, 0.0f, r.count}; }, unit_updates};
+  return {[](const PairRecord32& r) {
+            return TrainingPair{r.row, r.col, 0.0f, r.count};
+          },
+          unit_updates};
 }
 
 }  // namespace
@@ -110,7 +117,8 @@ TEST_CASE("A block stream is read whole with each block shuffled", "[train]") {
   CHECK(in_order < 30);  // shuffled: the written order is all but gone
 }
 
-TEST_CASE("Unit updates: a pair of weight x becomes about x updates spread over the stream", "[train][sgns]") {
+TEST_CASE("Unit updates: a pair of weight x becomes about x updates spread over the stream",
+          "[train][sgns]") {
   TestDir dir("sg-blocks-");
   // Two blocks of 20,000 records: weights 0.3 (rows 0..9,999 of block 0),
   // 2.5 (the rest of block 0), 1 (block 1), and one heavy pair of 3,000.
@@ -162,13 +170,16 @@ TEST_CASE("Unit updates: a pair of weight x becomes about x updates spread over 
   // The same seeds give the same stream; others another.
   const Pass again = ReadAll(info, CountTransform(true), 2);
   REQUIRE(again.stream.size() == pass.stream.size());
-  CHECK(std::memcmp(again.stream.data(), pass.stream.data(), pass.stream.size() * sizeof(TrainingPair)) == 0);
+  CHECK(std::memcmp(again.stream.data(), pass.stream.data(),
+                    pass.stream.size() * sizeof(TrainingPair)) == 0);
   const Pass other = ReadAll(info, CountTransform(true), 3);
   CHECK((other.stream.size() != pass.stream.size() ||
-         std::memcmp(other.stream.data(), pass.stream.data(), pass.stream.size() * sizeof(TrainingPair)) != 0));
+         std::memcmp(other.stream.data(), pass.stream.data(),
+                     pass.stream.size() * sizeof(TrainingPair)) != 0));
 }
 
-TEST_CASE("Unit updates: a heavy pair's copies are spread over the parts left in the pass", "[train][sgns]") {
+TEST_CASE("Unit updates: a heavy pair's copies are spread over the parts left in the pass",
+          "[train][sgns]") {
   TestDir dir("sg-blocks-");
   // Eight blocks of 5,000 pairs of weight 1, one heavy pair of 2,000 in the
   // first block: parts of 2,500 updates, 17 of them, each reading about
@@ -207,7 +218,8 @@ TEST_CASE("Unit updates: a heavy pair's copies are spread over the parts left in
   }
 }
 
-TEST_CASE("A block is scattered into random buckets that the trainer's shuffle completes", "[train]") {
+TEST_CASE("A block is scattered into random buckets that the trainer's shuffle completes",
+          "[train]") {
   // (ReadAll prepares every bucket: converted by CountTransform, shuffled.)
   TestDir dir("sg-blocks-");
   // One block of 100,000 records in written order; buckets of 1,000.
@@ -232,12 +244,14 @@ TEST_CASE("A block is scattered into random buckets that the trainer's shuffle c
     if (k > 0 && pass.stream[k].row == pass.stream[k - 1].row + 1) ++adjacent;
   }
   for (int t : tenths) CHECK(std::abs(t - 1000) < 5 * 30);  // sd of Binomial(10,000, 0.1) is 30
-  CHECK(adjacent < 20);  // about 1 expected
+  CHECK(adjacent < 20);                                     // about 1 expected
   // The same seed scatters the same way; another seed otherwise.
   const Pass again = ReadAll(info, CountTransform(false), 5, 1000);
-  CHECK(std::memcmp(again.stream.data(), pass.stream.data(), pass.stream.size() * sizeof(TrainingPair)) == 0);
+  CHECK(std::memcmp(again.stream.data(), pass.stream.data(),
+                    pass.stream.size() * sizeof(TrainingPair)) == 0);
   const Pass other = ReadAll(info, CountTransform(false), 6, 1000);
-  CHECK(std::memcmp(other.stream.data(), pass.stream.data(), pass.stream.size() * sizeof(TrainingPair)) != 0);
+  CHECK(std::memcmp(other.stream.data(), pass.stream.data(),
+                    pass.stream.size() * sizeof(TrainingPair)) != 0);
 }
 
 TEST_CASE("A block shorter than its manifest says is an error naming its file", "[train]") {
@@ -257,7 +271,8 @@ TEST_CASE("A block shorter than its manifest says is an error naming its file", 
   CHECK(s.ToString().find("shorter than its manifest") != std::string::npos);
 }
 
-TEST_CASE("A block with a flipped byte or bytes past its records is refused naming its file", "[train]") {
+TEST_CASE("A block with a flipped byte or bytes past its records is refused naming its file",
+          "[train]") {
   TestDir dir("sg-blocks-");
   std::vector<std::vector<PairRecord32>> blocks(1);
   for (uint32_t i = 0; i < 100; ++i) blocks[0].push_back({i, 1, 1.0f});
@@ -278,7 +293,8 @@ TEST_CASE("A block with a flipped byte or bytes past its records is refused nami
     WriteFile(BlockPath(info, 0), bad);
     const Status s = read();
     REQUIRE_FALSE(s.ok());
-    CHECK(s.ToString().find("block-00000: checksum mismatch: the block is damaged") != std::string::npos);
+    CHECK(s.ToString().find("block-00000: checksum mismatch: the block is damaged") !=
+          std::string::npos);
   }
   WriteFile(BlockPath(info, 0), good + std::string(12, '\0'));
   CHECK(read().ToString().find("longer than its manifest") != std::string::npos);
@@ -305,12 +321,13 @@ TEST_CASE("What the read-ahead thread throws comes back from Next() as an error"
     Status s;
     while (s.ok() && !done) s = reader.Next(&part, &done);
     REQUIRE_FALSE(s.ok());
-    CHECK(s.ToString().find(bad_alloc ? "out of memory reading the block stream" : "row 57 refused") !=
-          std::string::npos);
+    CHECK(s.ToString().find(bad_alloc ? "out of memory reading the block stream"
+                                      : "row 57 refused") != std::string::npos);
   }
 }
 
-TEST_CASE("Unit updates: parts made only of a heavy pair's last copies do not end the stream", "[train][sgns]") {
+TEST_CASE("Unit updates: parts made only of a heavy pair's last copies do not end the stream",
+          "[train][sgns]") {
   TestDir dir("sg-blocks-");
   // Parts of one update (half the largest block): after the first part, the
   // heavy pair's 99 remaining copies fill 99 parts that stand for no new

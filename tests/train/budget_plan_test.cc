@@ -24,7 +24,8 @@ std::vector<BudgetCandidate> Candidates() {
 
 }  // namespace
 
-TEST_CASE("A budget trains the largest dim that gets enough epochs, as many as fit", "[train][budget]") {
+TEST_CASE("A budget trains the largest dim that gets enough epochs, as many as fit",
+          "[train][budget]") {
   const std::vector<BudgetCandidate> candidates = Candidates();
   for (Objective objective : {Objective::kGlove, Objective::kSgns}) {
     const uint32_t min_epochs = BudgetMinEpochs(objective);
@@ -61,7 +62,8 @@ TEST_CASE("A budget trains the largest dim that gets enough epochs, as many as f
   CHECK(PlanBudget(Objective::kSgns, candidates, 200, 200, 1).dim == 100);
 }
 
-TEST_CASE("A budget plan's edges: short budgets, the epoch cap, time already spent", "[train][budget]") {
+TEST_CASE("A budget plan's edges: short budgets, the epoch cap, time already spent",
+          "[train][budget]") {
   const std::vector<BudgetCandidate> candidates = Candidates();
   // Too short for one epoch of anything: the smallest dim, one epoch.
   BudgetPlan plan = PlanBudget(Objective::kGlove, candidates, 2, 2, 1);
@@ -84,7 +86,8 @@ TEST_CASE("A budget plan's edges: short budgets, the epoch cap, time already spe
   CHECK(plan.short_budget);
 }
 
-TEST_CASE("A budget plan file reads back, and a damaged one is refused naming it", "[train][budget]") {
+TEST_CASE("A budget plan file reads back, and a damaged one is refused naming it",
+          "[train][budget]") {
   TempDir dir;
   REQUIRE(dir.Create("", "sg-plan-").ok());
   const std::string path = dir.path() + "/v.txt.plan";
@@ -100,12 +103,13 @@ TEST_CASE("A budget plan file reads back, and a damaged one is refused naming it
   CHECK(read.dim == 200);
   CHECK(read.epochs == 17);
   CHECK(read.x_max == 10);
-  for (const char* bad : {"objective\tsgns\ndim\t200\nepochs\t17\n",                // a key missing
-                          "objective\tword2vec\ndim\t200\nepochs\t17\nx_max\t10\n",  // unknown objective
-                          "objective\tsgns\ndim\t0\nepochs\t17\nx_max\t10\n",        // dim 0
-                          "objective\tsgns\ndim\t2x0\nepochs\t17\nx_max\t10\n",      // not a number
-                          "objective\tsgns\ndim\t200\nepochs\t17\nx_max\t10",        // cut short
-                          "objective sgns\n"}) {
+  for (const char* bad :
+       {"objective\tsgns\ndim\t200\nepochs\t17\n",                 // a key missing
+        "objective\tword2vec\ndim\t200\nepochs\t17\nx_max\t10\n",  // unknown objective
+        "objective\tsgns\ndim\t0\nepochs\t17\nx_max\t10\n",        // dim 0
+        "objective\tsgns\ndim\t2x0\nepochs\t17\nx_max\t10\n",      // not a number
+        "objective\tsgns\ndim\t200\nepochs\t17\nx_max\t10",        // cut short
+        "objective sgns\n"}) {
     INFO(bad);
     WriteFile(path, bad);
     const Status s = ReadBudgetPlan(path, &read);
@@ -113,4 +117,27 @@ TEST_CASE("A budget plan file reads back, and a damaged one is refused naming it
     CHECK(s.message().find(path) != std::string::npos);
   }
   CHECK_FALSE(ReadBudgetPlan(dir.path() + "/missing.plan", &read).ok());
+}
+
+TEST_CASE("A running budget plan shortens to the epochs that still fit, never lengthens",
+          "[train][budget]") {
+  for (uint32_t planned : {1u, 5u, 24u}) {
+    for (uint32_t done = 1; done <= planned; ++done) {
+      for (double per_epoch : {0.5, 3.0, 21.0}) {
+        for (double left : {0.0, 1.0, 10.0, 100.0, 1000.0}) {
+          for (double final_seconds : {0.0, 2.0}) {
+            // Brute force: the most epochs E in [done, planned] whose
+            // remaining (E - done) epochs and the final writes fit `left`.
+            uint32_t want = done;
+            for (uint32_t e = done; e <= planned; ++e) {
+              if ((e - done) * per_epoch + final_seconds <= left) want = e;
+            }
+            INFO("planned " << planned << " done " << done << " per epoch " << per_epoch << " left "
+                            << left << " final " << final_seconds);
+            CHECK(ReplanBudgetEpochs(planned, done, per_epoch, left, final_seconds) == want);
+          }
+        }
+      }
+    }
+  }
 }

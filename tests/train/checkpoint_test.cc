@@ -1,7 +1,8 @@
 #include "train/checkpoint.h"
 
-#include <catch2/catch.hpp>
 #include <cstring>
+
+#include <catch2/catch.hpp>
 
 #include "test_util.h"
 
@@ -25,7 +26,8 @@ struct CheckpointFixture {
     REQUIRE(SaveCheckpoint(path, 3, 15, 7, 0xfeedbeefcafe1234ull, {&a, &b}).ok());
   }
 
-  Status Load(uint32_t vocab = 3, uint32_t dim = 15, uint64_t hash = 0xfeedbeefcafe1234ull, size_t arrays = 2) {
+  Status Load(uint32_t vocab = 3, uint32_t dim = 15, uint64_t hash = 0xfeedbeefcafe1234ull,
+              size_t arrays = 2) {
     LargeArray<float> x(48), y(48);
     std::vector<LargeArray<float>*> into = {&x, &y};
     into.resize(arrays, &y);
@@ -42,15 +44,16 @@ struct CheckpointFixture {
 
 }  // namespace
 
-TEST_CASE("A checkpoint reads back what was saved, its header little-endian", "[train][checkpoint]") {
+TEST_CASE("A checkpoint reads back what was saved, its header little-endian",
+          "[train][checkpoint]") {
   CheckpointFixture f;
   REQUIRE(f.Load().ok());
   const std::string bytes = ReadFile(f.path);
   CHECK(bytes.size() == 8 + 4 * 8 + 2 * 48 * 4 + 8);
   CHECK(bytes.substr(0, 8) == "SGCKPT02");
-  CHECK(bytes.substr(8, 8) == std::string("\x03\0\0\0\0\0\0\0", 8));      // vocab
-  CHECK(bytes.substr(16, 8) == std::string("\x0f\0\0\0\0\0\0\0", 8));     // dim
-  CHECK(bytes.substr(24, 8) == std::string("\x07\0\0\0\0\0\0\0", 8));     // epochs
+  CHECK(bytes.substr(8, 8) == std::string("\x03\0\0\0\0\0\0\0", 8));                 // vocab
+  CHECK(bytes.substr(16, 8) == std::string("\x0f\0\0\0\0\0\0\0", 8));                // dim
+  CHECK(bytes.substr(24, 8) == std::string("\x07\0\0\0\0\0\0\0", 8));                // epochs
   CHECK(bytes.substr(32, 8) == std::string("\x34\x12\xfe\xca\xef\xbe\xed\xfe", 8));  // hash
 }
 
@@ -77,7 +80,8 @@ TEST_CASE("A checkpoint with any one byte flipped is refused as damaged", "[trai
   CHECK(f.Load().message().find("not a streamglove checkpoint") != std::string::npos);
 }
 
-TEST_CASE("A truncated or extended checkpoint is refused and an intact one of another run says so", "[train][checkpoint]") {
+TEST_CASE("A truncated or extended checkpoint is refused and an intact one of another run says so",
+          "[train][checkpoint]") {
   CheckpointFixture f;
   const std::string good = ReadFile(f.path);
   for (size_t keep : {size_t{0}, size_t{5}, size_t{39}, size_t{40}, size_t{200}, good.size() - 1}) {
@@ -90,10 +94,12 @@ TEST_CASE("A truncated or extended checkpoint is refused and an intact one of an
   WriteFile(f.path, good + "x");
   CHECK_FALSE(f.Load().ok());
   WriteFile(f.path, good);
-  CHECK(f.Load(4).message().find("checkpoint of 3 words x 15 dims; this run has 4 x 15") != std::string::npos);
+  CHECK(f.Load(4).message().find("checkpoint of 3 words x 15 dims; this run has 4 x 15") !=
+        std::string::npos);
   CHECK(f.Load(3, 16).message().find("this run has 3 x 16") != std::string::npos);
   CHECK(f.Load(3, 15, 1).message().find("other hyperparameters") != std::string::npos);
-  CHECK(f.Load(3, 15, 0xfeedbeefcafe1234ull, 1).message().find("other hyperparameters") != std::string::npos);
+  CHECK(f.Load(3, 15, 0xfeedbeefcafe1234ull, 1).message().find("other hyperparameters") !=
+        std::string::npos);
   // A checkpoint of the format before checksums is named as such.
   std::string old_format = good;
   old_format[7] = '1';  // "SGCKPT01"

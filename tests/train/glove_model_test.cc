@@ -1,11 +1,12 @@
 // GloVe: the update against a double-precision transcription of glove.c's,
 // and the step schedule against its formula.
-#include <catch2/catch.hpp>
+#include "train/glove_model.h"
+
 #include <cmath>
 #include <utility>
 #include <vector>
 
-#include "train/glove_model.h"
+#include <catch2/catch.hpp>
 
 using namespace streamglove;
 
@@ -19,7 +20,8 @@ struct RefRow {
 
 // glove.c's update for one pair (glove.c: glove_thread), the components'
 // steps times `scale`. Returns the pair's cost.
-double ReferenceUpdate(RefRow& w, RefRow& c, double log_x, double f, double eta, double clip, double scale) {
+double ReferenceUpdate(RefRow& w, RefRow& c, double log_x, double f, double eta, double clip,
+                       double scale) {
   const size_t d = w.v.size() - 1;
   double diff = 0;
   for (size_t b = 0; b < d; ++b) diff += w.v[b] * c.v[b];
@@ -49,7 +51,8 @@ double ReferenceUpdate(RefRow& w, RefRow& c, double log_x, double f, double eta,
 
 }  // namespace
 
-TEST_CASE("GloVe updates equal a double-precision transcription of glove.c's at any step scale", "[train]") {
+TEST_CASE("GloVe updates equal a double-precision transcription of glove.c's at any step scale",
+          "[train]") {
   constexpr uint32_t kVocab = 3, kDim = 7;
   const float eta = 0.05f;
   // The last clips most components (|f·diff·w| reaches ~0.1 here).
@@ -65,8 +68,9 @@ TEST_CASE("GloVe updates equal a double-precision transcription of glove.c's at 
     }
     // Pairs with f below and at 1, repeated rows (the sums grow), and a large
     // log count that drives the steps.
-    const std::vector<TrainingPair> pairs = {{0, 1, 2.0f, 0.3f}, {1, 2, 0.5f, 1.0f}, {0, 1, 2.0f, 0.3f},
-                                             {2, 0, 6.0f, 1.0f}, {0, 0, 1.0f, 0.7f}, {2, 0, 6.0f, 1.0f}};
+    const std::vector<TrainingPair> pairs = {{0, 1, 2.0f, 0.3f}, {1, 2, 0.5f, 1.0f},
+                                             {0, 1, 2.0f, 0.3f}, {2, 0, 6.0f, 1.0f},
+                                             {0, 0, 1.0f, 0.7f}, {2, 0, 6.0f, 1.0f}};
     RangeTotals totals;
     model.TrainRange(pairs.data(), pairs.size(), RangeContext(), &totals);
     double cost = 0;
@@ -112,7 +116,8 @@ TEST_CASE("GloVe step scale holds then falls linearly to zero over the decay fra
   CHECK(late.word(0)[0] != GloveModel(2, 4, 8, h).word(0)[0]);  // it moved
 }
 
-TEST_CASE("GloVe's transform gives log x and the weighting function min(1, (x / x_max)^alpha)", "[train]") {
+TEST_CASE("GloVe's transform gives log x and the weighting function min(1, (x / x_max)^alpha)",
+          "[train]") {
   const PairTransform transform = GloveTransform(10, 0.75);
   for (double x : {1.0 / 15, 0.5, 1.0, 2.5, 9.999, 10.0, 10.001, 1234.5, 3.0e7}) {
     const TrainingPair p = transform.convert(PairRecord32{3, 4, static_cast<float>(x)});

@@ -1,11 +1,12 @@
 // SGNS: the update against a reference computation, the noise and
 // subsampling distributions against their formulas, and reproducibility.
-#include <catch2/catch.hpp>
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <random>
 #include <vector>
+
+#include <catch2/catch.hpp>
 
 #include "train/sgns_model.h"
 #include "util/alias_table.h"
@@ -15,8 +16,8 @@ using namespace streamglove;
 namespace {
 
 // word2vec's step for one (word, target, label), in double, as a reference.
-double ReferenceStep(std::vector<double>& w, std::vector<double>& c, std::vector<double>& step_w, double label,
-                     double lr) {
+double ReferenceStep(std::vector<double>& w, std::vector<double>& c, std::vector<double>& step_w,
+                     double label, double lr) {
   double dot = 0;
   for (size_t b = 0; b < w.size(); ++b) dot += w[b] * c[b];
   const double sigma = 1 / (1 + std::exp(-dot));
@@ -36,18 +37,20 @@ TEST_CASE("SGNS updates equal a reference computation of word2vec's step", "[tra
   const AliasTable noise({0, 0, 0, 1});
   const float eta = 0.3f;
   SgnsModel model(kVocab, kDim, 9, SgnsHyper{eta, kNegatives}, &noise);
-  std::vector<std::vector<double>> w(kVocab, std::vector<double>(kDim)), c(kVocab, std::vector<double>(kDim));
+  std::vector<std::vector<double>> w(kVocab, std::vector<double>(kDim)),
+      c(kVocab, std::vector<double>(kDim));
   for (uint32_t i = 0; i < kVocab; ++i) {
     for (uint32_t b = 0; b < kDim; ++b) {
       w[i][b] = model.word(i)[b];
       c[i][b] = model.context(i)[b];
-      CHECK(c[i][b] == 0);                          // contexts start at zero, as word2vec's
+      CHECK(c[i][b] == 0);                     // contexts start at zero, as word2vec's
       CHECK(std::abs(w[i][b]) <= 0.5 / kDim);  // words uniform in [-0.5, 0.5) / dim
     }
   }
   // One positive update per pair (the reader has expanded the counts, so the
   // weight is not read).
-  const std::vector<TrainingPair> pairs = {{0, 1, 0, 1}, {1, 2, 0, 1}, {0, 2, 0, 1}, {0, 2, 0, 0}, {1, 0, 0, 7}};
+  const std::vector<TrainingPair> pairs = {
+      {0, 1, 0, 1}, {1, 2, 0, 1}, {0, 2, 0, 1}, {0, 2, 0, 0}, {1, 0, 0, 7}};
   RangeTotals totals;
   RangeContext context;  // progress 0: the learning rate is eta throughout
   context.seed = 1;
@@ -72,7 +75,10 @@ TEST_CASE("SGNS updates equal a reference computation of word2vec's step", "[tra
   }
 }
 
-TEST_CASE("SGNS learning rate falls linearly over the run and a noise word equal to the context is skipped", "[train][sgns]") {
+TEST_CASE(
+    "SGNS learning rate falls linearly over the run and a noise word equal to the context is "
+    "skipped",
+    "[train][sgns]") {
   // All noise mass on word 1, the positive's own context: every negative is
   // skipped, so one update is a single logistic step at the current rate.
   const AliasTable noise({0, 1});

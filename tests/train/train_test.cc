@@ -1,21 +1,23 @@
 #include "streamglove/train.h"
 
-#include <catch2/catch.hpp>
 #include <zstd.h>
+
 #include <cmath>
-#include <fmt/format.h>
 #include <cstring>
-#include <random>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <sstream>
+
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include "store/store.h"
 #include "streamglove/ingest.h"
 #include "streamglove/store_info.h"
+#include "test_util.h"
 #include "train/block_stream.h"
 #include "train/budget_plan.h"
-#include "test_util.h"
 #include "util/file.h"
 
 using namespace streamglove;
@@ -33,7 +35,8 @@ struct TrainFixture {
     std::mt19937_64 rng(17);
     std::string text;
     for (int i = 0; i < 60000; ++i) {
-      text += fmt::format("w{}", static_cast<int>(std::pow(800.0, static_cast<double>(rng() % 100000) / 1e5)));
+      text += fmt::format(
+          "w{}", static_cast<int>(std::pow(800.0, static_cast<double>(rng() % 100000) / 1e5)));
       text += rng() % 30 == 0 ? "\n" : " ";
     }
     WriteFile(dir.path() + "/corpus.txt", text);
@@ -69,7 +72,8 @@ struct TrainFixture {
   }
 };
 
-std::vector<std::pair<std::string, std::vector<float>>> ParseText(const std::string& text, bool header) {
+std::vector<std::pair<std::string, std::vector<float>>> ParseText(const std::string& text,
+                                                                  bool header) {
   std::vector<std::pair<std::string, std::vector<float>>> rows;
   std::istringstream in(text);
   std::string line;
@@ -86,7 +90,8 @@ std::vector<std::pair<std::string, std::vector<float>>> ParseText(const std::str
 
 }  // namespace
 
-TEST_CASE("Training with one thread and a seed is reproducible and resumes bit for bit", "[train]") {
+TEST_CASE("Training with one thread and a seed is reproducible and resumes bit for bit",
+          "[train]") {
   TrainFixture f;
   TrainStats stats;
   const std::string a = f.Run("a.txt", f.Options(), &stats);
@@ -146,13 +151,16 @@ TEST_CASE("GloVe text and word2vec text and binary hold the same vectors", "[tra
     REQUIRE(binary.substr(pos, space - pos) == glove[i].first);
     std::vector<float> v(o.dim);
     std::memcpy(v.data(), binary.data() + space + 1, o.dim * sizeof(float));
-    for (uint32_t k = 0; k < o.dim; ++k) CHECK(std::abs(v[k] - glove[i].second[k]) <= 1e-6f);  // text keeps 6 decimals
+    for (uint32_t k = 0; k < o.dim; ++k)
+      CHECK(std::abs(v[k] - glove[i].second[k]) <= 1e-6f);  // text keeps 6 decimals
     pos = space + 1 + o.dim * sizeof(float) + 1;
   }
   CHECK(pos == binary.size());
 }
 
-TEST_CASE("A resume after a crash between checkpoints retrains the lost epochs and relogs them once", "[train]") {
+TEST_CASE(
+    "A resume after a crash between checkpoints retrains the lost epochs and relogs them once",
+    "[train]") {
   TrainFixture f;
   TrainStats stats;
   // The crash is simulated by a 2-epoch run, so the schedule must not depend
@@ -214,7 +222,9 @@ TEST_CASE("A zstd-compressed block stream trains exactly as a raw one", "[train]
   CHECK_FALSE(stats.blocks_built);
 }
 
-TEST_CASE("SGNS with one thread is reproducible and learns and a GloVe checkpoint does not resume it", "[train][sgns]") {
+TEST_CASE(
+    "SGNS with one thread is reproducible and learns and a GloVe checkpoint does not resume it",
+    "[train][sgns]") {
   TrainFixture f;
   TrainStats stats;
   TrainOptions sgns = f.Options();
@@ -236,7 +246,8 @@ TEST_CASE("SGNS with one thread is reproducible and learns and a GloVe checkpoin
   CHECK(s.ToString().find("other hyperparameters") != std::string::npos);
 }
 
-TEST_CASE("Train's memory budget holds the parameters first and refuses one that cannot", "[train]") {
+TEST_CASE("Train's memory budget holds the parameters first and refuses one that cannot",
+          "[train]") {
   TrainFixture f;
   TrainStats stats;
   TrainOptions probe = f.Options();
@@ -258,27 +269,33 @@ TEST_CASE("Train's memory budget holds the parameters first and refuses one that
   CHECK(Train(f.store, f.dir.path() + "/sgns.txt", sgns, &stats).ok());
 }
 
-TEST_CASE("A block stream of one and a half blocks' bytes is cut into blocks that its next run reuses", "[train]") {
+TEST_CASE(
+    "A block stream of one and a half blocks' bytes is cut into blocks that its next run reuses",
+    "[train]") {
   TrainFixture f;
   std::unique_ptr<Store> store;
   REQUIRE(Store::OpenForReading(f.store, 64 << 20, &store).ok());
   const uint32_t vocab = static_cast<uint32_t>(store->vocab().size());
   const std::string dir = f.dir.path() + "/blocks";
   BlockStreamInfo info;
-  REQUIRE(OpenBlockStream(store.get(), dir, vocab, size_t{1} << 30, BlockCompression::kNone, &info).ok());
+  REQUIRE(OpenBlockStream(store.get(), dir, vocab, size_t{1} << 30, BlockCompression::kNone, &info)
+              .ok());
   const uint64_t stream_bytes = info.pairs * sizeof(PairRecord32);
   // Blocks asked for at 1/1.3 of the stream: one block would hold 1.3 times
   // that, more than the reuse check allows (1.25), so the stream must be cut
   // into two, or every later run rebuilds it.
   const auto block_bytes = static_cast<size_t>(static_cast<double>(stream_bytes) / 1.3);
-  REQUIRE(OpenBlockStream(store.get(), dir, vocab, block_bytes, BlockCompression::kNone, &info).ok());
+  REQUIRE(
+      OpenBlockStream(store.get(), dir, vocab, block_bytes, BlockCompression::kNone, &info).ok());
   CHECK(info.built);
   CHECK(info.block_records.size() >= 2);
-  REQUIRE(OpenBlockStream(store.get(), dir, vocab, block_bytes, BlockCompression::kNone, &info).ok());
+  REQUIRE(
+      OpenBlockStream(store.get(), dir, vocab, block_bytes, BlockCompression::kNone, &info).ok());
   CHECK_FALSE(info.built);
 }
 
-TEST_CASE("SGNS on a store subsampled before windowing trains its counts as they are", "[train][sgns]") {
+TEST_CASE("SGNS on a store subsampled before windowing trains its counts as they are",
+          "[train][sgns]") {
   TrainFixture f;
   std::vector<InputFile> inputs;
   REQUIRE(ExpandInputs({f.dir.path() + "/corpus.txt"}, InputFormat::kAuto, &inputs).ok());
@@ -296,7 +313,8 @@ TEST_CASE("SGNS on a store subsampled before windowing trains its counts as they
   o.objective = Objective::kSgns;
   o.subsample = 1e-3;
   o.epochs = 1;
-  for (const auto& [store, subsampled_store] : {std::pair{subsampled, true}, std::pair{f.store, false}}) {
+  for (const auto& [store, subsampled_store] :
+       {std::pair{subsampled, true}, std::pair{f.store, false}}) {
     INFO(store);
     StoreStats counts;
     REQUIRE(ComputeStoreStats(store, 64 << 20, &counts).ok());
@@ -315,7 +333,8 @@ TEST_CASE("SGNS on a store subsampled before windowing trains its counts as they
   }
 }
 
-TEST_CASE("A budget plans from the store, trains its plan, and a resume finishes the plan it wrote", "[train][budget]") {
+TEST_CASE("A budget plans from the store, trains its plan, and a resume finishes the plan it wrote",
+          "[train][budget]") {
   TrainFixture f;  // window 10: the budget's objective is skip-gram
   TrainStats stats;
   TrainOptions o = f.Options();
@@ -352,7 +371,8 @@ TEST_CASE("A budget plans from the store, trains its plan, and a resume finishes
   other.dim = plan.dim == 50 ? 100 : 50;
   REQUIRE(WriteBudgetPlan(f.dir.path() + "/b.txt.plan", other).ok());
   Status s = Train(f.store, f.dir.path() + "/b.txt", resume, &stats);
-  CHECK(s.ToString().find(fmt::format("this run has {} x {}", stats.vocab_size, other.dim)) != std::string::npos);
+  CHECK(s.ToString().find(fmt::format("this run has {} x {}", stats.vocab_size, other.dim)) !=
+        std::string::npos);
   // ...and a checkpoint without its plan is an error naming the plan.
   std::filesystem::remove(f.dir.path() + "/b.txt.plan");
   s = Train(f.store, f.dir.path() + "/b.txt", resume, &stats);

@@ -25,3 +25,16 @@ TEST_CASE("ParseByteSize rejects malformed sizes", "[util]") {
     CHECK_FALSE(ParseByteSize(bad, &n).ok());
   }
 }
+
+TEST_CASE("FormatByteSize writes what ParseByteSize reads back", "[util]") {
+  CHECK(FormatByteSize(size_t{1} << 30) == "1G");
+  CHECK(FormatByteSize(size_t{256} << 20) == "256M");
+  CHECK(FormatByteSize(size_t{3} << 40) == "3T");
+  CHECK(FormatByteSize(1536) == "1536");
+  CHECK(FormatByteSize(0) == "0");
+  for (uint64_t bytes : {uint64_t{1} << 30, uint64_t{4097}, uint64_t{5} << 20, uint64_t{7} << 10}) {
+    size_t parsed = 0;
+    REQUIRE(ParseByteSize(FormatByteSize(bytes), &parsed).ok());
+    CHECK(parsed == bytes);
+  }
+}

@@ -1,9 +1,10 @@
-#include <catch2/catch.hpp>
-#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cmath>
 #include <map>
+
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include "streamglove/vocabulary.h"
 #include "test_util.h"
@@ -15,7 +16,8 @@ using namespace streamglove::test;
 namespace {
 
 // The expected vocabulary file, from the reference tokenizer and std::map.
-std::string ExpectedVocab(const std::vector<std::string>& texts, uint64_t min_count, uint64_t max_vocab) {
+std::string ExpectedVocab(const std::vector<std::string>& texts, uint64_t min_count,
+                          uint64_t max_vocab) {
   std::map<std::string, uint64_t> counts;
   for (const std::string& t : texts) {
     for (const std::string& tok : ReferenceTokens(t)) {
@@ -23,7 +25,8 @@ std::string ExpectedVocab(const std::vector<std::string>& texts, uint64_t min_co
     }
   }
   std::vector<std::pair<std::string, uint64_t>> v(counts.begin(), counts.end());
-  std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::stable_sort(v.begin(), v.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
   std::string out;
   uint64_t n = 0;
   for (const auto& [w, c] : v) {
@@ -38,7 +41,8 @@ std::string RandomWords(std::mt19937_64* rng, size_t words, size_t distinct) {
   std::string s;
   for (size_t i = 0; i < words; ++i) {
     // Zipf-like: small ids far more often.
-    const size_t id = static_cast<size_t>(std::pow(static_cast<double>(distinct), (*rng)() / 1.8446744e19));
+    const size_t id =
+        static_cast<size_t>(std::pow(static_cast<double>(distinct), (*rng)() / 1.8446744e19));
     s += fmt::format("w{}", id);
     s += (*rng)() % 12 == 0 ? "\n" : " ";
   }
@@ -63,7 +67,8 @@ TEST_CASE("BuildVocabulary equals a brute-force count for any threads and format
   WriteFile(dir.path() + "/1.txt", t1);
   WriteFile(dir.path() + "/2.txt.zst", ZstdFrames({t2.substr(0, 7777), t2.substr(7777)}));
   WriteFile(dir.path() + "/3.gz", GzipMembers({t3}));
-  WriteFile(dir.path() + "/4.jsonl", "{\"text\": \"jsonl words\"}\n{\"text\": \"and more words\"}\n");
+  WriteFile(dir.path() + "/4.jsonl",
+            "{\"text\": \"jsonl words\"}\n{\"text\": \"and more words\"}\n");
   std::vector<InputFile> inputs;
   REQUIRE(ExpandInputs({dir.path()}, InputFormat::kAuto, &inputs).ok());
   REQUIRE(inputs.size() == 4);
@@ -74,8 +79,9 @@ TEST_CASE("BuildVocabulary equals a brute-force count for any threads and format
     uint64_t min_count, max_vocab;
     bool expect_spills;
   };
-  for (const Case& c : {Case{1, 0, 1, 0, false}, Case{2, 0, 1, 0, false}, Case{2, 0, 3, 100, false},
-                        Case{2, size_t{1} << 20, 1, 0, true}, Case{1, size_t{1} << 20, 2, 5000, true}}) {
+  for (const Case& c :
+       {Case{1, 0, 1, 0, false}, Case{2, 0, 1, 0, false}, Case{2, 0, 3, 100, false},
+        Case{2, size_t{1} << 20, 1, 0, true}, Case{1, size_t{1} << 20, 2, 5000, true}}) {
     INFO("threads " << c.threads << " spill " << c.spill_bytes << " min " << c.min_count);
     VocabOptions options;
     options.threads = c.threads;
@@ -93,11 +99,12 @@ TEST_CASE("BuildVocabulary equals a brute-force count for any threads and format
     // Skipped, the bad lines are left out and counted.
     corpus.skip_bad_records = true;
     REQUIRE(BuildVocabulary(inputs, corpus, options, out, &stats).ok());
-    CHECK(ReadFile(out) ==
-          ExpectedVocab({t1_good + "\n", t2 + "\n", t3 + "\n", t4 + "\n"}, c.min_count, c.max_vocab));
+    CHECK(ReadFile(out) == ExpectedVocab({t1_good + "\n", t2 + "\n", t3 + "\n", t4 + "\n"},
+                                         c.min_count, c.max_vocab));
     CHECK((stats.spill_runs > 0) == c.expect_spills);
     CHECK(stats.bad_records == bad_lines);
-    CHECK(stats.first_bad_record.find(fmt::format("/1.txt: byte {}: ", first_bad)) != std::string::npos);
+    CHECK(stats.first_bad_record.find(fmt::format("/1.txt: byte {}: ", first_bad)) !=
+          std::string::npos);
   }
 }
 

@@ -1,9 +1,10 @@
 #include "vocab/word_count_table.h"
 
-#include <catch2/catch.hpp>
-#include <fmt/format.h>
 #include <map>
 #include <random>
+
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 using namespace streamglove;
 
@@ -34,7 +35,8 @@ TEST_CASE("WordCountTable counts like std::map and drains in order", "[vocab]") 
   for (const auto& e : expected) {
     if (e.second >= 5) want.push_back(e);
   }
-  std::stable_sort(want.begin(), want.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::stable_sort(want.begin(), want.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
   CHECK(by_count == want);
 }
 

@@ -8,8 +8,8 @@
 // (cat a.zst b.zst).
 //
 // Thread-safety: a ByteSource is used by one thread at a time.
-#ifndef STREAMGLOVE_CORPUS_BYTE_SOURCE_H_
-#define STREAMGLOVE_CORPUS_BYTE_SOURCE_H_
+#ifndef STREAMGLOVE_UTIL_BYTE_SOURCE_H_
+#define STREAMGLOVE_UTIL_BYTE_SOURCE_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -39,4 +39,4 @@ Status OpenByteSource(const std::string& path, std::unique_ptr<ByteSource>* sour
 
 }  // namespace streamglove
 
-#endif  // STREAMGLOVE_CORPUS_BYTE_SOURCE_H_
+#endif  // STREAMGLOVE_UTIL_BYTE_SOURCE_H_

@@ -1,13 +1,14 @@
-#include "corpus/byte_source.h"
+#include "util/byte_source.h"
+
+#include <bzlib.h>
+#include <lzma.h>
+#include <zlib.h>
+#include <zstd.h>
 
 #include <cstring>
 #include <string_view>
 
-#include <bzlib.h>
 #include <fmt/format.h>
-#include <lzma.h>
-#include <zlib.h>
-#include <zstd.h>
 
 #include "util/file.h"
 
@@ -32,7 +33,11 @@ Compression DetectCompression(const unsigned char* magic, size_t n) {
     return Compression::kZstd;
   }
   if (n >= 2 && magic[0] == 0x1F && magic[1] == 0x8B) return Compression::kGzip;
-  if (n >= 6 && std::memcmp(magic, "\xFD" "7zXZ\0", 6) == 0) return Compression::kXz;
+  if (n >= 6 && std::memcmp(magic,
+                            "\xFD"
+                            "7zXZ\0",
+                            6) == 0)
+    return Compression::kXz;
   // "BZh" and the block size, '1' to '9' (hundreds of kB).
   if (n >= 4 && std::memcmp(magic, "BZh", 3) == 0 && magic[3] >= '1' && magic[3] <= '9') {
     return Compression::kBzip2;
@@ -80,7 +85,8 @@ class FileInput {
 
 // The compressed side of a decompressor: the file and a read buffer.
 struct CompressedInput {
-  explicit CompressedInput(std::unique_ptr<FileInput> in) : file(std::move(in)), buffer(kCompressedBufferBytes, '\0') {}
+  explicit CompressedInput(std::unique_ptr<FileInput> in)
+      : file(std::move(in)), buffer(kCompressedBufferBytes, '\0') {}
 
   // Reads the next block into `buffer`; *filled = 0 (and eof) at end of file.
   Status Refill(size_t* filled) {
@@ -108,7 +114,8 @@ class PlainSource final : public ByteSource {
 
 class ZstdSource final : public ByteSource {
  public:
-  explicit ZstdSource(std::unique_ptr<FileInput> in) : in_(std::move(in)), dctx_(ZSTD_createDCtx()) {}
+  explicit ZstdSource(std::unique_ptr<FileInput> in)
+      : in_(std::move(in)), dctx_(ZSTD_createDCtx()) {}
   ~ZstdSource() override { ZSTD_freeDCtx(dctx_); }
 
   Status Read(char* buf, size_t n, size_t* got) override {
@@ -122,14 +129,16 @@ class ZstdSource final : public ByteSource {
       }
       const size_t ret = ZSTD_decompressStream(dctx_, &out, &input_);
       if (ZSTD_isError(ret)) {
-        return Status::Corruption(fmt::format("{}: byte {}: corrupt zstd data ({})", in_.file->path(),
-                                              file_position(), ZSTD_getErrorName(ret)));
+        return Status::Corruption(fmt::format("{}: byte {}: corrupt zstd data ({})",
+                                              in_.file->path(), file_position(),
+                                              ZSTD_getErrorName(ret)));
       }
       frame_open_ = ret != 0;
     }
     if (in_.eof && out.pos == 0 && frame_open_) {
-      return Status::Corruption(fmt::format("{}: byte {}: truncated zstd frame (file ends inside it)",
-                                            in_.file->path(), file_position()));
+      return Status::Corruption(
+          fmt::format("{}: byte {}: truncated zstd frame (file ends inside it)", in_.file->path(),
+                      file_position()));
     }
     *got = out.pos;
     return Status::OK();
@@ -155,7 +164,8 @@ class GzipSource final : public ByteSource {
   ~GzipSource() override { inflateEnd(&zs_); }
 
   Status Read(char* buf, size_t n, size_t* got) override {
-    if (init_status_ != Z_OK) return Status::IOError(fmt::format("{}: zlib init failed", in_.file->path()));
+    if (init_status_ != Z_OK)
+      return Status::IOError(fmt::format("{}: zlib init failed", in_.file->path()));
     n = std::min<size_t>(n, UINT32_MAX);
     zs_.next_out = reinterpret_cast<Bytef*>(buf);
     zs_.avail_out = static_cast<uInt>(n);
@@ -175,14 +185,16 @@ class GzipSource final : public ByteSource {
       if (ret == Z_STREAM_END) {
         in_member_ = false;
       } else if (ret != Z_OK && ret != Z_BUF_ERROR) {
-        return Status::Corruption(fmt::format("{}: byte {}: corrupt gzip data ({})", in_.file->path(),
-                                              file_position(), zs_.msg ? zs_.msg : "inflate failed"));
+        return Status::Corruption(fmt::format("{}: byte {}: corrupt gzip data ({})",
+                                              in_.file->path(), file_position(),
+                                              zs_.msg ? zs_.msg : "inflate failed"));
       }
     }
     const size_t produced = n - zs_.avail_out;
     if (in_.eof && produced == 0 && in_member_) {
-      return Status::Corruption(fmt::format("{}: byte {}: truncated gzip stream (file ends inside it)",
-                                            in_.file->path(), file_position()));
+      return Status::Corruption(
+          fmt::format("{}: byte {}: truncated gzip stream (file ends inside it)", in_.file->path(),
+                      file_position()));
     }
     *got = produced;
     return Status::OK();
@@ -208,7 +220,8 @@ class XzSource final : public ByteSource {
 
   Status Read(char* buf, size_t n, size_t* got) override {
     *got = 0;
-    if (init_ != LZMA_OK) return Status::IOError(fmt::format("{}: liblzma init failed", in_.file->path()));
+    if (init_ != LZMA_OK)
+      return Status::IOError(fmt::format("{}: liblzma init failed", in_.file->path()));
     if (ended_) return Status::OK();
     strm_.next_out = reinterpret_cast<uint8_t*>(buf);
     strm_.avail_out = n;
@@ -227,12 +240,13 @@ class XzSource final : public ByteSource {
         break;
       }
       if (ret == LZMA_BUF_ERROR && in_.eof) {
-        return Status::Corruption(fmt::format("{}: byte {}: truncated xz stream (file ends inside it)",
-                                              in_.file->path(), file_position()));
+        return Status::Corruption(
+            fmt::format("{}: byte {}: truncated xz stream (file ends inside it)", in_.file->path(),
+                        file_position()));
       }
       if (ret != LZMA_OK) {
-        return Status::Corruption(
-            fmt::format("{}: byte {}: corrupt xz data ({})", in_.file->path(), file_position(), Describe(ret)));
+        return Status::Corruption(fmt::format("{}: byte {}: corrupt xz data ({})", in_.file->path(),
+                                              file_position(), Describe(ret)));
       }
     }
     *got = n - strm_.avail_out;
@@ -244,11 +258,16 @@ class XzSource final : public ByteSource {
  private:
   static const char* Describe(lzma_ret ret) {
     switch (ret) {
-      case LZMA_FORMAT_ERROR: return "not an xz stream";
-      case LZMA_OPTIONS_ERROR: return "unsupported options";
-      case LZMA_DATA_ERROR: return "data error";
-      case LZMA_MEM_ERROR: return "out of memory";
-      default: return "decoder error";
+      case LZMA_FORMAT_ERROR:
+        return "not an xz stream";
+      case LZMA_OPTIONS_ERROR:
+        return "unsupported options";
+      case LZMA_DATA_ERROR:
+        return "data error";
+      case LZMA_MEM_ERROR:
+        return "out of memory";
+      default:
+        return "decoder error";
     }
   }
 
@@ -269,7 +288,8 @@ class Bzip2Source final : public ByteSource {
   ~Bzip2Source() override { BZ2_bzDecompressEnd(&strm_); }
 
   Status Read(char* buf, size_t n, size_t* got) override {
-    if (init_ != BZ_OK) return Status::IOError(fmt::format("{}: libbz2 init failed", in_.file->path()));
+    if (init_ != BZ_OK)
+      return Status::IOError(fmt::format("{}: libbz2 init failed", in_.file->path()));
     n = std::min<size_t>(n, UINT32_MAX);
     strm_.next_out = buf;
     strm_.avail_out = static_cast<unsigned>(n);
@@ -288,7 +308,8 @@ class Bzip2Source final : public ByteSource {
         BZ2_bzDecompressEnd(&strm_);
         std::memset(&strm_, 0, sizeof(strm_));
         init_ = BZ2_bzDecompressInit(&strm_, 0, 0);
-        if (init_ != BZ_OK) return Status::IOError(fmt::format("{}: libbz2 init failed", in_.file->path()));
+        if (init_ != BZ_OK)
+          return Status::IOError(fmt::format("{}: libbz2 init failed", in_.file->path()));
         strm_.next_in = at.next_in;
         strm_.avail_in = at.avail_in;
         strm_.next_out = at.next_out;
@@ -299,13 +320,14 @@ class Bzip2Source final : public ByteSource {
       if (ret == BZ_STREAM_END) {
         in_stream_ = false;
       } else if (ret != BZ_OK) {
-        return Status::Corruption(fmt::format("{}: byte {}: corrupt bzip2 data ({})", in_.file->path(),
-                                              file_position(), Describe(ret)));
+        return Status::Corruption(fmt::format("{}: byte {}: corrupt bzip2 data ({})",
+                                              in_.file->path(), file_position(), Describe(ret)));
       }
     }
     if (in_.eof && produced(n) == 0 && in_stream_) {
-      return Status::Corruption(fmt::format("{}: byte {}: truncated bzip2 stream (file ends inside it)",
-                                            in_.file->path(), file_position()));
+      return Status::Corruption(
+          fmt::format("{}: byte {}: truncated bzip2 stream (file ends inside it)", in_.file->path(),
+                      file_position()));
     }
     *got = produced(n);
     return Status::OK();
@@ -318,10 +340,14 @@ class Bzip2Source final : public ByteSource {
 
   static const char* Describe(int ret) {
     switch (ret) {
-      case BZ_DATA_ERROR_MAGIC: return "not a bzip2 stream";
-      case BZ_DATA_ERROR: return "data error";
-      case BZ_MEM_ERROR: return "out of memory";
-      default: return "decoder error";
+      case BZ_DATA_ERROR_MAGIC:
+        return "not a bzip2 stream";
+      case BZ_DATA_ERROR:
+        return "data error";
+      case BZ_MEM_ERROR:
+        return "out of memory";
+      default:
+        return "decoder error";
     }
   }
 
@@ -354,15 +380,26 @@ Status OpenByteSource(const std::string& path, std::unique_ptr<ByteSource>* sour
                    {".bz2", Compression::kBzip2, "bzip2"}};
   for (const auto& s : kSuffixes) {
     if (EndsWith(path, s.suffix) && compression != s.compression) {
-      return Status::Corruption(fmt::format("{}: byte 0: not {} data (bad magic bytes)", path, s.name));
+      return Status::Corruption(
+          fmt::format("{}: byte 0: not {} data (bad magic bytes)", path, s.name));
     }
   }
   switch (compression) {
-    case Compression::kZstd: *source = std::make_unique<ZstdSource>(std::move(in)); break;
-    case Compression::kGzip: *source = std::make_unique<GzipSource>(std::move(in)); break;
-    case Compression::kXz: *source = std::make_unique<XzSource>(std::move(in)); break;
-    case Compression::kBzip2: *source = std::make_unique<Bzip2Source>(std::move(in)); break;
-    case Compression::kNone: *source = std::make_unique<PlainSource>(std::move(in)); break;
+    case Compression::kZstd:
+      *source = std::make_unique<ZstdSource>(std::move(in));
+      break;
+    case Compression::kGzip:
+      *source = std::make_unique<GzipSource>(std::move(in));
+      break;
+    case Compression::kXz:
+      *source = std::make_unique<XzSource>(std::move(in));
+      break;
+    case Compression::kBzip2:
+      *source = std::make_unique<Bzip2Source>(std::move(in));
+      break;
+    case Compression::kNone:
+      *source = std::make_unique<PlainSource>(std::move(in));
+      break;
   }
   return Status::OK();
 }

@@ -1,4 +1,4 @@
-#include "corpus/byte_source.h"
+#include "util/byte_source.h"
 
 #include <catch2/catch.hpp>
 
@@ -44,11 +44,12 @@ TEST_CASE("Plain and multi-frame zstd and multi-member gzip read back exactly", 
   WriteFile(dir.path() + "/multi.bz2", Bzip2Streams({a, b, c}));
   WriteFile(dir.path() + "/single.bz2", Bzip2Streams({whole}));
   WriteFile(dir.path() + "/bz2-without-suffix", Bzip2Streams({a, b, c}));
-  for (const char* name : {"plain.txt", "multi.zst", "multi.gz", "zst-without-suffix", "multi.xz", "single.xz",
-                           "multi.bz2", "single.bz2", "bz2-without-suffix"}) {
+  for (const char* name : {"plain.txt", "multi.zst", "multi.gz", "zst-without-suffix", "multi.xz",
+                           "single.xz", "multi.bz2", "single.bz2", "bz2-without-suffix"}) {
     for (size_t step : {1, 7, 4096, 1 << 20}) {
       const std::string n = name;
-      if (step == 1 && n != "multi.zst" && n != "multi.xz" && n != "multi.bz2") continue;  // byte-at-a-time: enough
+      if (step == 1 && n != "multi.zst" && n != "multi.xz" && n != "multi.bz2")
+        continue;  // byte-at-a-time: enough
       INFO(name << " step " << step);
       std::string got;
       REQUIRE(ReadAll(dir.path() + "/" + name, &got, step).ok());
@@ -92,7 +93,8 @@ TEST_CASE("Truncated and corrupt compressed input is an error naming file and of
   CHECK(ReadAll(dir.path() + "/corrupt.gz", &got).code() == Status::Code::kCorruption);
 }
 
-TEST_CASE("Truncated, corrupt and trailing-garbage xz and bzip2 are errors naming file and offset", "[corpus]") {
+TEST_CASE("Truncated, corrupt and trailing-garbage xz and bzip2 are errors naming file and offset",
+          "[corpus]") {
   TempDir dir;
   REQUIRE(dir.Create("", "sg-test-").ok());
   const std::string text = Sample(200000), more = Sample(3000);
@@ -139,7 +141,8 @@ TEST_CASE("Truncated, corrupt and trailing-garbage xz and bzip2 are errors namin
   }
 }
 
-TEST_CASE("A name that promises compression must hold it and a missing path is NotFound", "[corpus]") {
+TEST_CASE("A name that promises compression must hold it and a missing path is NotFound",
+          "[corpus]") {
   TempDir dir;
   REQUIRE(dir.Create("", "sg-test-").ok());
   WriteFile(dir.path() + "/liar.zst", "plain text\n");

@@ -1,0 +1,24 @@
+// What a vectors file holds and how it is laid out: written by `train`
+// (TrainOptions), read back by Embeddings (any of the three formats).
+#ifndef STREAMGLOVE_VECTORS_FORMAT_H_
+#define STREAMGLOVE_VECTORS_FORMAT_H_
+
+namespace streamglove {
+
+// Which rows make a word's vector.
+enum class VectorsKind {
+  kWord,             // w
+  kWordPlusContext,  // w + w̃, as the GloVe paper reports
+  kBoth,             // w and w̃ concatenated
+};
+
+// The file formats people exchange (docs/formats.md).
+enum class VectorsFormat {
+  kGloveText,       // "word v1 ... vd" lines
+  kWord2VecText,    // "V d" header, then GloVe text lines
+  kWord2VecBinary,  // "V d\n" header, then "word " + d little-endian float32 + "\n"
+};
+
+}  // namespace streamglove
+
+#endif  // STREAMGLOVE_VECTORS_FORMAT_H_

@@ -1,0 +1,28 @@
+// Stanford GloVe's vocabulary file: one "word count" line per word, count
+// descending, ties broken by ascending byte order of the word (memcmp;
+// Stanford's vocab_count compares signed chars, which differs only for
+// non-ASCII ties). What the store, the models and the vectors writer know of
+// a vocabulary; the pass that makes one is streamglove/vocabulary.h.
+#ifndef STREAMGLOVE_VOCAB_FILE_H_
+#define STREAMGLOVE_VOCAB_FILE_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "streamglove/status.h"
+
+namespace streamglove {
+
+struct VocabEntry {
+  std::string word;
+  uint64_t count = 0;
+};
+
+// Reads a vocabulary file. Errors name the file and line: a line that is not
+// "word count", a count that is not a positive integer, a duplicate word.
+Status ReadVocabFile(const std::string& path, std::vector<VocabEntry>* entries);
+
+}  // namespace streamglove
+
+#endif  // STREAMGLOVE_VOCAB_FILE_H_

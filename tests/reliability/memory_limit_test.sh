@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# --memory is a promise: vocab, ingest and train on a generated corpus under
+# --memory 256M, at 1, 2 and 4 threads, each peak at most 10% above 256 MiB
+# resident (the maximum RSS /usr/bin/time reports). The corpus is shaped so
+# that the budget binds in every stage, and the test checks that it did:
+# millions of distinct words (vocab's tables spill runs), mostly distinct
+# pairs (ingest's buffers spill runs), and models whose parameters take most
+# of train's budget (GloVe and skip-gram), leaving blocks of the smallest
+# size the plan allows to be trained and read ahead.
+#
+#   memory_limit_test.sh STREAMGLOVE MAKE_CORPUS
+set -euo pipefail
+bin=$1
+gen=$2
+[ -x /usr/bin/time ] || { echo "SKIP: no /usr/bin/time (tools/setup.sh installs it)"; exit 77; }
+work=$(mktemp -d "${TMPDIR:-/tmp}/sg-memory.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+limit=256M
+allowed_kib=$((256 * 1024 * 110 / 100))
+max_vocab=200000
+mkdir -p "$work/corpus"
+"$gen" -o "$work/corpus" --bytes 4e7 --vocab 8000000 --zipf 0.7 --shards 4 --seed 7 >/dev/null
+
+fail=0
+# measure NAME COMMAND...: runs COMMAND (its stderr kept in $work/NAME.err),
+# prints its peak RSS, and marks the test failed if that is over the limit.
+measure() {
+  local name=$1
+  shift
+  if ! /usr/bin/time -f %M -o "$work/$name.rss" "$@" 2>"$work/$name.err"; then
+    echo "FAIL: $name exited non-zero:"
+    cat "$work/$name.err"
+    exit 1
+  fi
+  local kib
+  kib=$(tail -n 1 "$work/$name.rss")
+  if [ "$kib" -gt "$allowed_kib" ]; then
+    echo "FAIL: $name peaked at $((kib / 1024)) MiB under --memory $limit (allowed $((allowed_kib / 1024)) MiB)"
+    fail=1
+  else
+    echo "ok: $name peaked at $((kib / 1024)) MiB under --memory $limit"
+  fi
+}
+# spilled NAME: the number in the summary's "N spill runs" / "N spilled runs".
+spilled() { grep -oE '[0-9]+ spill(ed)? runs' "$work/$1.err" | grep -oE '^[0-9]+'; }
+
+for t in 1 2 4; do
+  measure vocab-$t "$bin" vocab "$work/corpus" --min-count 2 --memory $limit --threads $t -o "$work/vocab-$t.txt"
+  [ "$(spilled vocab-$t)" -gt 0 ] || { echo "FAIL: vocab at $t threads did not spill: the budget never bound"; exit 1; }
+  measure ingest-$t "$bin" ingest --store "$work/store-$t" "$work/corpus" --min-count 2 --max-vocab $max_vocab \
+    --window 5 --memory $limit --threads $t
+  [ "$(spilled ingest-$t)" -gt 0 ] || { echo "FAIL: ingest at $t threads did not spill: the budget never bound"; exit 1; }
+done
+cmp -s "$work/vocab-1.txt" "$work/vocab-2.txt" && cmp -s "$work/vocab-1.txt" "$work/vocab-4.txt" ||
+  { echo "FAIL: the vocabulary depends on the thread count"; exit 1; }
+
+# Parameters of 200,000 words: GloVe keeps four arrays of RowStride(dim)
+# floats a word (w, w~ and their AdaGrad sums), dim 47 -> 48 floats: 147 MiB;
+# skip-gram two, dim 111 -> 112 floats: 171 MiB.
+for t in 1 4; do
+  measure train-glove-$t "$bin" train --store "$work/store-2" -o "$work/glove-$t.txt" --objective glove --dim 47 \
+    --epochs 1 --memory $limit --threads $t -q
+  measure train-sgns-$t "$bin" train --store "$work/store-2" -o "$work/sgns-$t.txt" --objective sgns --dim 111 \
+    --epochs 1 --memory $limit --threads $t -q
+done
+[ "$(wc -l <"$work/glove-1.txt")" -eq $max_vocab ] || { echo "FAIL: the vectors file does not hold $max_vocab words"; exit 1; }
+[ $fail = 0 ] && echo "PASS: every stage within 10% of --memory $limit"
+exit $fail

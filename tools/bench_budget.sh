@@ -1,0 +1,184 @@
+#!/usr/bin/env bash
+# Equal wall time against the peers, as a user would run us: fastText's
+# skip-gram (Debian's `fasttext`, subwords off) trains 5 epochs and its wall
+# time is the budget; gensim's Word2Vec skip-gram trains 5 epochs beside it;
+# streamglove ingests the corpus and runs `train --budget (budget - ingest)`
+# with nothing else given, so the objective, dim and epochs are its own choice.
+# The peers share dim, window, min-count, negatives and subsampling, and read
+# exactly the tokens we count (the text8 corpora as they are, the raw corpora
+# through `streamglove-scan --mode print`); preparing their text is not timed.
+# Every vectors file is scored by `streamglove eval` (questions-words by
+# Stanford's protocol, WS-353, SimLex-999, MEN), once per seed, and the end
+# prints each measure per system and ours minus each peer: the mean over the
+# seeds and the seeds' range. Run it on an idle machine.
+#
+#   tools/bench_budget.sh -c CORPUS [-d DIM] [-s "SEEDS"] [-t THREADS] [-o KEEP_DIR]
+#
+# CORPUS: wiki100M, imdb-text8 (imdb100k normalised like text8), imdb-words
+# (imdb100k, --tokenizer words --lowercase) or wiki-plain (the JSONL shards,
+# the same). DIM (the peers' dim) defaults to 100, SEEDS to "1 2", THREADS to
+# 2. With -o the vectors, logs and per-run results (results.jsonl) are kept.
+set -euo pipefail
+shopt -s inherit_errexit
+cd "$(dirname "$0")/.."
+root=$PWD
+corpus_name=
+dim=100
+seeds="1 2"
+threads=2
+keep=
+while getopts "c:d:s:t:o:" opt; do
+  case $opt in
+    c) corpus_name=$OPTARG ;;
+    d) dim=$OPTARG ;;
+    s) seeds=$OPTARG ;;
+    t) threads=$OPTARG ;;
+    o) keep=$OPTARG ;;
+    *) exit 2 ;;
+  esac
+done
+data=${SG_SHARED_DATA:-$root/../shared/data}
+bin=$root/build/streamglove
+scan=$root/build/streamglove-scan
+py=/usr/bin/python3
+window=5
+min_count=5
+negatives=5
+subsample=1e-4
+if [ -n "$keep" ]; then
+  mkdir -p "$keep"
+  work=$(cd "$keep" && pwd)
+else
+  work=$(mktemp -d "${TMPDIR:-/tmp}/sg-bench-budget.XXXXXX")
+  trap 'rm -rf "$work"' EXIT
+fi
+
+# The corpus as we ingest it (ingest_inputs, ingest_flags) and as the peers
+# read it ($work/peer.txt).
+ingest_flags=()
+case $corpus_name in
+  wiki100M)
+    ingest_inputs=("$data/corpus/wiki100M.txt.zst")
+    [ -f "${ingest_inputs[0]}" ] || { echo "no ${ingest_inputs[0]}" >&2; exit 77; }
+    # One 100 MB line: gensim's corpus_file mode drops everything past 10,000
+    # words of a line, so the peers get 1,000-word lines (the same tokens).
+    zstdcat "${ingest_inputs[0]}" | tr ' ' '\n' | grep -v '^$' | paste -d' ' $(printf -- '- %.0s' {1..1000}) \
+      >"$work/peer.txt"
+    ;;
+  imdb-text8)
+    raw=$data/corpus/imdb100k.txt.zst
+    [ -f "$raw" ] || { echo "no $raw" >&2; exit 77; }
+    # Matt Mahoney's text8 normalisation: lowercase, digits spelled out, every
+    # other byte a space; one review per line.
+    zstdcat "$raw" | tr 'A-Z' 'a-z' |
+      sed -e 's/0/ zero /g; s/1/ one /g; s/2/ two /g; s/3/ three /g; s/4/ four /g' \
+        -e 's/5/ five /g; s/6/ six /g; s/7/ seven /g; s/8/ eight /g; s/9/ nine /g' |
+      tr -c 'a-z\n' ' ' | tr -s ' ' | sed 's/^ //; s/ $//' >"$work/peer.txt"
+    ingest_inputs=("$work/peer.txt")
+    ;;
+  imdb-words | wiki-plain)
+    if [ "$corpus_name" = imdb-words ]; then
+      ingest_inputs=("$data/corpus/imdb100k.txt.zst")
+    else
+      ingest_inputs=("$data"/corpus/wiki-plain-0*.jsonl.zst)
+    fi
+    [ -f "${ingest_inputs[0]}" ] || { echo "no ${ingest_inputs[0]}" >&2; exit 77; }
+    ingest_flags=(--tokenizer words --lowercase)
+    "$scan" --mode print "${ingest_flags[@]}" "${ingest_inputs[@]}" >"$work/peer.txt"
+    ;;
+  *)
+    echo "usage: $0 -c wiki100M|imdb-text8|imdb-words|wiki-plain [-d DIM] [-s SEEDS] [-t THREADS] [-o DIR]" >&2
+    exit 2
+    ;;
+esac
+echo "corpus $corpus_name: $(wc -w <"$work/peer.txt") tokens for the peers; dim $dim, window $window," \
+  "min-count $min_count, $negatives negatives, t = $subsample, $threads threads; seeds $seeds"
+
+now() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+peak_rss() { awk '/Maximum resident/ {printf "%.0f", $NF / 1024}' "$1"; }
+
+# record SYSTEM SEED VECTORS SECONDS NOTE: scores VECTORS, appends one JSON line
+# to results.jsonl and prints it readably.
+record() {
+  local system=$1 seed=$2 vectors=$3 seconds=$4 note=$5
+  "$bin" eval analogy "$vectors" "$data/eval/analogy/questions-words.txt" --json -q >"$work/a.json"
+  "$bin" eval similarity "$vectors" "$data/eval/similarity/EN-WS-353-ALL.txt" \
+    "$data/eval/similarity/EN-SIMLEX-999.txt" "$data/eval/similarity/EN-MEN-TR-3k.txt" --json -q >"$work/s.json"
+  $py - "$work/a.json" "$work/s.json" "$system" "$seed" "$seconds" "$note" "$work/results.jsonl" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1]))["files"][0]
+s = [f["spearman"] for f in json.load(open(sys.argv[2]))["files"]]
+r = {"system": sys.argv[3], "seed": int(sys.argv[4]), "seconds": float(sys.argv[5]), "note": sys.argv[6],
+     "analogy": a["total"]["accuracy"], "semantic": a["semantic"]["accuracy"],
+     "syntactic": a["syntactic"]["accuracy"], "ws353": s[0], "simlex": s[1], "men": s[2]}
+with open(sys.argv[7], "a") as out:
+    out.write(json.dumps(r) + "\n")
+print(f"  {r['system']:<11} seed {r['seed']} {r['seconds']:7.1f} s  analogy {r['analogy']:6.2f}%"
+      f" (sem {r['semantic']:5.2f} / syn {r['syntactic']:5.2f})  WS-353 {r['ws353']:.3f}"
+      f"  SimLex {r['simlex']:.3f}  MEN {r['men']:.3f}  {r['note']}")
+PY
+}
+
+for seed in $seeds; do
+  echo "seed $seed"
+  start=$(now)
+  /usr/bin/time -v -o "$work/fasttext.time" fasttext skipgram -input "$work/peer.txt" -output "$work/fasttext-$seed" \
+    -dim "$dim" -ws $window -epoch 5 -minCount $min_count -neg $negatives -t $subsample -thread "$threads" \
+    -minn 0 -maxn 0 -verbose 0 -seed "$seed" >/dev/null
+  budget=$(elapsed "$start")
+  record fasttext "$seed" "$work/fasttext-$seed.vec" "$budget" \
+    "dim $dim, 5 epochs, peak RSS $(peak_rss "$work/fasttext.time") MiB"
+  rm -f "$work/fasttext-$seed.bin"
+
+  start=$(now)
+  /usr/bin/time -v -o "$work/gensim.time" $py - "$work/peer.txt" "$work/gensim-$seed.vec" "$seed" "$dim" $window \
+    $min_count $negatives $subsample "$threads" <<'PY'
+import sys
+from gensim.models import Word2Vec
+src, out, seed, dim, window, min_count, neg, sample, threads = sys.argv[1:]
+m = Word2Vec(corpus_file=src, sg=1, vector_size=int(dim), window=int(window), min_count=int(min_count),
+             negative=int(neg), sample=float(sample), workers=int(threads), epochs=5, seed=int(seed))
+m.wv.save_word2vec_format(out)
+PY
+  record gensim "$seed" "$work/gensim-$seed.vec" "$(elapsed "$start")" \
+    "dim $dim, 5 epochs, peak RSS $(peak_rss "$work/gensim.time") MiB"
+
+  # Ours: the ingest's time comes out of the budget.
+  rm -rf "$work/store" "$work/streamglove-$seed".txt*
+  start=$(now)
+  "$bin" ingest --store "$work/store" --window $window --min-count $min_count --threads "$threads" \
+    "${ingest_flags[@]}" "${ingest_inputs[@]}" -q
+  ingest_seconds=$(elapsed "$start")
+  train_budget=$(awk -v b="$budget" -v i="$ingest_seconds" 'BEGIN { printf "%.1f", b - i }')
+  /usr/bin/time -v -o "$work/streamglove.time" "$bin" train --store "$work/store" -o "$work/streamglove-$seed.txt" \
+    --budget "${train_budget}s" --threads "$threads" --seed "$seed" -q 2>"$work/streamglove-$seed.err"
+  seconds=$(elapsed "$start")
+  plan=$(awk -F'\t' '$1 == "objective" || $1 == "dim" || $1 == "epochs" { printf "%s %s, ", $1, $2 }' \
+    "$work/streamglove-$seed.txt.plan")
+  record streamglove "$seed" "$work/streamglove-$seed.txt" "$seconds" \
+    "ingest ${ingest_seconds} s + train --budget ${train_budget}s: ${plan}peak RSS $(peak_rss "$work/streamglove.time") MiB"
+  rm -f "$work/streamglove-$seed.txt.checkpoint"
+done
+
+# Per measure: each system's mean over the seeds, then ours minus each peer
+# (seed by seed, so a peer's seed is paired with ours): mean and range.
+$py - "$work/results.jsonl" <<'PY'
+import json, sys
+rows = [json.loads(line) for line in open(sys.argv[1])]
+measures = [("analogy", "analogy %", 2), ("ws353", "WS-353", 3), ("simlex", "SimLex-999", 3), ("men", "MEN", 3)]
+by = {}
+for r in rows:
+    by.setdefault(r["system"], {})[r["seed"]] = r
+seeds = sorted(by["streamglove"])
+print(f"\nmeans over seeds {seeds}")
+for system, runs in by.items():
+    n = len(runs)
+    cells = "  ".join(f"{label} {sum(r[m] for r in runs.values()) / n:.{p}f}" for m, label, p in measures)
+    print(f"  {system:<11} {sum(r['seconds'] for r in runs.values()) / n:7.1f} s  {cells}")
+for peer in [s for s in by if s != "streamglove"]:
+    print(f"streamglove minus {peer}, seed by seed: mean [min, max]")
+    for m, label, p in measures:
+        d = [by["streamglove"][s][m] - by[peer][s][m] for s in seeds if s in by[peer]]
+        print(f"  {label:<11} {sum(d) / len(d):+.{p}f} [{min(d):+.{p}f}, {max(d):+.{p}f}]")
+PY
