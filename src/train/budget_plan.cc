@@ -55,12 +55,17 @@ BudgetPlan PlanBudget(Objective objective, const std::vector<BudgetCandidate>& c
 }
 
 uint32_t ReplanBudgetEpochs(uint32_t planned, uint32_t epochs_done, double epoch_seconds,
-                            double seconds_left, double final_seconds) {
+                            double seconds_left, double final_seconds, double budget_seconds) {
   if (epochs_done >= planned) return planned;
+  const uint32_t remaining = planned - epochs_done;
+  const double overrun = remaining * epoch_seconds + final_seconds - seconds_left;
+  if (overrun <= 0) return planned;
+  const bool clearly_slower = overrun > kBudgetReplanShare * budget_seconds;
+  const bool last_tenth = remaining <= std::max<uint32_t>(2, planned / 10);
+  if (!clearly_slower && !last_tenth) return planned;
   const double affordable =
-      std::max(0.0, seconds_left - final_seconds) / std::max(epoch_seconds, 1e-9);
-  const double more = std::min(std::floor(affordable), static_cast<double>(planned - epochs_done));
-  return epochs_done + static_cast<uint32_t>(more);
+      std::floor(std::max(0.0, seconds_left - final_seconds) / std::max(epoch_seconds, 1e-9));
+  return epochs_done + static_cast<uint32_t>(std::min(affordable, static_cast<double>(remaining)));
 }
 
 Status WriteBudgetPlan(const std::string& path, const BudgetPlan& plan) {

@@ -577,20 +577,22 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
   SG_RETURN_IF_ERROR(OpenLossLog(output + ".log.tsv", epoch, &log));
 
   EpochLoop loop(&blocks, &o, &transform, &arena, threads, model.get(), epoch);
-  const uint32_t first_epoch = epoch;
-  double epochs_seconds = 0;  // this call's epochs, checkpoints included
-  for (; epoch < o.epochs; ++epoch) {
+  // This call's epochs after its first (which also warms the page cache and
+  // starts the reader), checkpoints included: the budget's measured rate.
+  double later_epochs_seconds = 0;
+  uint32_t later_epochs = 0;
+  for (const uint32_t first = epoch; epoch < o.epochs; ++epoch) {
     const auto start = Clock::now();
     EpochStats e;
     SG_RETURN_IF_ERROR(loop.Train(epoch, checkpoint, &e));
-    if (budget && epoch + 1 < o.epochs) {
+    if (budget && epoch > first && epoch + 1 < o.epochs) {
       // The plan against the epochs as they ran: this one's checkpoint, and
       // at the end one more and the vectors file, are still to be written.
       const double per_epoch =
-          (epochs_seconds + Seconds(start) + save_seconds) / (epoch + 1 - first_epoch);
+          (later_epochs_seconds + Seconds(start) + save_seconds) / (later_epochs + 1);
       const uint32_t affordable = ReplanBudgetEpochs(
           o.epochs, epoch + 1, per_epoch, o.budget_seconds - Seconds(call_start) - save_seconds,
-          2 * save_seconds);
+          2 * save_seconds, o.budget_seconds);
       if (affordable < o.epochs) {
         o.epochs = plan.epochs = affordable;  // the schedule decays over the new length
         SG_RETURN_IF_ERROR(WriteBudgetPlan(plan_path, plan));
@@ -604,7 +606,10 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
       save_seconds = Seconds(save_start);
     }
     e.seconds = Seconds(start);
-    epochs_seconds += e.seconds;
+    if (epoch > first) {
+      later_epochs_seconds += e.seconds;
+      ++later_epochs;
+    }
     SG_RETURN_IF_ERROR(
         log.Append(fmt::format("{}\t{:.6f}\t{:.3f}\t{:.0f}\t{}\t{}\n", e.epoch, e.loss, e.seconds,
                                e.pairs / e.seconds, e.skipped, e.pairs)));
