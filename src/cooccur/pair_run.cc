@@ -189,6 +189,7 @@ Status MergePairStreams(std::vector<std::unique_ptr<PairStream>> streams,
                         const std::function<Status(const PairRecord&)>& emit) {
   PairRecord current{0, 0};
   bool have = false;
+  Status emitted;
   SG_RETURN_IF_ERROR(MergeSorted<PairRecord>(
       streams.size(),
       [&](size_t i, PairRecord* r, bool* done) { return streams[i]->Next(r, done); },
@@ -196,13 +197,14 @@ Status MergePairStreams(std::vector<std::unique_ptr<PairStream>> streams,
       [&](const PairRecord& r) {
         if (have && r.key == current.key) {
           current.value += r.value;
-          return Status::OK();
+          return true;
         }
-        Status s = have ? emit(current) : Status::OK();
+        if (have) emitted = emit(current);
         current = r;
         have = true;
-        return s;
+        return emitted.ok();
       }));
+  SG_RETURN_IF_ERROR(emitted);
   return have ? emit(current) : Status::OK();
 }
 

@@ -34,17 +34,17 @@ bool SumSortedLists(const std::vector<std::vector<ColumnValue>>& lists,
     return Status::OK();
   };
   const auto less = [](const ColumnValue& a, const ColumnValue& b) { return a.col < b.col; };
-  return MergeSorted<ColumnValue>(lists.size(), next, less,
-                                  [&](const ColumnValue& item) {
-                                    if (out->empty() || out->back().col != item.col) {
-                                      out->push_back(item);
-                                      return Status::OK();
-                                    }
-                                    return AddChecked(&out->back().value, item.value)
-                                               ? Status::OK()
-                                               : Status::Corruption("overflow");
-                                  })
-      .ok();
+  bool fits = true;
+  const Status read =
+      MergeSorted<ColumnValue>(lists.size(), next, less, [&](const ColumnValue& item) {
+        if (out->empty() || out->back().col != item.col) {
+          out->push_back(item);
+          return true;
+        }
+        fits = AddChecked(&out->back().value, item.value);
+        return fits;
+      });
+  return read.ok() && fits;
 }
 
 class PairBlockMergeOperator : public rocksdb::MergeOperator {

@@ -18,9 +18,12 @@
 namespace streamglove {
 
 // next(i, Item*, bool* done) -> Status: source i's next item, or *done at its
-// end; an item may view the source's buffer: it is used only until that
-// source's next call. less(a, b): the sources' order. visit(item) -> Status;
-// an error from either stops the merge and is returned.
+// end (an error stops the merge and is returned); an item may view the
+// source's buffer: it is used only until that source's next call. less(a,
+// // b): the sources' order. visit(item) -> bool: false stops the merge early,
+// which then returns OK (the visitor keeps its reason). A bool, not a
+// Status: it runs once per item on ingest's hot path, and a Status per item
+// cost 0.8% of an ingest (measured, wiki100M).
 template <class Item, class Next, class Less, class Visit>
 Status MergeSorted(size_t sources, Next&& next, Less&& less, Visit&& visit) {
   struct Head {
@@ -51,7 +54,7 @@ Status MergeSorted(size_t sources, Next&& next, Less&& less, Visit&& visit) {
   for (size_t i = heap.size() / 2; i-- > 0;) sift_down(i);
   while (!heap.empty()) {
     Head& top = heap.front();
-    SG_RETURN_IF_ERROR(visit(top.item));
+    if (!visit(top.item)) return Status::OK();
     bool done = false;
     SG_RETURN_IF_ERROR(next(top.source, &top.item, &done));
     if (done) {

@@ -79,17 +79,19 @@ Status MergeGroup(const std::vector<std::string>& runs, WordCountTable::Order or
   std::string word;
   uint64_t count = 0;
   bool have = false;
+  Status emitted;
   SG_RETURN_IF_ERROR(MergeSorted<Item>(runs.size(), next, less, [&](const Item& item) {
     if (have && item.word == word) {
       count += item.count;
-      return Status::OK();
+      return true;
     }
-    Status s = have ? emit(word, count) : Status::OK();
+    if (have) emitted = emit(word, count);
     word.assign(item.word);
     count = item.count;
     have = true;
-    return s;
+    return emitted.ok();
   }));
+  SG_RETURN_IF_ERROR(emitted);
   return have ? emit(word, count) : Status::OK();
 }
 

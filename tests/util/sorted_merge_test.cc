@@ -27,7 +27,7 @@ std::vector<std::pair<int, int>> Merge(
       [](const std::pair<int, int>& a, const std::pair<int, int>& b) { return a.first < b.first; },
       [&](const std::pair<int, int>& item) {
         visited.push_back(item);
-        return Status::OK();
+        return true;
       });
   REQUIRE(s.ok());
   return visited;
@@ -59,23 +59,29 @@ TEST_CASE("MergeSorted visits every item of every source in key order", "[util]"
   }
 }
 
-TEST_CASE("MergeSorted stops at the first error and returns it", "[util]") {
+TEST_CASE("MergeSorted stops where the visitor says, and returns a source's error", "[util]") {
   const std::vector<int> a = {1, 3, 5}, b = {2, 4, 6};
   size_t pa = 0, pb = 0, visits = 0;
-  const Status s = MergeSorted<int>(
-      2,
-      [&](size_t i, int* item, bool* done) {
-        size_t& p = i == 0 ? pa : pb;
-        const std::vector<int>& v = i == 0 ? a : b;
-        *done = p == v.size();
-        if (!*done) *item = v[p++];
-        return Status::OK();
-      },
-      [](int x, int y) { return x < y; },
-      [&](int item) {
-        ++visits;
-        return item == 4 ? Status::Corruption("four") : Status::OK();
-      });
-  CHECK(s.code() == Status::Code::kCorruption);
+  const auto next = [&](size_t i, int* item, bool* done) {
+    size_t& p = i == 0 ? pa : pb;
+    const std::vector<int>& v = i == 0 ? a : b;
+    if (i == 1 && p == 2 && visits >= 4) return Status::Corruption("source 1 is damaged");
+    *done = p == v.size();
+    if (!*done) *item = v[p++];
+    return Status::OK();
+  };
+  const auto less = [](int x, int y) { return x < y; };
+  const Status stopped = MergeSorted<int>(2, next, less, [&](int item) {
+    ++visits;
+    return item != 4;
+  });
+  CHECK(stopped.ok());
   CHECK(visits == 4);  // 1, 2, 3, 4
+  pa = pb = visits = 0;
+  const Status damaged = MergeSorted<int>(2, next, less, [&](int) {
+    ++visits;
+    return true;
+  });
+  CHECK(damaged.code() == Status::Code::kCorruption);
+  CHECK(visits == 4);  // 1, 2, 3, 4: then source 1 fails to read its next
 }
