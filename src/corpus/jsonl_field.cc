@@ -10,6 +10,7 @@ namespace streamglove {
 
 static_assert(kChunkPadding >= simdjson::SIMDJSON_PADDING, "chunks must be padded for simdjson");
 
+// Behind a pointer so that simdjson's header stays out of jsonl_field.h.
 struct JsonlField::Parser {
   simdjson::dom::parser dom;
 };
@@ -21,6 +22,8 @@ JsonlField::~JsonlField() = default;
 
 bool JsonlField::Extract(std::string_view record, std::string_view* text, std::string* error) {
   simdjson::dom::element doc;
+  // The record sits in a chunk padded for simdjson (the static_assert above),
+  // so it is parsed in place, never copied.
   if (auto e =
           parser_->dom.parse(record.data(), record.size(), /*realloc_if_needed=*/false).get(doc)) {
     *error = fmt::format("malformed JSON record ({})", simdjson::error_message(e));

@@ -9,6 +9,8 @@ WordMatcher::WordMatcher(const Embeddings& embeddings, CaseMode mode, uint32_t r
       candidates_(restrict_vocab == 0 ? embeddings.size()
                                       : std::min(restrict_vocab, embeddings.size())) {
   if (mode_ != CaseMode::kInsensitive) return;
+  // Rows in file order, so each folded key's first row is its most frequent
+  // spelling: the one a case-insensitive lookup answers with.
   for (uint32_t i = 0; i < candidates_; ++i) folded_[Key(embeddings.word(i))].push_back(i);
 }
 

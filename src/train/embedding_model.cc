@@ -12,6 +12,8 @@ EmbeddingModel::EmbeddingModel(uint32_t vocab, uint32_t dim)
       context_(size_t{vocab} * stride_) {}
 
 Status EmbeddingModel::Save(const std::string& path, uint32_t epochs_done, uint64_t options_hash) {
+  // CheckpointArrays() hands out writable arrays (Load fills them); saving
+  // only reads them.
   std::vector<const LargeArray<float>*> arrays;
   for (LargeArray<float>* a : CheckpointArrays()) arrays.push_back(a);
   return SaveCheckpoint(path, vocab_, dim_, epochs_done, options_hash, arrays);

@@ -14,6 +14,8 @@ namespace streamglove {
 
 ProgressMeter::ProgressMeter(std::string label, bool enabled)
     : label_(std::move(label)),
+      // A pipe or a log file gets no progress line: carriage returns would
+      // leave one line per redraw in it.
       enabled_(enabled && ::isatty(STDERR_FILENO) == 1),
       start_(Clock::now()),
       last_draw_(start_) {}
@@ -31,7 +33,7 @@ bool ProgressMeter::Due(double* elapsed) {
 std::string ProgressMeter::FractionAndEta(double fraction, double elapsed) {
   fraction = std::clamp(fraction, 0.0, 1.0);
   std::string text = fmt::format(" ({:.0f}%)", 100 * fraction);
-  if (fraction > 0.001) {
+  if (fraction > 0.001) {  // below that, the ETA is noise
     const auto eta = static_cast<long>(elapsed / fraction - elapsed);
     text += fmt::format("  ETA {}:{:02d}", eta / 60, eta % 60);
   }
@@ -39,6 +41,7 @@ std::string ProgressMeter::FractionAndEta(double fraction, double elapsed) {
 }
 
 void ProgressMeter::Draw(const std::string& text) {
+  // Back to the line's start, then erase what a longer previous line left.
   std::fputs(fmt::format("\r{}: {}\x1b[K", label_, text).c_str(), stderr);
   drawn_ = true;
 }

@@ -22,7 +22,9 @@ Status ReadVocabFile(const std::string& path, std::vector<VocabEntry>* entries) 
     if (end == std::string::npos) end = data.size();
     std::string_view line(data.data() + pos, end - pos);
     pos = end + 1;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);  // a file from Windows
+    // The count is after the last space: a word (one token of any tokenizer)
+    // holds no space, but rfind keeps a malformed line's error on its count.
     const size_t space = line.rfind(' ');
     if (space == std::string_view::npos || space == 0) {
       return Status::Corruption(fmt::format("{}: line {}: expected \"word count\"", path, line_no));
@@ -36,6 +38,7 @@ Status ReadVocabFile(const std::string& path, std::vector<VocabEntry>* entries) 
     }
     entries->push_back(VocabEntry{std::string(word), count});
   }
+  // Duplicates checked once the vector stops growing: the set views its strings.
   for (size_t i = 0; i < entries->size(); ++i) {
     if (!seen.insert((*entries)[i].word).second) {
       return Status::Corruption(
