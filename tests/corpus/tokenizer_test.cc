@@ -152,3 +152,30 @@ TEST_CASE("ICU tokenizer: a line cut at LastSafeCut tokenizes as the whole", "[c
   // The first safe place: after the first ideographic full stop.
   CHECK(FirstSafeCut(text, TokenizerKind::kIcu) == std::string("我们明天去上海。").size());
 }
+
+TEST_CASE("ICU tokenizer: no space separator is a cut where ICU's word rules join across it",
+          "[corpus]") {
+  // U+202F (narrow no-break space) is a space separator (Zs) whose
+  // Word_Break is ExtendNumLet: ICU joins "a\u202F1" into one word, so it is
+  // no safe cut (found by tests/fuzz). Every Zs character, between letters,
+  // digits and both.
+  for (const char* space :
+       {"\u00A0", "\u1680", "\u2000", "\u2005", "\u200A", "\u202F", "\u205F", "\u3000"}) {
+    for (const char* left : {"stype", "12"}) {
+      for (const char* right : {"1", "word"}) {
+        const std::string text = std::string("go ") + left + space + right + " end";
+        const V whole = Tokens(text, TokenizerKind::kIcu);
+        for (size_t end = 1; end <= text.size(); ++end) {
+          const size_t cut =
+              LastSafeCut(std::string_view(text).substr(0, end), TokenizerKind::kIcu);
+          if (cut == 0) continue;
+          V split = Tokens(text.substr(0, cut), TokenizerKind::kIcu);
+          for (const std::string& t : Tokens(text.substr(cut), TokenizerKind::kIcu))
+            split.push_back(t);
+          INFO("text '" << text << "', cut at " << cut);
+          CHECK(split == whole);
+        }
+      }
+    }
+  }
+}
