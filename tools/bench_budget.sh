@@ -18,6 +18,7 @@
 # (imdb100k, --tokenizer words --lowercase) or wiki-plain (the JSONL shards,
 # the same). DIM (the peers' dim) defaults to 100, SEEDS to "1 2", THREADS to
 # 2. With -o the vectors, logs and per-run results (results.jsonl) are kept.
+# SG_BUILD names the build directory to run (default: build).
 set -euo pipefail
 shopt -s inherit_errexit
 cd "$(dirname "$0")/.."
@@ -38,8 +39,9 @@ while getopts "c:d:s:t:o:" opt; do
   esac
 done
 data=${SG_SHARED_DATA:-$root/../shared/data}
-bin=$root/build/streamglove
-scan=$root/build/streamglove-scan
+build=${SG_BUILD:-$root/build}
+bin=$build/streamglove
+scan=$build/streamglove-scan
 py=/usr/bin/python3
 window=5
 min_count=5

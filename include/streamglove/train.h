@@ -37,6 +37,16 @@ enum class Objective {
   kSgns,   // word2vec's skip-gram with negative sampling, from the counts
 };
 
+// Where the updates run.
+enum class TrainDevice {
+  kCpu,   // the machine's cores, Hogwild threads
+  kCuda,  // an NVIDIA GPU, through the CUDA plugin (docs/gpu.md)
+};
+
+// "cpu" or "cuda", as the command line names them.
+const char* TrainDeviceName(TrainDevice device);
+bool ParseTrainDevice(const std::string& name, TrainDevice* device);
+
 // "glove" or "sgns", as the command line names them.
 const char* ObjectiveName(Objective objective);
 // The objective called `name`; false if none is.
@@ -77,7 +87,14 @@ struct TrainOptions {
   // stored counts; not applied to a store counted with subsampling before
   // windowing (IngestOptions::subsample), whose counts hold it. Default: 1e-4.
   double subsample = 1e-4;
-  int threads = 0;                        // 0: one per core.
+  int threads = 0;  // 0: one per core (with a device: the host's threads).
+  // The updates on the CPU (default) or a device; the block stream, the
+  // schedule, checkpoints and outputs are the same. A device needs a
+  // planned number of epochs (no budget).
+  TrainDevice device = TrainDevice::kCpu;
+  // With a device: one update at a time, in order, so a run equals
+  // threads = 1 on the CPU to float rounding (for checking a device; slow).
+  bool device_sequential = false;
   uint64_t seed = 1;                      // initialisation and shuffling. Default: 1.
   uint64_t min_count = 1;                 // train only words with at least this count. Default: 1.
   uint64_t max_vocab = 0;                 // ...and at most this many (0: all). Default: 0.
@@ -124,6 +141,7 @@ struct TrainStats {
       0;  // the store's subsampling before windowing (SGNS does not subsample again)
   std::vector<EpochStats> epochs;
   int threads = 0;
+  std::string device;  // "cpu", or the device's name
   // With a budget: what was planned (or resumed), and how.
   bool budget_planned = false;
   bool budget_resumed = false;  // the plan was read from output + ".plan"

@@ -82,8 +82,18 @@ TrainCommand::TrainCommand(CLI::App* parent) {
   app_->add_option("--subsample", options_.subsample,
                    "SGNS: word2vec's subsampling threshold t (0: none)")
       ->capture_default_str();
-  app_->add_option("--threads", options_.threads, "Worker threads (0: one per core)")
+  app_->add_option("--threads", options_.threads,
+                   "Worker threads (0: one per core; with --device cuda, the host's)")
       ->capture_default_str();
+  app_->add_option("--device", device_,
+                   "cpu, or cuda: the updates on an NVIDIA GPU through the CUDA plugin "
+                   "(libstreamglove_cuda.so beside the binary, or $STREAMGLOVE_CUDA_PLUGIN; "
+                   "docs/gpu.md), same blocks, schedule, checkpoints and outputs")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"cpu", "cuda"}));
+  app_->add_flag("--device-sequential", options_.device_sequential,
+                 "With --device: one update at a time, in order (equal to --threads 1 on the "
+                 "CPU to float rounding; for checking a device, slow)");
   app_->add_option("--seed", options_.seed, "Seed for initialisation and shuffling")
       ->capture_default_str();
   app_->add_option("--min-count", options_.min_count, "Train only words seen at least this often")
@@ -128,6 +138,7 @@ Status TrainCommand::Validate() {
   }
   SG_RETURN_IF_ERROR(ParseMemoryFlag(memory_, &options_.memory_bytes));
   ParseObjective(objective_, &options_.objective);  // checked by IsMember
+  ParseTrainDevice(device_, &options_.device);      // the same
   if (!budget_.empty()) {
     if (app_->get_option("--epochs")->count() > 0) {
       return Status::InvalidArgument(
@@ -173,12 +184,14 @@ Status TrainCommand::Run() {
   for (const EpochStats& e : stats.epochs) seconds += e.seconds;
   fmt::print(stderr,
              "train: {} words, {} pairs in {} blocks ({} in {:.1f} s); {} epochs{} in {:.1f} s "
-             "({:.2f} M pairs/s, {} threads); vectors in {}\n",
+             "({:.2f} M pairs/s, {}); vectors in {}\n",
              stats.vocab_size, stats.pairs, stats.blocks, stats.blocks_built ? "built" : "reused",
              stats.block_build_seconds, stats.epochs.size(),
              stats.start_epoch > 0 ? fmt::format(" (resumed after {})", stats.start_epoch) : "",
              seconds, seconds > 0 ? stats.pairs * stats.epochs.size() / seconds / 1e6 : 0.0,
-             stats.threads, output_);
+             options_.device == TrainDevice::kCpu ? fmt::format("{} threads", stats.threads)
+                                                  : stats.device,
+             output_);
   if (stats.budget_planned && !stats.budget_resumed) {
     fmt::print(stderr, "train: {} of the {} budget used (predicted {}){}\n",
                FormatDuration(stats.seconds), FormatDuration(options_.budget_seconds),

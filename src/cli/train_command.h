@@ -25,6 +25,7 @@ class TrainCommand final : public Command {
   std::string compression_ = "auto";
   std::string preset_;
   std::string objective_ = ObjectiveName(TrainOptions().objective);
+  std::string device_ = TrainDeviceName(TrainOptions().device);
   std::string budget_;
   bool quiet_ = false;
   TrainOptions options_;

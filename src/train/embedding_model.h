@@ -36,6 +36,13 @@ struct RangeTotals {
   double loss = 0;       // summed over the range's updates
   uint64_t updates = 0;  // what the loss is averaged over
   uint64_t skipped = 0;  // updates refused as non-finite
+
+  RangeTotals& operator+=(const RangeTotals& other) {
+    loss += other.loss;
+    updates += other.updates;
+    skipped += other.skipped;
+    return *this;
+  }
 };
 
 // The largest --dim (the updates keep a row's step on the stack).
@@ -64,11 +71,14 @@ class EmbeddingModel {
   Status Save(const std::string& path, uint32_t epochs_done, uint64_t options_hash);
   Status Load(const std::string& path, uint64_t options_hash, uint32_t* epochs_done);
 
+  // Everything a resumed run needs: the rows, and any optimiser state, each
+  // vocab x RowStride(dim) floats (what a checkpoint holds, and what a
+  // device trainer copies to its device and back).
+  virtual std::vector<LargeArray<float>*> CheckpointArrays() = 0;
+
  protected:
   // Word and context arrays of vocab x RowStride(dim) floats, zero.
   EmbeddingModel(uint32_t vocab, uint32_t dim);
-  // Everything a resumed run needs: the rows, and any optimiser state.
-  virtual std::vector<LargeArray<float>*> CheckpointArrays() = 0;
 
   const uint32_t vocab_, dim_, stride_;
   LargeArray<float> word_, context_;

@@ -67,12 +67,12 @@ class GloveModel final : public EmbeddingModel {
   void TrainRange(const TrainingPair* pairs, size_t n, const RangeContext& context,
                   RangeTotals* totals) override;
 
- private:
   // Word, context and both squared-gradient arrays.
   std::vector<LargeArray<float>*> CheckpointArrays() override {
     return {&word_, &context_, &word_gradsq_, &context_gradsq_};
   }
 
+ private:
   // Asks the caches for the rows a later Update(pair) will touch.
   void Prefetch(const TrainingPair& pair) const {
     const size_t w = size_t{pair.row} * stride_, c = size_t{pair.col} * stride_;

@@ -68,9 +68,9 @@ class SgnsModel final : public EmbeddingModel {
   void TrainRange(const TrainingPair* pairs, size_t n, const RangeContext& context,
                   RangeTotals* totals) override;
 
- private:
   std::vector<LargeArray<float>*> CheckpointArrays() override { return {&word_, &context_}; }
 
+ private:
   // One positive update of (row, col) and its noise words `noise`
   // (hyper_.negatives of them, drawn beforehand) at learning rate lr;
   // returns its loss.

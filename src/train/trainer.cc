@@ -2,7 +2,6 @@
 // by Hogwild threads, a checkpoint after every epoch, and the vectors file.
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -12,16 +11,18 @@
 #include <thread>
 
 #include <fmt/format.h>
-#include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
 #include "store/store.h"
 #include "streamglove/options.h"
 #include "streamglove/train.h"
 #include "train/block_stream.h"
+#include "train/bucket_trainer.h"
 #include "train/budget_plan.h"
 #include "train/glove_model.h"
 #include "train/sgns_model.h"
+#include "train_device/device_plugin.h"
+#include "train_device/device_trainer.h"
 #include "util/alias_table.h"
 #include "util/config.h"
 #include "util/duration.h"
@@ -70,15 +71,18 @@ uint64_t OptionsHash(const TrainOptions& o, uint32_t vocab, uint64_t pairs) {
                                o.decay_fraction > 0 ? epochs : "0"));
 }
 
-// Deterministic per (seed, epoch, block) so a resumed run shuffles as an
-// uninterrupted one would.
-uint64_t MixSeed(uint64_t seed, uint64_t a, uint64_t b) {
-  return HashBytes(fmt::format("{}/{}/{}", seed, a, b));
-}
-
 size_t ParameterBytes(Objective objective, uint32_t vocab, uint32_t dim) {
   return objective == Objective::kSgns ? SgnsModel::MemoryBytes(vocab, dim)
                                        : GloveModel::MemoryBytes(vocab, dim);
+}
+
+// The objectives' hyperparameters in `o`.
+GloveHyper GloveHyperOf(const TrainOptions& o) {
+  return GloveHyper{static_cast<float>(Eta(o)), static_cast<float>(o.grad_clip), o.step_scale,
+                    o.decay_fraction};
+}
+SgnsHyper SgnsHyperOf(const TrainOptions& o) {
+  return SgnsHyper{static_cast<float>(Eta(o)), o.negatives};
 }
 
 // The objective's model of `dim`, fresh from options.seed, in *model. SGNS
@@ -86,14 +90,11 @@ size_t ParameterBytes(Objective objective, uint32_t vocab, uint32_t dim) {
 // machine (or ulimit -v) refuses are an error naming their size.
 Status MakeModel(const TrainOptions& o, uint32_t vocab, uint32_t dim, const AliasTable* noise,
                  std::unique_ptr<EmbeddingModel>* model) {
-  const float eta = static_cast<float>(Eta(o));
   try {
     if (o.objective == Objective::kSgns) {
-      *model = std::make_unique<SgnsModel>(vocab, dim, o.seed, SgnsHyper{eta, o.negatives}, noise);
+      *model = std::make_unique<SgnsModel>(vocab, dim, o.seed, SgnsHyperOf(o), noise);
     } else {
-      *model = std::make_unique<GloveModel>(
-          vocab, dim, o.seed,
-          GloveHyper{eta, static_cast<float>(o.grad_clip), o.step_scale, o.decay_fraction});
+      *model = std::make_unique<GloveModel>(vocab, dim, o.seed, GloveHyperOf(o));
     }
   } catch (const std::bad_alloc&) {
     return Status::IOError(
@@ -118,54 +119,6 @@ std::unique_ptr<BlockReader> OpenEpoch(const BlockStreamInfo* blocks, uint64_t s
   for (uint32_t b : order) shuffle_seeds.push_back(MixSeed(seed, e, b));
   return std::make_unique<BlockReader>(blocks, std::move(order), std::move(shuffle_seeds),
                                        transform);
-}
-
-// Where a part sits in the run: its epoch and block (for the buckets'
-// seeds), and, in stored records, how much of the run precedes it and the
-// run's length (for a decaying learning rate; SGNS's parts hold unit
-// updates, records_per_pair of a stored record each).
-struct PartPosition {
-  uint64_t seed = 0;
-  uint32_t epoch = 0;
-  size_t block = 0;
-  double before = 0;
-  double records_per_pair = 0;
-  double run_records = 1;
-};
-
-// Trains the part's buckets from *next on: the threads take them in turn,
-// each preparing a bucket (converted and shuffled: the second pass of the
-// reader's shuffle) and training it, until all are taken or `deadline`
-// passes (a bucket taken after it is left untouched). One thread takes them
-// in order, so its run is reproducible. Returns the pairs trained; *next is
-// then the first bucket not taken.
-size_t TrainBuckets(tbb::task_arena* arena, int threads, EmbeddingModel* model, BlockPart* part,
-                    size_t* next, const PairTransform& transform, const PartPosition& at,
-                    Clock::time_point deadline, std::vector<RangeTotals>* totals) {
-  std::atomic<size_t> next_bucket{*next};
-  std::atomic<size_t> trained{0};
-  arena->execute([&] {
-    tbb::parallel_for(0, threads, [&](int t) {
-      for (size_t k; (k = next_bucket.fetch_add(1, std::memory_order_relaxed)) < part->buckets();) {
-        if (deadline != Clock::time_point::max() && Clock::now() >= deadline) break;
-        const size_t begin = part->bucket_begin[k], end = part->bucket_begin[k + 1];
-        // Tagged apart from the blocks' scatter seeds (MixSeed(seed, epoch,
-        // block id)): the same generator draws both.
-        const uint64_t tag = (uint64_t{1} << 63) | (uint64_t{at.block} << 32) | k;
-        PrepareBucket(part, k, transform, MixSeed(at.seed, at.epoch, tag));
-        RangeContext context;
-        context.progress_begin =
-            (at.before + at.records_per_pair * static_cast<double>(begin)) / at.run_records;
-        context.progress_end =
-            (at.before + at.records_per_pair * static_cast<double>(end)) / at.run_records;
-        context.seed = MixSeed(at.seed, at.epoch, tag | (uint64_t{1} << 62));
-        model->TrainRange(part->pairs.data() + begin, end - begin, context, &(*totals)[t]);
-        trained.fetch_add(end - begin, std::memory_order_relaxed);
-      }
-    });
-  });
-  *next = std::min(next_bucket.load(), part->buckets());
-  return trained.load();
 }
 
 double Seconds(Clock::time_point since) {
@@ -211,16 +164,16 @@ Status MeasureBudgetCandidates(const BlockStreamInfo& blocks, const PairTransfor
   const auto train_for = [&](EmbeddingModel* model, double seconds, double* records) -> Status {
     const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                              std::chrono::duration<double>(seconds));
-    std::vector<RangeTotals> totals(threads);
+    HogwildBucketTrainer trainer(arena, threads, model, &transform);
     while (Clock::now() < deadline) {
       if (next_bucket >= part.buckets()) SG_RETURN_IF_ERROR(next_part());
       PartPosition at;  // the start of a run of BudgetMinEpochs
       at.seed = o.seed;
       at.records_per_pair = 1 / part.updates_per_record;
       at.run_records = static_cast<double>(blocks.pairs) * BudgetMinEpochs(o.objective);
-      *records += at.records_per_pair *
-                  static_cast<double>(TrainBuckets(arena, threads, model, &part, &next_bucket,
-                                                   transform, at, deadline, &totals));
+      uint64_t trained = 0;
+      SG_RETURN_IF_ERROR(trainer.Train(&part, &next_bucket, at, deadline, &trained));
+      *records += at.records_per_pair * static_cast<double>(trained);
     }
     return Status::OK();
   };
@@ -298,6 +251,16 @@ bool ParseObjective(const std::string& name, Objective* objective) {
   return true;
 }
 
+const char* TrainDeviceName(TrainDevice device) {
+  return device == TrainDevice::kCuda ? "cuda" : "cpu";
+}
+
+bool ParseTrainDevice(const std::string& name, TrainDevice* device) {
+  if (name != "cpu" && name != "cuda") return false;
+  *device = name == "cuda" ? TrainDevice::kCuda : TrainDevice::kCpu;
+  return true;
+}
+
 Status ValidateTrainOptions(const TrainOptions& o) {
   if (o.dim < 1 || o.dim > kMaxDim)
     return Status::InvalidArgument(fmt::format("--dim must be between 1 and {}", kMaxDim));
@@ -328,6 +291,16 @@ Status ValidateTrainOptions(const TrainOptions& o) {
         fmt::format("--memory must be at least {}", FormatBytes(kMinMemoryBytes)));
   }
   if (!(o.budget_seconds >= 0)) return Status::InvalidArgument("--budget must be positive");
+  if (o.device_sequential && o.device == TrainDevice::kCpu) {
+    return Status::InvalidArgument(
+        "--device-sequential is for a device (on the CPU, --threads 1 is sequential)");
+  }
+  if (o.budget_seconds > 0 && o.device != TrainDevice::kCpu) {
+    // A budget's rates are measured on the CPU's threads.
+    return Status::InvalidArgument(
+        fmt::format("--budget plans CPU training: with --device {} give --epochs (and --dim)",
+                    TrainDeviceName(o.device)));
+  }
   return Status::OK();
 }
 
@@ -340,21 +313,24 @@ namespace {
 // same stream; the dims that do not fit are dropped from *dims.
 Status PlanMemory(const TrainOptions& o, uint32_t cut, std::vector<uint32_t>* dims,
                   size_t* block_bytes) {
+  // A device's staging slots are host memory beside the parameters.
+  const size_t staging = o.device == TrainDevice::kCpu ? 0 : DeviceTrainerOptions().StagingBytes();
   const auto fits = [&](uint32_t dim) {
-    return ParameterBytes(o.objective, cut, dim) + config::kMinTrainBlockMemory <= o.memory_bytes;
+    return ParameterBytes(o.objective, cut, dim) + staging + config::kMinTrainBlockMemory <=
+           o.memory_bytes;
   };
   if (!fits(dims->front())) {
-    return Status::InvalidArgument(
-        fmt::format("--memory {} cannot hold the parameters of {} words x {} dims ({}) and the "
-                    "blocks (at least {}): raise "
-                    "--memory, or lower --max-vocab or --dim",
-                    FormatBytes(o.memory_bytes), cut, dims->front(),
-                    FormatBytes(ParameterBytes(o.objective, cut, dims->front())),
-                    FormatBytes(config::kMinTrainBlockMemory)));
+    return Status::InvalidArgument(fmt::format(
+        "--memory {} cannot hold the parameters of {} words x {} dims ({}){} and the "
+        "blocks (at least {}): raise --memory, or lower --max-vocab or --dim",
+        FormatBytes(o.memory_bytes), cut, dims->front(),
+        FormatBytes(ParameterBytes(o.objective, cut, dims->front())),
+        staging > 0 ? fmt::format(", the device's staging buffers ({})", FormatBytes(staging)) : "",
+        FormatBytes(config::kMinTrainBlockMemory)));
   }
   dims->erase(std::remove_if(dims->begin(), dims->end(), [&](uint32_t dim) { return !fits(dim); }),
               dims->end());
-  const size_t parameter_bytes = ParameterBytes(o.objective, cut, dims->back());
+  const size_t parameter_bytes = ParameterBytes(o.objective, cut, dims->back()) + staging;
   *block_bytes = std::clamp((o.memory_bytes - parameter_bytes) / config::kTrainBlockShareDivisor,
                             config::kMinTrainBlockBytes, config::kMaxTrainBlockBytes);
   return Status::OK();
@@ -382,13 +358,11 @@ Status OpenLossLog(const std::string& path, uint32_t epochs_kept, WritableFile* 
 class EpochLoop {
  public:
   EpochLoop(const BlockStreamInfo* blocks, const TrainOptions* o, const PairTransform* transform,
-            tbb::task_arena* arena, int threads, EmbeddingModel* model, uint32_t first_epoch)
+            BucketTrainer* trainer, uint32_t first_epoch)
       : blocks_(blocks),
         o_(o),
         transform_(transform),
-        arena_(arena),
-        threads_(threads),
-        model_(model),
+        trainer_(trainer),
         first_epoch_(first_epoch),
         meter_("train", o->progress),
         start_(Clock::now()) {
@@ -397,11 +371,10 @@ class EpochLoop {
 
   // Trains epoch `epoch` (from 0) over every block, opening the next
   // epoch's reader while its last part trains; *e gets its loss and updates
-  // (not its time: the caller's checkpoint belongs in it). An interrupt ends
-  // it with the status to return.
+  // (not its time: the caller's checkpoint belongs in it), and the model's
+  // arrays every update. An interrupt ends it with the status to return.
   Status Train(uint32_t epoch, const std::string& checkpoint, EpochStats* e) {
     std::unique_ptr<BlockReader> next_reader;
-    std::vector<RangeTotals> totals(threads_);
     uint64_t epoch_pairs = 0;  // stored records trained so far this epoch
     for (size_t block = 0;; ++block) {
       bool done = false;
@@ -419,8 +392,9 @@ class EpochLoop {
       at.records_per_pair = n > 0 ? static_cast<double>(part_.records) / static_cast<double>(n) : 0;
       at.run_records = static_cast<double>(blocks_->pairs) * o_->epochs;
       size_t first_bucket = 0;
-      TrainBuckets(arena_, threads_, model_, &part_, &first_bucket, *transform_, at,
-                   Clock::time_point::max(), &totals);
+      uint64_t trained = 0;
+      SG_RETURN_IF_ERROR(
+          trainer_->Train(&part_, &first_bucket, at, Clock::time_point::max(), &trained));
       epoch_pairs += part_.records;
       pairs_trained_ += part_.records;
       if (Interrupted()) {
@@ -440,12 +414,11 @@ class EpochLoop {
                                             : nullptr);
     e->epoch = epoch + 1;
     e->pairs = blocks_->pairs;
-    for (const RangeTotals& t : totals) {
-      e->loss += t.loss;
-      e->updates += t.updates;
-      e->skipped += t.skipped;
-    }
-    e->loss /= static_cast<double>(std::max<uint64_t>(e->updates, 1));
+    RangeTotals totals;
+    SG_RETURN_IF_ERROR(trainer_->Sync(&totals));
+    e->loss = totals.loss / static_cast<double>(std::max<uint64_t>(totals.updates, 1));
+    e->updates = totals.updates;
+    e->skipped = totals.skipped;
     meter_.Finish();
     return Status::OK();
   }
@@ -457,9 +430,7 @@ class EpochLoop {
   const BlockStreamInfo* const blocks_;
   const TrainOptions* const o_;
   const PairTransform* const transform_;
-  tbb::task_arena* const arena_;
-  const int threads_;
-  EmbeddingModel* const model_;
+  BucketTrainer* const trainer_;
   const uint32_t first_epoch_;
   ProgressMeter meter_;
   const Clock::time_point start_;
@@ -573,10 +544,32 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
     SG_RETURN_IF_ERROR(model->Load(checkpoint, options_hash, &epoch));
     stats->start_epoch = epoch;
   }
+  // The trainer takes the model as it is now, fresh or resumed (a device
+  // copies it); its plugin outlives it.
+  std::unique_ptr<DevicePlugin> plugin;
+  std::unique_ptr<BucketTrainer> trainer;
+  stats->device = TrainDeviceName(o.device);
+  if (o.device == TrainDevice::kCuda) {
+    SG_RETURN_IF_ERROR(DevicePlugin::LoadCuda(&plugin));
+    DeviceObjective objective;
+    objective.objective = o.objective;
+    objective.glove = GloveHyperOf(o);
+    objective.sgns = SgnsHyperOf(o);
+    objective.noise = noise.get();
+    DeviceTrainerOptions device_options;
+    device_options.sequential = o.device_sequential;
+    std::unique_ptr<DeviceTrainer> device;
+    SG_RETURN_IF_ERROR(DeviceTrainer::Open(plugin.get(), "--device cuda", model.get(), objective,
+                                           &arena, &transform, device_options, &device));
+    stats->device = device->device_name();
+    trainer = std::move(device);
+  } else {
+    trainer = std::make_unique<HogwildBucketTrainer>(&arena, threads, model.get(), &transform);
+  }
   WritableFile log;
   SG_RETURN_IF_ERROR(OpenLossLog(output + ".log.tsv", epoch, &log));
 
-  EpochLoop loop(&blocks, &o, &transform, &arena, threads, model.get(), epoch);
+  EpochLoop loop(&blocks, &o, &transform, trainer.get(), epoch);
   // This call's epochs after its first (which also warms the page cache and
   // starts the reader), checkpoints included: the budget's measured rate.
   double later_epochs_seconds = 0;

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace streamglove {
@@ -53,6 +54,17 @@ class AliasTable {
   }
 
   size_t size() const { return threshold_.size(); }
+
+  // The table itself: entry i is drawn when a draw's low half is below
+  // thresholds()[i], else aliases()[i] is (what a training device samples
+  // from, train_device/device_api.h).
+  const std::vector<uint32_t>& thresholds() const { return threshold_; }
+  const std::vector<uint32_t>& aliases() const { return alias_; }
+
+  // A table of thresholds() and aliases() of another (same size, aliases
+  // below it): draws as that one did.
+  AliasTable(std::vector<uint32_t> thresholds, std::vector<uint32_t> aliases)
+      : threshold_(std::move(thresholds)), alias_(std::move(aliases)) {}
 
  private:
   static uint32_t Threshold(double p) {

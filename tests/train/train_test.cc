@@ -18,59 +18,13 @@
 #include "test_util.h"
 #include "train/block_stream.h"
 #include "train/budget_plan.h"
+#include "train/train_fixture.h"
 #include "util/file.h"
 
 using namespace streamglove;
 using namespace streamglove::test;
 
 namespace {
-
-// A store of a small Zipfian corpus.
-struct TrainFixture {
-  TempDir dir;
-  std::string store;
-
-  TrainFixture() {
-    REQUIRE(dir.Create("", "sg-train-").ok());
-    std::mt19937_64 rng(17);
-    std::string text;
-    for (int i = 0; i < 60000; ++i) {
-      text += fmt::format(
-          "w{}", static_cast<int>(std::pow(800.0, static_cast<double>(rng() % 100000) / 1e5)));
-      text += rng() % 30 == 0 ? "\n" : " ";
-    }
-    WriteFile(dir.path() + "/corpus.txt", text);
-    std::vector<InputFile> inputs;
-    REQUIRE(ExpandInputs({dir.path() + "/corpus.txt"}, InputFormat::kAuto, &inputs).ok());
-    IngestOptions o;
-    o.min_count = 2;
-    o.memory_bytes = 128 << 20;
-    o.progress = false;
-    store = dir.path() + "/store";
-    IngestStats stats;
-    REQUIRE(Ingest(store, inputs, CorpusOptions(), o, &stats).ok());
-  }
-
-  TrainOptions Options() const {
-    TrainOptions o;
-    o.dim = 16;
-    o.epochs = 4;
-    o.x_max = 10;
-    o.threads = 1;
-    o.seed = 5;
-    o.memory_bytes = 64 << 20;
-    o.progress = false;
-    return o;
-  }
-
-  std::string Run(const std::string& name, const TrainOptions& o, TrainStats* stats) const {
-    const std::string out = dir.path() + "/" + name;
-    const Status s = Train(store, out, o, stats);
-    INFO(s.ToString());
-    REQUIRE(s.ok());
-    return ReadFile(out);
-  }
-};
 
 std::vector<std::pair<std::string, std::vector<float>>> ParseText(const std::string& text,
                                                                   bool header) {

@@ -1,0 +1,71 @@
+#include "train/bucket_trainer.h"
+
+#include <algorithm>
+#include <atomic>
+
+#include <fmt/format.h>
+#include <tbb/parallel_for.h>
+
+#include "util/hash.h"
+
+namespace streamglove {
+
+uint64_t MixSeed(uint64_t seed, uint64_t a, uint64_t b) {
+  return HashBytes(fmt::format("{}/{}/{}", seed, a, b));
+}
+
+namespace {
+
+// Bucket k's tag, apart from the blocks' scatter seeds (MixSeed(seed,
+// epoch, block id)): the same generator draws both.
+uint64_t BucketTag(const PartPosition& at, size_t k) {
+  return (uint64_t{1} << 63) | (uint64_t{at.block} << 32) | k;
+}
+
+}  // namespace
+
+uint64_t BucketShuffleSeed(const PartPosition& at, size_t k) {
+  return MixSeed(at.seed, at.epoch, BucketTag(at, k));
+}
+
+RangeContext BucketContext(const PartPosition& at, const BlockPart& part, size_t k) {
+  const size_t begin = part.bucket_begin[k], end = part.bucket_begin[k + 1];
+  RangeContext context;
+  context.progress_begin =
+      (at.before + at.records_per_pair * static_cast<double>(begin)) / at.run_records;
+  context.progress_end =
+      (at.before + at.records_per_pair * static_cast<double>(end)) / at.run_records;
+  context.seed = MixSeed(at.seed, at.epoch, BucketTag(at, k) | (uint64_t{1} << 62));
+  return context;
+}
+
+Status HogwildBucketTrainer::Train(BlockPart* part, size_t* next, const PartPosition& at,
+                                   TrainClock::time_point deadline, uint64_t* trained) {
+  std::atomic<size_t> next_bucket{*next};
+  std::atomic<uint64_t> pairs{0};
+  arena_->execute([&] {
+    tbb::parallel_for(0, threads_, [&](int t) {
+      for (size_t k; (k = next_bucket.fetch_add(1, std::memory_order_relaxed)) < part->buckets();) {
+        if (deadline != TrainClock::time_point::max() && TrainClock::now() >= deadline) break;
+        PrepareBucket(part, k, *transform_, BucketShuffleSeed(at, k));
+        const size_t begin = part->bucket_begin[k], end = part->bucket_begin[k + 1];
+        model_->TrainRange(part->pairs.data() + begin, end - begin, BucketContext(at, *part, k),
+                           &totals_[t]);
+        pairs.fetch_add(end - begin, std::memory_order_relaxed);
+      }
+    });
+  });
+  *next = std::min(next_bucket.load(), part->buckets());
+  *trained = pairs.load();
+  return Status::OK();
+}
+
+Status HogwildBucketTrainer::Sync(RangeTotals* totals) {
+  for (RangeTotals& t : totals_) {
+    *totals += t;
+    t = RangeTotals();
+  }
+  return Status::OK();
+}
+
+}  // namespace streamglove

@@ -1,0 +1,91 @@
+// BucketTrainer: trains the buckets of the block stream's parts (train/
+// block_stream.h) into a model — on the CPU's threads (HogwildBucketTrainer,
+// here), or on a device (DeviceTrainer, train_device/device_trainer.h). The
+// epoch loop reads parts and hands them over; each bucket is prepared
+// (converted and shuffled) and trained with the seeds and schedule position
+// below, whoever trains it, so that one device run and one single-threaded
+// CPU run make the same updates in the same order.
+//
+// Thread-safety: a trainer is called from one thread.
+#ifndef STREAMGLOVE_TRAIN_BUCKET_TRAINER_H_
+#define STREAMGLOVE_TRAIN_BUCKET_TRAINER_H_
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include <tbb/task_arena.h>
+
+#include "streamglove/status.h"
+#include "train/block_stream.h"
+#include "train/embedding_model.h"
+
+namespace streamglove {
+
+using TrainClock = std::chrono::steady_clock;
+
+// Deterministic per (seed, a, b): epochs, blocks and buckets draw from their
+// own streams, so a resumed run shuffles as an uninterrupted one would.
+uint64_t MixSeed(uint64_t seed, uint64_t a, uint64_t b);
+
+// Where a part sits in the run: its epoch and block (for the buckets'
+// seeds), and, in stored records, how much of the run precedes it and the
+// run's length (for a decaying learning rate; SGNS's parts hold unit
+// updates, records_per_pair of a stored record each).
+struct PartPosition {
+  uint64_t seed = 0;
+  uint32_t epoch = 0;
+  size_t block = 0;
+  double before = 0;
+  double records_per_pair = 0;
+  double run_records = 1;
+};
+
+// Bucket k of `part`: the seed its pairs are shuffled with (PrepareBucket),
+// and the schedule position and seed it is trained with.
+uint64_t BucketShuffleSeed(const PartPosition& at, size_t k);
+RangeContext BucketContext(const PartPosition& at, const BlockPart& part, size_t k);
+
+class BucketTrainer {
+ public:
+  virtual ~BucketTrainer() = default;
+
+  // Trains the part's buckets from *next on until all are taken or
+  // `deadline` passes (a bucket taken after it is left untouched); *next is
+  // then the first bucket not taken, *trained the pairs taken. The part may
+  // be refilled once this returns.
+  virtual Status Train(BlockPart* part, size_t* next, const PartPosition& at,
+                       TrainClock::time_point deadline, uint64_t* trained) = 0;
+
+  // Waits for every update made so far, leaves them in the model's arrays
+  // (for a checkpoint or the vectors file), and adds their totals since the
+  // last call to *totals.
+  virtual Status Sync(RangeTotals* totals) = 0;
+};
+
+// The CPU's threads in `arena` take the buckets in turn, each preparing a
+// bucket (converted and shuffled: the second pass of the reader's shuffle)
+// and training it, without locks (Hogwild). One thread takes them in order,
+// so its run is reproducible. `model` and `transform` must outlive it.
+class HogwildBucketTrainer final : public BucketTrainer {
+ public:
+  HogwildBucketTrainer(tbb::task_arena* arena, int threads, EmbeddingModel* model,
+                       const PairTransform* transform)
+      : arena_(arena), threads_(threads), model_(model), transform_(transform), totals_(threads) {}
+
+  Status Train(BlockPart* part, size_t* next, const PartPosition& at,
+               TrainClock::time_point deadline, uint64_t* trained) override;
+  Status Sync(RangeTotals* totals) override;
+
+ private:
+  tbb::task_arena* const arena_;
+  const int threads_;
+  EmbeddingModel* const model_;
+  const PairTransform* const transform_;
+  std::vector<RangeTotals> totals_;  // a thread's each
+};
+
+}  // namespace streamglove
+
+#endif  // STREAMGLOVE_TRAIN_BUCKET_TRAINER_H_

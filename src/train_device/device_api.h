@@ -1,0 +1,136 @@
+// The training device plugin's contract: a C interface, so that a plugin
+// built by another compiler (nvcc and its host compiler, against the CUDA
+// runtime alone) needs nothing of streamglove's C++ types, and streamglove
+// needs nothing of CUDA to build.
+//
+// A plugin is a shared library exporting
+//
+//     const sg_device_api* streamglove_device_api(void);
+//
+// that returns a table of functions with abi_version == SG_DEVICE_ABI_VERSION
+// (train_device/device_plugin.h loads it). The host (train_device/
+// device_trainer.h) then:
+//   1. probe()s the device: its name and free memory;
+//   2. open()s a session for one model: the parameters are allocated on the
+//      device, and `slots` staging buffers of `slot_pairs` pairs each in
+//      host memory the device reads fast (pinned, for CUDA);
+//   3. write_array()s every parameter array (the host's model is the
+//      initialised or resumed one: the device never initialises);
+//   4. for each slot in turn: waits for it, fills slot() with pairs and
+//      submit()s them with their ranges; submit returns at once, and the
+//      device trains the slots in the order submitted, while the host fills
+//      the next;
+//   5. read_array()s the parameters back for a checkpoint and the vectors
+//      file (after wait()ing every slot submitted).
+//
+// Semantics are the CPU trainer's (train/glove_model.h, train/sgns_model.h):
+// a range of pairs is trained as EmbeddingModel::TrainRange trains it with
+// a RangeContext of {progress_begin, progress_end, seed}. With `sequential`
+// the updates are made one at a time in the slot's order, so a run equals a
+// single-threaded CPU run to float rounding; otherwise the device may
+// update in parallel without locks (Hogwild, as the CPU's threads do).
+//
+// Arrays are vocab x stride floats, row-major, in the order of the
+// checkpoint (GloVe: word, context, word squared gradients, context squared
+// gradients; SGNS: word, context), each row `dim` components then GloVe's
+// bias, padded to `stride`.
+//
+// Errors: a function returns 0 on success; otherwise error() (or, before a
+// session exists, the caller's buffer) holds one line saying what failed.
+// After an error the session may only be closed.
+//
+// Thread-safety: the host calls a session from one thread at a time.
+#ifndef STREAMGLOVE_TRAIN_DEVICE_DEVICE_API_H_
+#define STREAMGLOVE_TRAIN_DEVICE_DEVICE_API_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// Raised whenever a table's layout or a function's meaning changes.
+#define SG_DEVICE_ABI_VERSION 1u
+
+// The exported entry point's name.
+#define SG_DEVICE_ENTRY_POINT "streamglove_device_api"
+
+enum sg_device_objective { SG_DEVICE_GLOVE = 0, SG_DEVICE_SGNS = 1 };
+
+// A training pair, laid out as streamglove's TrainingPair.
+typedef struct sg_device_pair {
+  uint32_t row;
+  uint32_t col;
+  float log_count;  // GloVe: log x
+  float weight;     // GloVe: f(x); SGNS: 1 (one positive update)
+} sg_device_pair;
+
+typedef struct sg_device_model {
+  uint32_t objective;  // sg_device_objective
+  uint32_t vocab, dim, stride;
+  uint32_t arrays;  // parameter arrays: 4 for GloVe, 2 for SGNS
+  float eta;
+  // GloVe: gradient clip, and the step schedule (GloveHyper).
+  float grad_clip;
+  double step_scale, decay_fraction;
+  // SGNS: noise words per positive update, and the noise distribution as
+  // an alias table of `vocab` entries (util/alias_table.h): entry i is kept
+  // when the low 32 bits of a draw are below noise_threshold[i], else
+  // noise_alias[i] is drawn. Valid only during open().
+  uint32_t negatives;
+  const uint32_t* noise_threshold;
+  const uint32_t* noise_alias;
+  // Staging: `slots` buffers of `slot_pairs` pairs each.
+  uint32_t slots;
+  uint64_t slot_pairs;
+  uint32_t sequential;  // 1: one update at a time, in order
+} sg_device_model;
+
+// Pairs [begin, end) of a slot, trained as one RangeContext.
+typedef struct sg_device_range {
+  uint64_t begin, end;
+  double progress_begin, progress_end;  // of the whole run, 0 to 1
+  uint64_t seed;                        // of the range's random numbers
+} sg_device_range;
+
+typedef struct sg_device_totals {
+  double loss;       // summed over the updates
+  uint64_t updates;  // what the loss is averaged over
+  uint64_t skipped;  // updates refused as non-finite
+} sg_device_totals;
+
+typedef struct sg_device_session sg_device_session;
+
+typedef struct sg_device_api {
+  uint32_t abi_version;  // SG_DEVICE_ABI_VERSION
+  // The device's name and its free memory in bytes.
+  int (*probe)(char* name, size_t name_size, uint64_t* free_bytes, char* error, size_t error_size);
+  // NULL on failure, with the reason in `error`.
+  sg_device_session* (*open)(const sg_device_model* model, char* error, size_t error_size);
+  void (*close)(sg_device_session* session);
+  // The last failure's line.
+  const char* (*error)(sg_device_session* session);
+  // Slot i's buffer of slot_pairs pairs; the host writes it only between
+  // wait(i) (or open) and submit(i).
+  sg_device_pair* (*slot)(sg_device_session* session, uint32_t i);
+  // Copies a whole parameter array to the device, or back. Not while a
+  // slot is submitted and not waited for.
+  int (*write_array)(sg_device_session* session, uint32_t array, const float* host);
+  int (*read_array)(sg_device_session* session, uint32_t array, float* host);
+  // Queues slot i's ranges (copied; ordered, disjoint, within its first
+  // slot_pairs pairs) to train after the slots submitted before it.
+  int (*submit)(sg_device_session* session, uint32_t i, const sg_device_range* ranges,
+                uint32_t range_count);
+  // Until slot i's submitted work is done; its totals (zero when nothing
+  // was submitted).
+  int (*wait)(sg_device_session* session, uint32_t i, sg_device_totals* totals);
+} sg_device_api;
+
+typedef const sg_device_api* (*sg_device_entry_point)(void);
+
+#ifdef __cplusplus
+}  // extern "C"
+#endif
+
+#endif  // STREAMGLOVE_TRAIN_DEVICE_DEVICE_API_H_

@@ -1,0 +1,173 @@
+#include "train_device/device_trainer.h"
+
+#include <cstring>
+
+#include <fmt/format.h>
+#include <tbb/parallel_for.h>
+
+#include "util/size.h"
+
+namespace streamglove {
+
+namespace {
+
+// The plugin's lines before a session exists.
+constexpr size_t kErrorLineBytes = 1024;
+
+sg_device_model DeviceModel(const EmbeddingModel& model, size_t arrays,
+                            const DeviceObjective& objective, const DeviceTrainerOptions& options) {
+  sg_device_model m{};
+  m.vocab = model.vocab();
+  m.dim = model.dim();
+  m.stride = RowStride(model.dim());
+  m.arrays = static_cast<uint32_t>(arrays);
+  m.slots = options.slots;
+  m.slot_pairs = options.slot_pairs;
+  m.sequential = options.sequential ? 1 : 0;
+  if (objective.objective == Objective::kSgns) {
+    m.objective = SG_DEVICE_SGNS;
+    m.eta = objective.sgns.eta;
+    m.negatives = objective.sgns.negatives;
+    m.noise_threshold = objective.noise->thresholds().data();
+    m.noise_alias = objective.noise->aliases().data();
+  } else {
+    m.objective = SG_DEVICE_GLOVE;
+    m.eta = objective.glove.eta;
+    m.grad_clip = objective.glove.grad_clip;
+    m.step_scale = objective.glove.step_scale;
+    m.decay_fraction = objective.glove.decay_fraction;
+  }
+  return m;
+}
+
+}  // namespace
+
+DeviceTrainer::DeviceTrainer(const DevicePlugin* plugin, std::string purpose, EmbeddingModel* model,
+                             tbb::task_arena* arena, const PairTransform* transform,
+                             const DeviceTrainerOptions& options, std::string device_name)
+    : api_(plugin->api()),
+      purpose_(std::move(purpose)),
+      model_(model),
+      arena_(arena),
+      transform_(transform),
+      options_(options),
+      device_name_(std::move(device_name)),
+      submitted_(options.slots, false) {}
+
+DeviceTrainer::~DeviceTrainer() {
+  if (session_ != nullptr) api_.close(session_);
+}
+
+Status DeviceTrainer::Open(const DevicePlugin* plugin, const std::string& purpose,
+                           EmbeddingModel* model, const DeviceObjective& objective,
+                           tbb::task_arena* arena, const PairTransform* transform,
+                           const DeviceTrainerOptions& options,
+                           std::unique_ptr<DeviceTrainer>* trainer) {
+  const sg_device_api& api = plugin->api();
+  char name[256] = "", error[kErrorLineBytes] = "";
+  uint64_t free_bytes = 0;
+  if (api.probe(name, sizeof name, &free_bytes, error, sizeof error) != 0) {
+    return Status::IOError(fmt::format("{}: {}", purpose, error));
+  }
+  const std::vector<LargeArray<float>*> arrays = model->CheckpointArrays();
+  const uint64_t parameter_bytes = arrays.size() * arrays.front()->size() * sizeof(float);
+  if (parameter_bytes + options.StagingBytes() > free_bytes) {
+    return Status::InvalidArgument(fmt::format(
+        "{}: the parameters of {} words x {} dims ({}) and the staging buffers ({}) do not fit in "
+        "the {} free on {}: lower --max-vocab or --dim",
+        purpose, model->vocab(), model->dim(), FormatBytes(static_cast<double>(parameter_bytes)),
+        FormatBytes(static_cast<double>(options.StagingBytes())),
+        FormatBytes(static_cast<double>(free_bytes)), name));
+  }
+  std::unique_ptr<DeviceTrainer> t(
+      new DeviceTrainer(plugin, purpose, model, arena, transform, options, name));
+  const sg_device_model config = DeviceModel(*model, arrays.size(), objective, options);
+  t->session_ = api.open(&config, error, sizeof error);
+  if (t->session_ == nullptr) {
+    return Status::IOError(fmt::format("{}: cannot open {}: {}", purpose, name, error));
+  }
+  for (uint32_t i = 0; i < arrays.size(); ++i) {
+    SG_RETURN_IF_ERROR(
+        t->Check(api.write_array(t->session_, i, arrays[i]->data()), "copying the parameters"));
+  }
+  *trainer = std::move(t);
+  return Status::OK();
+}
+
+Status DeviceTrainer::Check(int rc, const char* what) const {
+  if (rc == 0) return Status::OK();
+  return Status::IOError(
+      fmt::format("{}: {} on {}: {}", purpose_, what, device_name_, api_.error(session_)));
+}
+
+Status DeviceTrainer::WaitSlot(uint32_t i) {
+  if (!submitted_[i]) return Status::OK();
+  sg_device_totals t{};
+  SG_RETURN_IF_ERROR(Check(api_.wait(session_, i, &t), "training"));
+  submitted_[i] = false;
+  totals_ += RangeTotals{t.loss, t.updates, t.skipped};
+  return Status::OK();
+}
+
+Status DeviceTrainer::Train(BlockPart* part, size_t* next, const PartPosition& at,
+                            TrainClock::time_point deadline, uint64_t* trained) {
+  *trained = 0;
+  while (*next < part->buckets()) {
+    if (deadline != TrainClock::time_point::max() && TrainClock::now() >= deadline) break;
+    // Whole buckets, as many as the slot holds: a bucket is one range, so
+    // its schedule and seeds are the CPU's.
+    const size_t first = *next, base = part->bucket_begin[first];
+    size_t last = first;
+    while (last < part->buckets() && part->bucket_begin[last + 1] - base <= options_.slot_pairs) {
+      ++last;
+    }
+    if (last == first) {
+      return Status::InvalidArgument(
+          fmt::format("{}: a bucket of {} pairs does not fit a staging slot of {}", purpose_,
+                      part->bucket_begin[first + 1] - base, options_.slot_pairs));
+    }
+    const uint32_t slot = next_slot_;
+    SG_RETURN_IF_ERROR(WaitSlot(slot));
+    sg_device_pair* staging = api_.slot(session_, slot);
+    static_assert(sizeof(sg_device_pair) == sizeof(TrainingPair));
+    arena_->execute([&] {
+      tbb::parallel_for(first, last, [&](size_t k) {
+        PrepareBucket(part, k, *transform_, BucketShuffleSeed(at, k));
+        const size_t begin = part->bucket_begin[k], end = part->bucket_begin[k + 1];
+        std::memcpy(staging + (begin - base), part->pairs.data() + begin,
+                    (end - begin) * sizeof(TrainingPair));
+      });
+    });
+    ranges_.clear();
+    for (size_t k = first; k < last; ++k) {
+      const RangeContext context = BucketContext(at, *part, k);
+      ranges_.push_back({part->bucket_begin[k] - base, part->bucket_begin[k + 1] - base,
+                         context.progress_begin, context.progress_end, context.seed});
+    }
+    SG_RETURN_IF_ERROR(
+        Check(api_.submit(session_, slot, ranges_.data(), static_cast<uint32_t>(ranges_.size())),
+              "submitting pairs"));
+    submitted_[slot] = true;
+    next_slot_ = (slot + 1) % options_.slots;
+    *trained += part->bucket_begin[last] - base;
+    *next = last;
+  }
+  return Status::OK();
+}
+
+Status DeviceTrainer::Sync(RangeTotals* totals) {
+  // The oldest submitted first: the device trains them in that order.
+  for (uint32_t k = 0; k < options_.slots; ++k) {
+    SG_RETURN_IF_ERROR(WaitSlot((next_slot_ + k) % options_.slots));
+  }
+  const std::vector<LargeArray<float>*> arrays = model_->CheckpointArrays();
+  for (uint32_t i = 0; i < arrays.size(); ++i) {
+    SG_RETURN_IF_ERROR(
+        Check(api_.read_array(session_, i, arrays[i]->data()), "copying the parameters back"));
+  }
+  *totals += totals_;
+  totals_ = RangeTotals();
+  return Status::OK();
+}
+
+}  // namespace streamglove

@@ -1,0 +1,108 @@
+// DeviceTrainer: trains the block stream's parts on a training device
+// through its plugin (train_device/device_api.h), as HogwildBucketTrainer
+// does on the CPU's threads: the same buckets, prepared (converted and
+// shuffled) by the same seeds on the host's threads, trained with the same
+// schedule positions. The host's model stays the run's model of record: the
+// device gets its arrays when the trainer opens (fresh or resumed), and
+// gives them back at every Sync(), so checkpoints, the vectors file and a
+// resume on either side are the CPU's own.
+//
+// Streaming: a part's buckets are copied into the plugin's staging slots
+// (pinned host memory on CUDA), whole buckets per slot; a slot is submitted
+// and the next filled while the device trains it, so the copies and the
+// host's preparation overlap the device's updates. The pairs never have to
+// fit in device memory; the parameters and the slots' device copies must.
+//
+// Thread-safety: called from one thread (the host's threads prepare buckets
+// inside Train()). Ownership: the plugin, the model, the arena and the
+// transform must outlive the trainer.
+#ifndef STREAMGLOVE_TRAIN_DEVICE_DEVICE_TRAINER_H_
+#define STREAMGLOVE_TRAIN_DEVICE_DEVICE_TRAINER_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <tbb/task_arena.h>
+
+#include "streamglove/status.h"
+#include "streamglove/train.h"
+#include "train/bucket_trainer.h"
+#include "train/glove_model.h"
+#include "train/sgns_model.h"
+#include "train_device/device_api.h"
+#include "train_device/device_plugin.h"
+#include "util/alias_table.h"
+
+namespace streamglove {
+
+// The objective as the device trains it.
+struct DeviceObjective {
+  Objective objective = Objective::kGlove;
+  GloveHyper glove{};                 // with kGlove
+  SgnsHyper sgns{};                   // with kSgns
+  const AliasTable* noise = nullptr;  // with kSgns: the model's noise words
+};
+
+struct DeviceTrainerOptions {
+  // Staging slots: three, so one is filled while one is copied and one
+  // trained; 2^20 pairs (16 MiB) each, 64 buckets: large enough that a
+  // submission's fixed cost (a launch, a copy's latency) is small beside its
+  // updates, small beside --memory.
+  uint32_t slots = 3;
+  uint64_t slot_pairs = uint64_t{1} << 20;
+  // One update at a time in the slots' order (tests: equal to a
+  // single-threaded CPU run).
+  bool sequential = false;
+
+  // Host memory the slots take (the same again on the device).
+  size_t StagingBytes() const { return slots * slot_pairs * sizeof(sg_device_pair); }
+};
+
+class DeviceTrainer final : public BucketTrainer {
+ public:
+  // Opens a session on the plugin's device for `model` and copies its
+  // arrays there. Refused, naming both sizes, when the parameters and the
+  // slots' device copies exceed the device's free memory. `purpose` starts
+  // each error line ("--device cuda").
+  static Status Open(const DevicePlugin* plugin, const std::string& purpose, EmbeddingModel* model,
+                     const DeviceObjective& objective, tbb::task_arena* arena,
+                     const PairTransform* transform, const DeviceTrainerOptions& options,
+                     std::unique_ptr<DeviceTrainer>* trainer);
+  ~DeviceTrainer() override;
+
+  // The device's name, as its plugin gives it.
+  const std::string& device_name() const { return device_name_; }
+
+  Status Train(BlockPart* part, size_t* next, const PartPosition& at,
+               TrainClock::time_point deadline, uint64_t* trained) override;
+  Status Sync(RangeTotals* totals) override;
+
+ private:
+  DeviceTrainer(const DevicePlugin* plugin, std::string purpose, EmbeddingModel* model,
+                tbb::task_arena* arena, const PairTransform* transform,
+                const DeviceTrainerOptions& options, std::string device_name);
+
+  // The session's last error as a status, if `rc` says one happened.
+  Status Check(int rc, const char* what) const;
+  // Until slot i's work (if any) is done; its totals kept.
+  Status WaitSlot(uint32_t i);
+
+  const sg_device_api& api_;
+  const std::string purpose_;
+  EmbeddingModel* const model_;
+  tbb::task_arena* const arena_;
+  const PairTransform* const transform_;
+  const DeviceTrainerOptions options_;
+  const std::string device_name_;
+  sg_device_session* session_ = nullptr;
+  std::vector<bool> submitted_;  // per slot: work not yet waited for
+  uint32_t next_slot_ = 0;       // the slot filled next (the oldest submitted)
+  std::vector<sg_device_range> ranges_;
+  RangeTotals totals_;
+};
+
+}  // namespace streamglove
+
+#endif  // STREAMGLOVE_TRAIN_DEVICE_DEVICE_TRAINER_H_

@@ -1,0 +1,277 @@
+// The device trainer's host side, against the reference device (a plugin
+// that trains on the CPU, tests/train_device/reference_device.cc): loading
+// and its errors, slots and ranges, and runs and checkpoints equal to the
+// CPU's single-threaded ones.
+#include "train_device/device_trainer.h"
+
+#include <dlfcn.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <sstream>
+#include <string>
+
+#include <catch2/catch.hpp>
+
+#include "streamglove/train.h"
+#include "test_util.h"
+#include "train/bucket_trainer.h"
+#include "train/glove_model.h"
+#include "train/train_fixture.h"
+#include "train_device/device_plugin.h"
+
+using namespace streamglove;
+using namespace streamglove::test;
+
+namespace {
+
+// Sets an environment variable for a scope.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const std::string& value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old, had_ = true;
+    setenv(name, value.c_str(), 1);
+  }
+  ~ScopedEnv() {
+    if (had_) {
+      setenv(name_, old_.c_str(), 1);
+    } else {
+      unsetenv(name_);
+    }
+  }
+
+ private:
+  const char* name_;
+  std::string old_;
+  bool had_ = false;
+};
+
+bool Contains(const Status& s, const std::string& text) {
+  return s.ToString().find(text) != std::string::npos;
+}
+
+// The run's vectors file and its loss log without the timing columns.
+struct RunResult {
+  std::string vectors, losses;
+  TrainStats stats;
+};
+
+RunResult Run(const TrainFixture& f, const std::string& name, const TrainOptions& o) {
+  RunResult r;
+  r.vectors = f.Run(name, o, &r.stats);
+  std::istringstream log(ReadFile(f.dir.path() + "/" + name + ".log.tsv"));
+  for (std::string line; std::getline(log, line);) {
+    std::istringstream fields(line);
+    std::string epoch, loss;
+    fields >> epoch >> loss;
+    r.losses += epoch + " " + loss + "\n";
+  }
+  return r;
+}
+
+TrainOptions OnDevice(TrainOptions o, int host_threads) {
+  o.device = TrainDevice::kCuda;
+  o.threads = host_threads;
+  o.memory_bytes += DeviceTrainerOptions().StagingBytes();  // the same blocks as on the CPU
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("A device plugin that is missing, no plugin, or of another version is refused",
+          "[train][device]") {
+  std::unique_ptr<DevicePlugin> plugin;
+  {
+    ScopedEnv none(kCudaPluginVariable, "");
+    unsetenv(kCudaPluginVariable);
+    const Status s = DevicePlugin::LoadCuda(&plugin);
+    INFO(s.ToString());
+    CHECK(s.code() == Status::Code::kNotFound);
+    CHECK(Contains(s, kCudaPluginFile));
+    CHECK(Contains(s, kCudaPluginVariable));
+    CHECK(Contains(s, CudaPluginCandidates().front()));
+  }
+  {
+    ScopedEnv missing(kCudaPluginVariable, "/nonexistent/libstreamglove_cuda.so");
+    const Status s = DevicePlugin::LoadCuda(&plugin);
+    INFO(s.ToString());
+    CHECK(Contains(s, "cannot load /nonexistent/libstreamglove_cuda.so"));
+  }
+  TempDir dir;
+  REQUIRE(dir.Create("", "sg-device-").ok());
+  WriteFile(dir.path() + "/text.so", "not a shared object\n");
+  CHECK(Contains(DevicePlugin::Load(dir.path() + "/text.so", "test", &plugin), "cannot load"));
+  // A shared library, but no plugin: zlib's, found through one of its symbols.
+  Dl_info zlib{};
+  REQUIRE(dladdr(reinterpret_cast<void*>(&zlibVersion), &zlib) != 0);
+  const Status no_entry = DevicePlugin::Load(zlib.dli_fname, "test", &plugin);
+  INFO(no_entry.ToString());
+  CHECK(Contains(no_entry, "exports no streamglove_device_api"));
+  {
+    ScopedEnv abi("STREAMGLOVE_REFERENCE_DEVICE_ABI", "999");
+    const Status s = DevicePlugin::Load(SG_REFERENCE_DEVICE, "test", &plugin);
+    INFO(s.ToString());
+    CHECK(Contains(s, "version 999"));
+  }
+  REQUIRE(DevicePlugin::Load(SG_REFERENCE_DEVICE, "test", &plugin).ok());
+  CHECK(plugin->api().abi_version == SG_DEVICE_ABI_VERSION);
+}
+
+TEST_CASE("Slots cycle while the device trains: the updates are one CPU thread's, bit for bit",
+          "[train][device]") {
+  // A part of 9 buckets of uneven sizes, ready to train (not unconverted).
+  std::mt19937_64 rng(3);
+  constexpr uint32_t kVocab = 300, kDim = 24;
+  BlockPart part;
+  part.bucket_begin = {0};
+  for (int k = 0; k < 9; ++k) {
+    const size_t n = 200 + rng() % 300;
+    for (size_t i = 0; i < n; ++i) {
+      const uint32_t row = rng() % kVocab, col = rng() % kVocab;
+      const float x = 1 + static_cast<float>(rng() % 50);
+      part.pairs.push_back({row, col, std::log(x), std::min(1.0f, std::pow(x / 10, 0.75f))});
+    }
+    part.bucket_begin.push_back(part.pairs.size());
+  }
+  size_t largest = 0;
+  for (size_t k = 0; k < part.buckets(); ++k) {
+    largest = std::max(largest, part.bucket_begin[k + 1] - part.bucket_begin[k]);
+  }
+  PartPosition at;
+  at.seed = 9;
+  at.records_per_pair = 1;
+  at.run_records = static_cast<double>(part.pairs.size());
+  const GloveHyper hyper{0.05f, 100, 2, 0.5};
+  PairTransform transform;  // unused: the part is converted
+
+  GloveModel cpu(kVocab, kDim, 4, hyper);
+  tbb::task_arena arena(2);
+  HogwildBucketTrainer one_thread(&arena, 1, &cpu, &transform);
+  size_t next = 0;
+  uint64_t trained = 0;
+  BlockPart cpu_part = part;
+  REQUIRE(one_thread.Train(&cpu_part, &next, at, TrainClock::time_point::max(), &trained).ok());
+  CHECK(trained == part.pairs.size());
+  RangeTotals cpu_totals;
+  REQUIRE(one_thread.Sync(&cpu_totals).ok());
+
+  std::unique_ptr<DevicePlugin> plugin;
+  REQUIRE(DevicePlugin::Load(SG_REFERENCE_DEVICE, "test", &plugin).ok());
+  GloveModel host(kVocab, kDim, 4, hyper);
+  DeviceObjective objective;
+  objective.glove = hyper;
+  // A trainer of two slots of `slot_pairs` pairs on the reference device.
+  const auto open = [&](uint64_t slot_pairs) {
+    DeviceTrainerOptions options;
+    options.slots = 2;
+    options.slot_pairs = slot_pairs;
+    std::unique_ptr<DeviceTrainer> trainer;
+    REQUIRE(DeviceTrainer::Open(plugin.get(), "test", &host, objective, &arena, &transform, options,
+                                &trainer)
+                .ok());
+    return trainer;
+  };
+  const std::unique_ptr<DeviceTrainer> device = open(largest + 100);  // 1-2 buckets: many waits
+  // Taken in two calls, as a part is between checkpoints' reads.
+  next = 0;
+  BlockPart device_part = part;
+  REQUIRE(device->Train(&device_part, &next, at, TrainClock::now(), &trained).ok());
+  CHECK(next == 0);  // the deadline passed: nothing taken
+  REQUIRE(device->Train(&device_part, &next, at, TrainClock::time_point::max(), &trained).ok());
+  CHECK(next == part.buckets());
+  CHECK(trained == part.pairs.size());
+  RangeTotals device_totals;
+  REQUIRE(device->Sync(&device_totals).ok());
+  CHECK(device_totals.updates == cpu_totals.updates);
+  // The same costs, summed per slot first: equal but for the sums' rounding.
+  CHECK(device_totals.loss == Approx(cpu_totals.loss).epsilon(1e-12));
+  const auto cpu_arrays = cpu.CheckpointArrays(), host_arrays = host.CheckpointArrays();
+  for (size_t a = 0; a < cpu_arrays.size(); ++a) {
+    INFO("array " << a);
+    CHECK(std::memcmp(cpu_arrays[a]->data(), host_arrays[a]->data(),
+                      cpu_arrays[a]->size() * sizeof(float)) == 0);
+  }
+
+  // A bucket larger than a slot is an error, not a bucket cut in two.
+  const std::unique_ptr<DeviceTrainer> small = open(largest - 1);
+  next = 0;
+  BlockPart small_part = part;
+  const Status refused =
+      small->Train(&small_part, &next, at, TrainClock::time_point::max(), &trained);
+  INFO(refused.ToString());
+  CHECK(Contains(refused, "does not fit a staging slot"));
+}
+
+TEST_CASE("Training on a device equals one CPU thread: GloVe and SGNS, vectors and losses",
+          "[train][device]") {
+  TrainFixture f;
+  ScopedEnv plugin(kCudaPluginVariable, SG_REFERENCE_DEVICE);
+  TrainOptions glove = f.Options();
+  TrainOptions sgns = f.Options();
+  sgns.objective = Objective::kSgns;
+  for (const TrainOptions& o : {glove, sgns}) {
+    INFO(ObjectiveName(o.objective));
+    const RunResult cpu = Run(f, "cpu.txt", o);
+    // The host's threads prepare buckets in parallel; the updates stay in order.
+    for (int host_threads : {1, 2}) {
+      INFO("host threads " << host_threads);
+      const RunResult device = Run(f, "device.txt", OnDevice(o, host_threads));
+      CHECK(device.stats.device == "reference device (the CPU, one thread)");
+      CHECK(device.vectors == cpu.vectors);
+      CHECK(device.losses == cpu.losses);
+      CHECK(device.stats.epochs.size() == cpu.stats.epochs.size());
+    }
+  }
+}
+
+TEST_CASE("A device's checkpoint resumes on the CPU and the CPU's on a device", "[train][device]") {
+  TrainFixture f;
+  ScopedEnv plugin(kCudaPluginVariable, SG_REFERENCE_DEVICE);
+  TrainOptions o = f.Options();
+  o.decay_fraction = 0;  // a checkpoint then resumes a longer run
+  const RunResult straight = Run(f, "straight.txt", o);
+  TrainOptions two = o;
+  two.epochs = 2;
+  TrainOptions resume = o;
+  resume.resume = true;
+
+  Run(f, "a.txt", OnDevice(two, 1));
+  const RunResult cpu_after_device = Run(f, "a.txt", resume);
+  CHECK(cpu_after_device.stats.start_epoch == 2);
+  CHECK(cpu_after_device.vectors == straight.vectors);
+  CHECK(cpu_after_device.losses == straight.losses);
+
+  Run(f, "b.txt", two);
+  const RunResult device_after_cpu = Run(f, "b.txt", OnDevice(resume, 1));
+  CHECK(device_after_cpu.stats.start_epoch == 2);
+  CHECK(device_after_cpu.vectors == straight.vectors);
+}
+
+TEST_CASE("A device too small, or failing mid-run, ends training with one line",
+          "[train][device]") {
+  TrainFixture f;
+  ScopedEnv plugin(kCudaPluginVariable, SG_REFERENCE_DEVICE);
+  TrainStats stats;
+  {
+    ScopedEnv memory("STREAMGLOVE_REFERENCE_DEVICE_MEMORY", "100000");
+    const Status s = Train(f.store, f.dir.path() + "/small.txt", OnDevice(f.Options(), 1), &stats);
+    INFO(s.ToString());
+    CHECK(Contains(s, "--device cuda: the parameters of"));
+    CHECK(Contains(s, "do not fit in the 97.7 KiB free on reference device"));
+  }
+  {
+    // The second slot trained fails.
+    ScopedEnv fail("STREAMGLOVE_REFERENCE_DEVICE_FAIL_AFTER", "1");
+    const Status s = Train(f.store, f.dir.path() + "/fail.txt", OnDevice(f.Options(), 1), &stats);
+    INFO(s.ToString());
+    CHECK(Contains(s, "--device cuda: training on reference device"));
+    CHECK(Contains(s, "injected failure"));
+  }
+  TrainOptions budget = OnDevice(f.Options(), 1);
+  budget.budget_seconds = 60;
+  CHECK(Contains(ValidateTrainOptions(budget), "--budget plans CPU training"));
+}

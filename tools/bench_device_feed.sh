@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# How fast the host feeds a training device: `train --device cuda` on the
+# wiki100M store (window 15, min-count 5) with the reference device told to
+# discard the pairs (STREAMGLOVE_REFERENCE_DEVICE_DISCARD=1: it counts them
+# and trains nothing), so an epoch's rate is the host's side alone — blocks
+# read from disk, scattered, converted, shuffled and copied into the staging
+# slots — at each host thread count, beside the CPU trainer's own rate at
+# the same threads. A GPU trains no faster than this (its own copies aside).
+# Epochs after the first are reported (the page cache warm, as in training).
+#
+#   tools/bench_device_feed.sh [BUILD_DIR]
+#   env: DATA_DIR (../shared/data), THREADS ("1 2"), DIM (50), EPOCHS (3),
+#        WORK (a temporary directory; set it to keep the store)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build}
+bin=$build/streamglove
+reference=$build/tests/libstreamglove_reference_device.so
+[ -f "$reference" ] || { echo "no $reference: build with the tests"; exit 1; }
+corpus=${DATA_DIR:-../shared/data}/corpus/wiki100M.txt.zst
+[ -f "$corpus" ] || { echo "SKIP: $corpus not found"; exit 0; }
+work=${WORK:-$(mktemp -d "${TMPDIR:-/tmp}/sg-bench-feed.XXXXXX")}
+mkdir -p "$work"
+[ -n "${WORK:-}" ] || trap 'rm -rf "$work"' EXIT
+store=$work/store
+dim=${DIM:-50}
+epochs=${EPOCHS:-3}
+[ -d "$store" ] || "$bin" ingest --store "$store" "$corpus" --window 15 --min-count 5 --memory 2G -q
+
+# The mean pairs/s of the epochs after the first, from OUT.log.tsv.
+rate() {
+  awk -F'\t' 'NR > 2 { s += $4; n++ } END { printf "%.2f", s / n / 1e6 }' "$1"
+}
+echo "wiki100M store, dim $dim, $epochs epochs, M pairs/s of epochs 2-$epochs"
+printf "%-8s %22s %22s\n" threads "host feed (no updates)" "CPU trainer"
+for t in ${THREADS:-1 2}; do
+  STREAMGLOVE_CUDA_PLUGIN=$reference STREAMGLOVE_REFERENCE_DEVICE_DISCARD=1 \
+    "$bin" train --store "$store" -o "$work/feed.txt" --device cuda --dim "$dim" \
+    --epochs "$epochs" --threads "$t" --memory 2G -q
+  "$bin" train --store "$store" -o "$work/cpu.txt" --dim "$dim" --epochs "$epochs" \
+    --threads "$t" --memory 2G -q
+  printf "%-8s %22s %22s\n" "$t" "$(rate "$work/feed.txt.log.tsv")" "$(rate "$work/cpu.txt.log.tsv")"
+done
