@@ -8,6 +8,9 @@
 # the same threads. A GPU trains no faster than this (its own copies aside).
 # Epochs after the first are reported (the page cache warm, as in training).
 #
+# (The reference device keeps a second copy of the parameters: these runs
+# exceed --memory by that much.)
+#
 #   tools/bench_device_feed.sh [BUILD_DIR]
 #   env: DATA_DIR (../shared/data), THREADS ("1 2"), DIM (50), EPOCHS (3),
 #        WORK (a temporary directory; set it to keep the store)

@@ -88,9 +88,11 @@ struct TrainOptions {
   // windowing (IngestOptions::subsample), whose counts hold it. Default: 1e-4.
   double subsample = 1e-4;
   int threads = 0;  // 0: one per core (with a device: the host's threads).
-  // The updates on the CPU (default) or a device; the block stream, the
-  // schedule, checkpoints and outputs are the same. A device needs a
-  // planned number of epochs (no budget).
+  // The updates on the CPU (default) or a device; the schedule, the
+  // checkpoints and the outputs are the same, and so is the block stream
+  // when the device run is given the CPU run's memory_bytes plus its
+  // staging slots (48 MiB; less memory makes smaller blocks). A device
+  // needs a planned number of epochs (no budget).
   TrainDevice device = TrainDevice::kCpu;
   // With a device: one update at a time, in order, so a run equals
   // threads = 1 on the CPU to float rounding (for checking a device; slow).

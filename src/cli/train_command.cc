@@ -88,7 +88,8 @@ TrainCommand::TrainCommand(CLI::App* parent) {
   app_->add_option("--device", device_,
                    "cpu, or cuda: the updates on an NVIDIA GPU through the CUDA plugin "
                    "(libstreamglove_cuda.so beside the binary, or $STREAMGLOVE_CUDA_PLUGIN; "
-                   "docs/gpu.md), same blocks, schedule, checkpoints and outputs")
+                   "docs/gpu.md); same schedule, checkpoints and outputs; its 48 MiB of staging "
+                   "buffers come out of --memory")
       ->capture_default_str()
       ->check(CLI::IsMember({"cpu", "cuda"}));
   app_->add_flag("--device-sequential", options_.device_sequential,

@@ -60,7 +60,7 @@ Status HogwildBucketTrainer::Train(BlockPart* part, size_t* next, const PartPosi
   return Status::OK();
 }
 
-Status HogwildBucketTrainer::Sync(RangeTotals* totals) {
+Status HogwildBucketTrainer::WaitAll(RangeTotals* totals) {
   for (RangeTotals& t : totals_) {
     *totals += t;
     t = RangeTotals();

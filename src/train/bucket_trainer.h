@@ -58,16 +58,20 @@ class BucketTrainer {
   virtual Status Train(BlockPart* part, size_t* next, const PartPosition& at,
                        TrainClock::time_point deadline, uint64_t* trained) = 0;
 
-  // Waits for every update made so far, leaves them in the model's arrays
-  // (for a checkpoint or the vectors file), and adds their totals since the
+  // Waits for every update made so far and adds their totals since the
   // last call to *totals.
-  virtual Status Sync(RangeTotals* totals) = 0;
+  virtual Status WaitAll(RangeTotals* totals) = 0;
+
+  // After WaitAll(): leaves every update in the model's arrays, for a
+  // checkpoint or the vectors file (a device copies its parameters back).
+  virtual Status CopyModelToHost() = 0;
 };
 
 // The CPU's threads in `arena` take the buckets in turn, each preparing a
 // bucket (converted and shuffled: the second pass of the reader's shuffle)
 // and training it, without locks (Hogwild). One thread takes them in order,
-// so its run is reproducible. `model` and `transform` must outlive it.
+// so its run is reproducible. `arena`, `model` and `transform` must outlive
+// it.
 class HogwildBucketTrainer final : public BucketTrainer {
  public:
   HogwildBucketTrainer(tbb::task_arena* arena, int threads, EmbeddingModel* model,
@@ -76,7 +80,9 @@ class HogwildBucketTrainer final : public BucketTrainer {
 
   Status Train(BlockPart* part, size_t* next, const PartPosition& at,
                TrainClock::time_point deadline, uint64_t* trained) override;
-  Status Sync(RangeTotals* totals) override;
+  Status WaitAll(RangeTotals* totals) override;
+  // The threads update the model's own arrays.
+  Status CopyModelToHost() override { return Status::OK(); }
 
  private:
   tbb::task_arena* const arena_;

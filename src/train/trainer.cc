@@ -40,6 +40,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// What starts a device's error lines.
+constexpr char kCudaPurpose[] = "--device cuda";
+
 // The vocabulary cut: ids are ranks, so the kept words are a prefix.
 uint32_t VocabCut(const std::vector<VocabEntry>& vocab, const TrainOptions& o) {
   uint64_t n = 0;
@@ -310,11 +313,11 @@ namespace {
 // in what they leave. (SGNS holds less than GloVe's two blocks: one block as
 // records and two half-block parts.) A budget's blocks are sized for the
 // largest of `dims` that fits, so that every dim it may choose trains the
-// same stream; the dims that do not fit are dropped from *dims.
-Status PlanMemory(const TrainOptions& o, uint32_t cut, std::vector<uint32_t>* dims,
+// same stream; the dims that do not fit are dropped from *dims. `staging`
+// is host memory a device needs beside the parameters (its slots), taken
+// before the blocks' share.
+Status PlanMemory(const TrainOptions& o, uint32_t cut, size_t staging, std::vector<uint32_t>* dims,
                   size_t* block_bytes) {
-  // A device's staging slots are host memory beside the parameters.
-  const size_t staging = o.device == TrainDevice::kCpu ? 0 : DeviceTrainerOptions().StagingBytes();
   const auto fits = [&](uint32_t dim) {
     return ParameterBytes(o.objective, cut, dim) + staging + config::kMinTrainBlockMemory <=
            o.memory_bytes;
@@ -415,7 +418,7 @@ class EpochLoop {
     e->epoch = epoch + 1;
     e->pairs = blocks_->pairs;
     RangeTotals totals;
-    SG_RETURN_IF_ERROR(trainer_->Sync(&totals));
+    SG_RETURN_IF_ERROR(trainer_->WaitAll(&totals));
     e->loss = totals.loss / static_cast<double>(std::max<uint64_t>(totals.updates, 1));
     e->updates = totals.updates;
     e->skipped = totals.skipped;
@@ -480,8 +483,22 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
     if (o.budget_choices.dim) dims.assign(std::begin(kBudgetDims), std::end(kBudgetDims));
     plan_needed = true;
   }
+  // A device is asked first whether the parameters fit it, before the
+  // block stream is built for it. Its staging slots are host memory beside
+  // the parameters.
+  std::unique_ptr<DevicePlugin> plugin;
+  DeviceTrainerOptions device_options;
+  device_options.sequential = o.device_sequential;
+  size_t staging = 0;
+  if (o.device == TrainDevice::kCuda) {
+    SG_RETURN_IF_ERROR(DevicePlugin::LoadCuda(&plugin));
+    SG_RETURN_IF_ERROR(DeviceTrainer::CheckFits(plugin.get(), kCudaPurpose, cut, o.dim,
+                                                ParameterBytes(o.objective, cut, o.dim),
+                                                device_options, &stats->device));
+    staging = device_options.StagingBytes();
+  }
   size_t block_bytes = 0;
-  SG_RETURN_IF_ERROR(PlanMemory(o, cut, &dims, &block_bytes));
+  SG_RETURN_IF_ERROR(PlanMemory(o, cut, staging, &dims, &block_bytes));
   BlockStreamInfo blocks;
   const auto build_start = Clock::now();
   SG_RETURN_IF_ERROR(OpenBlockStream(store.get(), store_dir + "/" + kBlockStreamDir, cut,
@@ -545,25 +562,20 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
     stats->start_epoch = epoch;
   }
   // The trainer takes the model as it is now, fresh or resumed (a device
-  // copies it); its plugin outlives it.
-  std::unique_ptr<DevicePlugin> plugin;
+  // copies it); the plugin outlives it.
   std::unique_ptr<BucketTrainer> trainer;
-  stats->device = TrainDeviceName(o.device);
   if (o.device == TrainDevice::kCuda) {
-    SG_RETURN_IF_ERROR(DevicePlugin::LoadCuda(&plugin));
     DeviceObjective objective;
     objective.objective = o.objective;
     objective.glove = GloveHyperOf(o);
     objective.sgns = SgnsHyperOf(o);
     objective.noise = noise.get();
-    DeviceTrainerOptions device_options;
-    device_options.sequential = o.device_sequential;
     std::unique_ptr<DeviceTrainer> device;
-    SG_RETURN_IF_ERROR(DeviceTrainer::Open(plugin.get(), "--device cuda", model.get(), objective,
+    SG_RETURN_IF_ERROR(DeviceTrainer::Open(plugin.get(), kCudaPurpose, model.get(), objective,
                                            &arena, &transform, device_options, &device));
-    stats->device = device->device_name();
     trainer = std::move(device);
   } else {
+    stats->device = TrainDeviceName(o.device);
     trainer = std::make_unique<HogwildBucketTrainer>(&arena, threads, model.get(), &transform);
   }
   WritableFile log;
@@ -595,6 +607,7 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
     }
     if ((epoch + 1) % o.checkpoint_every == 0 || epoch + 1 == o.epochs) {
       const auto save_start = Clock::now();
+      SG_RETURN_IF_ERROR(trainer->CopyModelToHost());
       SG_RETURN_IF_ERROR(model->Save(checkpoint, epoch + 1, options_hash));
       save_seconds = Seconds(save_start);
     }
@@ -611,6 +624,7 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
     if (o.on_epoch) o.on_epoch(*stats, e);
   }
   loop.Release();
+  SG_RETURN_IF_ERROR(trainer->CopyModelToHost());
   SG_RETURN_IF_ERROR(log.Close(/*sync=*/false));
   const ParameterRows rows{model->vocab(), model->dim(), RowStride(model->dim()), model->word(0),
                            model->context(0)};

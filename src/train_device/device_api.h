@@ -23,23 +23,36 @@
 //   5. read_array()s the parameters back for a checkpoint and the vectors
 //      file (after wait()ing every slot submitted).
 //
-// Semantics are the CPU trainer's (train/glove_model.h, train/sgns_model.h):
-// a range of pairs is trained as EmbeddingModel::TrainRange trains it with
-// a RangeContext of {progress_begin, progress_end, seed}. With `sequential`
-// the updates are made one at a time in the slot's order, so a run equals a
-// single-threaded CPU run to float rounding; otherwise the device may
-// update in parallel without locks (Hogwild, as the CPU's threads do).
+// Semantics are the CPU trainer's, and its code is their definition: a
+// range of pairs is trained as GloveModel::TrainRange or SgnsModel::TrainRange
+// (src/train/) train it with a RangeContext of {progress_begin,
+// progress_end, seed} — GloVe's step scale recomputed every 1024 pairs;
+// SGNS's learning-rate decay, its noise words drawn by SplitMix64 seeded
+// with the range's seed, `negatives` draws per pair in pair order, each
+// picking entry (high 32 bits x vocab) >> 32 of the alias table. With
+// `sequential` the updates are made one at a time in the slot's order, so a
+// run equals a single-threaded CPU run to float rounding; otherwise the
+// device may update in parallel without locks (Hogwild, as the CPU's
+// threads do).
 //
 // Arrays are vocab x stride floats, row-major, in the order of the
 // checkpoint (GloVe: word, context, word squared gradients, context squared
 // gradients; SGNS: word, context), each row `dim` components then GloVe's
-// bias, padded to `stride`.
+// bias, padded to `stride` (the padding is kept as written). An array may
+// hold more than 2^32 floats: index with 64 bits.
 //
 // Errors: a function returns 0 on success; otherwise error() (or, before a
-// session exists, the caller's buffer) holds one line saying what failed.
-// After an error the session may only be closed.
+// session exists, the caller's buffer) holds one line saying what failed,
+// valid until the next call. After an error the session may only be
+// closed. No function may throw or abort.
 //
-// Thread-safety: the host calls a session from one thread at a time.
+// Lifetimes: the table stays valid while the library is loaded (the host
+// never unloads it). close() may be called with slots submitted and not
+// waited for (an interrupt, an error on the host): it must finish or cancel
+// that work before freeing anything.
+//
+// Thread-safety: the host calls a session from one thread at a time, but
+// writes a slot's buffer from several threads at once.
 #ifndef STREAMGLOVE_TRAIN_DEVICE_DEVICE_API_H_
 #define STREAMGLOVE_TRAIN_DEVICE_DEVICE_API_H_
 
@@ -66,25 +79,25 @@ typedef struct sg_device_pair {
   float weight;     // GloVe: f(x); SGNS: 1 (one positive update)
 } sg_device_pair;
 
+// Fields ordered so that the struct has no padding: its layout is the
+// same for every compiler of the platform.
 typedef struct sg_device_model {
   uint32_t objective;  // sg_device_objective
   uint32_t vocab, dim, stride;
-  uint32_t arrays;  // parameter arrays: 4 for GloVe, 2 for SGNS
+  uint32_t arrays;      // parameter arrays: 4 for GloVe, 2 for SGNS
+  uint32_t negatives;   // SGNS: noise words per positive update
+  uint32_t slots;       // staging: `slots` buffers of `slot_pairs` pairs each
+  uint32_t sequential;  // 1: one update at a time, in order
   float eta;
-  // GloVe: gradient clip, and the step schedule (GloveHyper).
-  float grad_clip;
+  float grad_clip;  // GloVe: gradient clip, and the step schedule (GloveHyper)
   double step_scale, decay_fraction;
-  // SGNS: noise words per positive update, and the noise distribution as
-  // an alias table of `vocab` entries (util/alias_table.h): entry i is kept
-  // when the low 32 bits of a draw are below noise_threshold[i], else
-  // noise_alias[i] is drawn. Valid only during open().
-  uint32_t negatives;
+  uint64_t slot_pairs;
+  // SGNS: the noise distribution as an alias table of `vocab` entries
+  // (util/alias_table.h): entry i is kept when the low 32 bits of a draw
+  // are below noise_threshold[i], else noise_alias[i] is drawn. Valid only
+  // during open().
   const uint32_t* noise_threshold;
   const uint32_t* noise_alias;
-  // Staging: `slots` buffers of `slot_pairs` pairs each.
-  uint32_t slots;
-  uint64_t slot_pairs;
-  uint32_t sequential;  // 1: one update at a time, in order
 } sg_device_model;
 
 // Pairs [begin, end) of a slot, trained as one RangeContext.
@@ -128,6 +141,9 @@ typedef struct sg_device_api {
 } sg_device_api;
 
 typedef const sg_device_api* (*sg_device_entry_point)(void);
+
+// What a plugin defines, exported with default visibility.
+const sg_device_api* streamglove_device_api(void);
 
 #ifdef __cplusplus
 }  // extern "C"

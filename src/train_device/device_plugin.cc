@@ -16,7 +16,7 @@ namespace streamglove {
 std::vector<std::string> CudaPluginCandidates() {
   std::error_code error;
   const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", error);
-  if (error) return {kCudaPluginFile};  // dlopen's own search path
+  if (error) return {kCudaPluginFile};  // in the working directory
   const std::filesystem::path dir = exe.parent_path();
   return {(dir / kCudaPluginFile).string(),
           (dir.parent_path() / "lib" / "streamglove" / kCudaPluginFile).string()};
@@ -32,17 +32,19 @@ Status DevicePlugin::LoadCuda(std::unique_ptr<DevicePlugin>* plugin) {
     if (PathExists(path)) return Load(path, purpose, plugin);
   }
   return Status::NotFound(
-      fmt::format("{}: no CUDA plugin: {} is not in {}, and {} is not set; this build has no CUDA "
-                  "support (the CUDA toolkit was not found when it was built; docs/gpu.md)",
+      fmt::format("{}: no CUDA plugin: {} is not in {}, and {} is not set (the plugin is built "
+                  "apart from streamglove, where the CUDA toolkit is: docs/gpu.md)",
                   purpose, kCudaPluginFile, fmt::join(candidates, " nor "), kCudaPluginVariable));
 }
 
 Status DevicePlugin::Load(const std::string& path, const std::string& purpose,
                           std::unique_ptr<DevicePlugin>* plugin) {
   // RTLD_LOCAL: the plugin's symbols do not interpose on the binary's.
-  // dlopen needs a slash to take the path as a file, not a library name.
+  // RTLD_NODELETE: never unloaded, since a GPU runtime's threads and exit
+  // handlers may outlive a dlclose. dlopen needs a slash to take the path as
+  // a file, not a library name.
   const std::string file = path.find('/') == std::string::npos ? "./" + path : path;
-  void* handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+  void* handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
   if (handle == nullptr) {
     const char* why = dlerror();
     return Status::IOError(fmt::format("{}: cannot load {}: {}", purpose, path,
@@ -62,6 +64,11 @@ Status DevicePlugin::Load(const std::string& path, const std::string& purpose,
         "{}: {} was built for device interface version {}, this streamglove speaks version {}; "
         "rebuild the plugin with this streamglove",
         purpose, path, api != nullptr ? api->abi_version : 0u, SG_DEVICE_ABI_VERSION));
+  } else if (api->probe == nullptr || api->open == nullptr || api->close == nullptr ||
+             api->error == nullptr || api->slot == nullptr || api->write_array == nullptr ||
+             api->read_array == nullptr || api->submit == nullptr || api->wait == nullptr) {
+    status = Status::InvalidArgument(
+        fmt::format("{}: {} leaves functions of the device interface unset", purpose, path));
   }
   if (!status.ok()) {
     dlclose(handle);

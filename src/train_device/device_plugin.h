@@ -4,13 +4,14 @@
 // with one line saying where the plugin was looked for and why it was not
 // usable.
 //
-// Where: the file named by $STREAMGLOVE_CUDA_PLUGIN if set, else
-// libstreamglove_cuda.so beside the running executable, then in
+// Where: the file named by $STREAMGLOVE_CUDA_PLUGIN if set and not empty,
+// else libstreamglove_cuda.so beside the running executable, then in
 // ../lib/streamglove/ from it (an installed tree).
 //
 // Thread-safety: immutable once loaded. Ownership: the library stays loaded
-// as long as the DevicePlugin lives; sessions opened from its api() must be
-// closed before it is destroyed.
+// for the rest of the process (a GPU runtime is not safely unloaded);
+// sessions opened from its api() must be closed before the DevicePlugin is
+// destroyed.
 #ifndef STREAMGLOVE_TRAIN_DEVICE_DEVICE_PLUGIN_H_
 #define STREAMGLOVE_TRAIN_DEVICE_DEVICE_PLUGIN_H_
 

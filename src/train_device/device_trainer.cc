@@ -1,5 +1,6 @@
 #include "train_device/device_trainer.h"
 
+#include <cstddef>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -10,6 +11,13 @@
 namespace streamglove {
 
 namespace {
+
+// A slot's pairs are streamglove's TrainingPairs, copied as bytes.
+static_assert(sizeof(sg_device_pair) == sizeof(TrainingPair) &&
+              offsetof(sg_device_pair, row) == offsetof(TrainingPair, row) &&
+              offsetof(sg_device_pair, col) == offsetof(TrainingPair, col) &&
+              offsetof(sg_device_pair, log_count) == offsetof(TrainingPair, log_count) &&
+              offsetof(sg_device_pair, weight) == offsetof(TrainingPair, weight));
 
 // The plugin's lines before a session exists.
 constexpr size_t kErrorLineBytes = 1024;
@@ -55,7 +63,33 @@ DeviceTrainer::DeviceTrainer(const DevicePlugin* plugin, std::string purpose, Em
       submitted_(options.slots, false) {}
 
 DeviceTrainer::~DeviceTrainer() {
-  if (session_ != nullptr) api_.close(session_);
+  if (session_ == nullptr) return;
+  for (uint32_t k = 0; k < options_.slots; ++k) {
+    sg_device_totals ignored{};
+    const uint32_t i = (next_slot_ + k) % options_.slots;
+    if (submitted_[i] && error_.ok()) api_.wait(session_, i, &ignored);
+  }
+  api_.close(session_);
+}
+
+Status DeviceTrainer::CheckFits(const DevicePlugin* plugin, const std::string& purpose,
+                                uint32_t vocab, uint32_t dim, uint64_t parameter_bytes,
+                                const DeviceTrainerOptions& options, std::string* device_name) {
+  char name[256] = "", error[kErrorLineBytes] = "";
+  uint64_t free_bytes = 0;
+  if (plugin->api().probe(name, sizeof name, &free_bytes, error, sizeof error) != 0) {
+    return Status::IOError(fmt::format("{}: {}", purpose, error));
+  }
+  *device_name = name;
+  if (parameter_bytes + options.StagingBytes() > free_bytes) {
+    return Status::InvalidArgument(fmt::format(
+        "{}: the parameters of {} words x {} dims ({}) and the staging buffers ({}) do not fit in "
+        "the {} free on {}: lower --max-vocab or --dim",
+        purpose, vocab, dim, FormatBytes(static_cast<double>(parameter_bytes)),
+        FormatBytes(static_cast<double>(options.StagingBytes())),
+        FormatBytes(static_cast<double>(free_bytes)), name));
+  }
+  return Status::OK();
 }
 
 Status DeviceTrainer::Open(const DevicePlugin* plugin, const std::string& purpose,
@@ -63,44 +97,37 @@ Status DeviceTrainer::Open(const DevicePlugin* plugin, const std::string& purpos
                            tbb::task_arena* arena, const PairTransform* transform,
                            const DeviceTrainerOptions& options,
                            std::unique_ptr<DeviceTrainer>* trainer) {
-  const sg_device_api& api = plugin->api();
-  char name[256] = "", error[kErrorLineBytes] = "";
-  uint64_t free_bytes = 0;
-  if (api.probe(name, sizeof name, &free_bytes, error, sizeof error) != 0) {
-    return Status::IOError(fmt::format("{}: {}", purpose, error));
-  }
   const std::vector<LargeArray<float>*> arrays = model->CheckpointArrays();
-  const uint64_t parameter_bytes = arrays.size() * arrays.front()->size() * sizeof(float);
-  if (parameter_bytes + options.StagingBytes() > free_bytes) {
-    return Status::InvalidArgument(fmt::format(
-        "{}: the parameters of {} words x {} dims ({}) and the staging buffers ({}) do not fit in "
-        "the {} free on {}: lower --max-vocab or --dim",
-        purpose, model->vocab(), model->dim(), FormatBytes(static_cast<double>(parameter_bytes)),
-        FormatBytes(static_cast<double>(options.StagingBytes())),
-        FormatBytes(static_cast<double>(free_bytes)), name));
-  }
+  std::string name;
+  SG_RETURN_IF_ERROR(CheckFits(plugin, purpose, model->vocab(), model->dim(),
+                               arrays.size() * arrays.front()->size() * sizeof(float), options,
+                               &name));
   std::unique_ptr<DeviceTrainer> t(
-      new DeviceTrainer(plugin, purpose, model, arena, transform, options, name));
+      new DeviceTrainer(plugin, purpose, model, arena, transform, options, std::move(name)));
   const sg_device_model config = DeviceModel(*model, arrays.size(), objective, options);
-  t->session_ = api.open(&config, error, sizeof error);
+  char error[kErrorLineBytes] = "";
+  t->session_ = plugin->api().open(&config, error, sizeof error);
   if (t->session_ == nullptr) {
-    return Status::IOError(fmt::format("{}: cannot open {}: {}", purpose, name, error));
+    return Status::IOError(fmt::format("{}: cannot open {}: {}", purpose, t->device_name_, error));
   }
   for (uint32_t i = 0; i < arrays.size(); ++i) {
-    SG_RETURN_IF_ERROR(
-        t->Check(api.write_array(t->session_, i, arrays[i]->data()), "copying the parameters"));
+    SG_RETURN_IF_ERROR(t->Check(plugin->api().write_array(t->session_, i, arrays[i]->data()),
+                                "copying the parameters"));
   }
   *trainer = std::move(t);
   return Status::OK();
 }
 
-Status DeviceTrainer::Check(int rc, const char* what) const {
-  if (rc == 0) return Status::OK();
-  return Status::IOError(
-      fmt::format("{}: {} on {}: {}", purpose_, what, device_name_, api_.error(session_)));
+Status DeviceTrainer::Check(int rc, const char* what) {
+  if (rc == 0 || !error_.ok()) return error_;
+  const char* why = api_.error(session_);
+  error_ = Status::IOError(fmt::format("{}: {} on {}: {}", purpose_, what, device_name_,
+                                       why != nullptr && *why != '\0' ? why : "an unknown error"));
+  return error_;
 }
 
 Status DeviceTrainer::WaitSlot(uint32_t i) {
+  SG_RETURN_IF_ERROR(error_);
   if (!submitted_[i]) return Status::OK();
   sg_device_totals t{};
   SG_RETURN_IF_ERROR(Check(api_.wait(session_, i, &t), "training"));
@@ -112,6 +139,7 @@ Status DeviceTrainer::WaitSlot(uint32_t i) {
 Status DeviceTrainer::Train(BlockPart* part, size_t* next, const PartPosition& at,
                             TrainClock::time_point deadline, uint64_t* trained) {
   *trained = 0;
+  SG_RETURN_IF_ERROR(error_);
   while (*next < part->buckets()) {
     if (deadline != TrainClock::time_point::max() && TrainClock::now() >= deadline) break;
     // Whole buckets, as many as the slot holds: a bucket is one range, so
@@ -129,7 +157,7 @@ Status DeviceTrainer::Train(BlockPart* part, size_t* next, const PartPosition& a
     const uint32_t slot = next_slot_;
     SG_RETURN_IF_ERROR(WaitSlot(slot));
     sg_device_pair* staging = api_.slot(session_, slot);
-    static_assert(sizeof(sg_device_pair) == sizeof(TrainingPair));
+    if (staging == nullptr) return Check(1, "finding a staging slot");
     arena_->execute([&] {
       tbb::parallel_for(first, last, [&](size_t k) {
         PrepareBucket(part, k, *transform_, BucketShuffleSeed(at, k));
@@ -155,18 +183,25 @@ Status DeviceTrainer::Train(BlockPart* part, size_t* next, const PartPosition& a
   return Status::OK();
 }
 
-Status DeviceTrainer::Sync(RangeTotals* totals) {
+Status DeviceTrainer::WaitAll(RangeTotals* totals) {
   // The oldest submitted first: the device trains them in that order.
   for (uint32_t k = 0; k < options_.slots; ++k) {
     SG_RETURN_IF_ERROR(WaitSlot((next_slot_ + k) % options_.slots));
   }
+  *totals += totals_;
+  totals_ = RangeTotals();
+  return Status::OK();
+}
+
+Status DeviceTrainer::CopyModelToHost() {
+  RangeTotals kept;  // the totals stay for the next WaitAll()
+  SG_RETURN_IF_ERROR(WaitAll(&kept));
+  totals_ = kept;
   const std::vector<LargeArray<float>*> arrays = model_->CheckpointArrays();
   for (uint32_t i = 0; i < arrays.size(); ++i) {
     SG_RETURN_IF_ERROR(
         Check(api_.read_array(session_, i, arrays[i]->data()), "copying the parameters back"));
   }
-  *totals += totals_;
-  totals_ = RangeTotals();
   return Status::OK();
 }
 

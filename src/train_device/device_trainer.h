@@ -4,14 +4,18 @@
 // shuffled) by the same seeds on the host's threads, trained with the same
 // schedule positions. The host's model stays the run's model of record: the
 // device gets its arrays when the trainer opens (fresh or resumed), and
-// gives them back at every Sync(), so checkpoints, the vectors file and a
-// resume on either side are the CPU's own.
+// gives them back at CopyModelToHost() (before a checkpoint and the vectors
+// file), so checkpoints, the vectors file and a resume on either side are
+// the CPU's own.
 //
 // Streaming: a part's buckets are copied into the plugin's staging slots
 // (pinned host memory on CUDA), whole buckets per slot; a slot is submitted
 // and the next filled while the device trains it, so the copies and the
 // host's preparation overlap the device's updates. The pairs never have to
 // fit in device memory; the parameters and the slots' device copies must.
+//
+// Errors: the first error of the device is kept, and every later call
+// returns it (a device session is not used again after one).
 //
 // Thread-safety: called from one thread (the host's threads prepare buckets
 // inside Train()). Ownership: the plugin, the model, the arena and the
@@ -62,14 +66,23 @@ struct DeviceTrainerOptions {
 
 class DeviceTrainer final : public BucketTrainer {
  public:
-  // Opens a session on the plugin's device for `model` and copies its
-  // arrays there. Refused, naming both sizes, when the parameters and the
-  // slots' device copies exceed the device's free memory. `purpose` starts
-  // each error line ("--device cuda").
+  // Asks the plugin's device for its name (*device_name) and free memory:
+  // an error, naming the sizes, when `parameter_bytes` and the slots'
+  // device copies do not fit. `purpose` starts each error line ("--device
+  // cuda"). Cheap: called before the block stream is built, so that a
+  // device too small fails at once.
+  static Status CheckFits(const DevicePlugin* plugin, const std::string& purpose, uint32_t vocab,
+                          uint32_t dim, uint64_t parameter_bytes,
+                          const DeviceTrainerOptions& options, std::string* device_name);
+
+  // CheckFits(), then opens a session on the plugin's device for `model`
+  // and copies its arrays there.
   static Status Open(const DevicePlugin* plugin, const std::string& purpose, EmbeddingModel* model,
                      const DeviceObjective& objective, tbb::task_arena* arena,
                      const PairTransform* transform, const DeviceTrainerOptions& options,
                      std::unique_ptr<DeviceTrainer>* trainer);
+  // Waits for the slots still submitted (an interrupt or an error left
+  // them), then closes the session.
   ~DeviceTrainer() override;
 
   // The device's name, as its plugin gives it.
@@ -77,15 +90,16 @@ class DeviceTrainer final : public BucketTrainer {
 
   Status Train(BlockPart* part, size_t* next, const PartPosition& at,
                TrainClock::time_point deadline, uint64_t* trained) override;
-  Status Sync(RangeTotals* totals) override;
+  Status WaitAll(RangeTotals* totals) override;
+  Status CopyModelToHost() override;
 
  private:
   DeviceTrainer(const DevicePlugin* plugin, std::string purpose, EmbeddingModel* model,
                 tbb::task_arena* arena, const PairTransform* transform,
                 const DeviceTrainerOptions& options, std::string device_name);
 
-  // The session's last error as a status, if `rc` says one happened.
-  Status Check(int rc, const char* what) const;
+  // OK if `rc` is 0; else the session's error, kept as error_.
+  Status Check(int rc, const char* what);
   // Until slot i's work (if any) is done; its totals kept.
   Status WaitSlot(uint32_t i);
 
@@ -101,6 +115,7 @@ class DeviceTrainer final : public BucketTrainer {
   uint32_t next_slot_ = 0;       // the slot filled next (the oldest submitted)
   std::vector<sg_device_range> ranges_;
   RangeTotals totals_;
+  Status error_;  // the first
 };
 
 }  // namespace streamglove

@@ -123,41 +123,66 @@ TEST_CASE("A device plugin that is missing, no plugin, or of another version is 
 
 TEST_CASE("Slots cycle while the device trains: the updates are one CPU thread's, bit for bit",
           "[train][device]") {
-  // A part of 9 buckets of uneven sizes, ready to train (not unconverted).
+  // Parts of 9 buckets of uneven sizes, ready to train (not unconverted):
+  // three parts, each overwriting the last in one BlockPart as the block
+  // reader does, while the device may still train the slots of the last.
   std::mt19937_64 rng(3);
-  constexpr uint32_t kVocab = 300, kDim = 24;
-  BlockPart part;
-  part.bucket_begin = {0};
-  for (int k = 0; k < 9; ++k) {
-    const size_t n = 200 + rng() % 300;
-    for (size_t i = 0; i < n; ++i) {
-      const uint32_t row = rng() % kVocab, col = rng() % kVocab;
-      const float x = 1 + static_cast<float>(rng() % 50);
-      part.pairs.push_back({row, col, std::log(x), std::min(1.0f, std::pow(x / 10, 0.75f))});
+  constexpr uint32_t kVocab = 300, kDim = 24, kParts = 3;
+  std::vector<BlockPart> parts(kParts);
+  size_t largest = 0, total = 0;
+  for (BlockPart& part : parts) {
+    part.bucket_begin = {0};
+    for (int k = 0; k < 9; ++k) {
+      const size_t n = 200 + rng() % 300;
+      for (size_t i = 0; i < n; ++i) {
+        const uint32_t row = rng() % kVocab, col = rng() % kVocab;
+        const float x = 1 + static_cast<float>(rng() % 50);
+        part.pairs.push_back({row, col, std::log(x), std::min(1.0f, std::pow(x / 10, 0.75f))});
+      }
+      part.bucket_begin.push_back(part.pairs.size());
+      largest = std::max(largest, n);
     }
-    part.bucket_begin.push_back(part.pairs.size());
+    total += part.pairs.size();
   }
-  size_t largest = 0;
-  for (size_t k = 0; k < part.buckets(); ++k) {
-    largest = std::max(largest, part.bucket_begin[k + 1] - part.bucket_begin[k]);
-  }
-  PartPosition at;
-  at.seed = 9;
-  at.records_per_pair = 1;
-  at.run_records = static_cast<double>(part.pairs.size());
+  // Part p's place in a run of the three.
+  const auto position = [&](uint32_t p) {
+    PartPosition at;
+    at.seed = 9;
+    at.block = p;
+    at.records_per_pair = 1;
+    at.run_records = static_cast<double>(total);
+    for (uint32_t q = 0; q < p; ++q) at.before += static_cast<double>(parts[q].pairs.size());
+    return at;
+  };
   const GloveHyper hyper{0.05f, 100, 2, 0.5};
-  PairTransform transform;  // unused: the part is converted
+  PairTransform transform;  // unused: the parts are converted
+  tbb::task_arena arena(2);
+  // Trains the parts in turn through one BlockPart; each part in one call,
+  // or (split) first in a call whose deadline has passed, which takes
+  // nothing.
+  const auto train = [&](BucketTrainer* trainer, bool split, RangeTotals* totals) {
+    BlockPart part;
+    for (uint32_t p = 0; p < kParts; ++p) {
+      part = parts[p];
+      size_t next = 0;
+      uint64_t trained = 0;
+      if (split) {
+        REQUIRE(trainer->Train(&part, &next, position(p), TrainClock::now(), &trained).ok());
+        CHECK(next == 0);
+      }
+      REQUIRE(
+          trainer->Train(&part, &next, position(p), TrainClock::time_point::max(), &trained).ok());
+      CHECK(next == part.buckets());
+      CHECK(trained == part.pairs.size());
+    }
+    REQUIRE(trainer->WaitAll(totals).ok());
+    REQUIRE(trainer->CopyModelToHost().ok());
+  };
 
   GloveModel cpu(kVocab, kDim, 4, hyper);
-  tbb::task_arena arena(2);
   HogwildBucketTrainer one_thread(&arena, 1, &cpu, &transform);
-  size_t next = 0;
-  uint64_t trained = 0;
-  BlockPart cpu_part = part;
-  REQUIRE(one_thread.Train(&cpu_part, &next, at, TrainClock::time_point::max(), &trained).ok());
-  CHECK(trained == part.pairs.size());
   RangeTotals cpu_totals;
-  REQUIRE(one_thread.Sync(&cpu_totals).ok());
+  train(&one_thread, false, &cpu_totals);
 
   std::unique_ptr<DevicePlugin> plugin;
   REQUIRE(DevicePlugin::Load(SG_REFERENCE_DEVICE, "test", &plugin).ok());
@@ -176,16 +201,8 @@ TEST_CASE("Slots cycle while the device trains: the updates are one CPU thread's
     return trainer;
   };
   const std::unique_ptr<DeviceTrainer> device = open(largest + 100);  // 1-2 buckets: many waits
-  // Taken in two calls, as a part is between checkpoints' reads.
-  next = 0;
-  BlockPart device_part = part;
-  REQUIRE(device->Train(&device_part, &next, at, TrainClock::now(), &trained).ok());
-  CHECK(next == 0);  // the deadline passed: nothing taken
-  REQUIRE(device->Train(&device_part, &next, at, TrainClock::time_point::max(), &trained).ok());
-  CHECK(next == part.buckets());
-  CHECK(trained == part.pairs.size());
   RangeTotals device_totals;
-  REQUIRE(device->Sync(&device_totals).ok());
+  train(device.get(), true, &device_totals);
   CHECK(device_totals.updates == cpu_totals.updates);
   // The same costs, summed per slot first: equal but for the sums' rounding.
   CHECK(device_totals.loss == Approx(cpu_totals.loss).epsilon(1e-12));
@@ -198,10 +215,13 @@ TEST_CASE("Slots cycle while the device trains: the updates are one CPU thread's
 
   // A bucket larger than a slot is an error, not a bucket cut in two.
   const std::unique_ptr<DeviceTrainer> small = open(largest - 1);
-  next = 0;
-  BlockPart small_part = part;
-  const Status refused =
-      small->Train(&small_part, &next, at, TrainClock::time_point::max(), &trained);
+  Status refused;
+  for (uint32_t p = 0; p < kParts && refused.ok(); ++p) {
+    BlockPart part = parts[p];
+    size_t next = 0;
+    uint64_t trained = 0;
+    refused = small->Train(&part, &next, position(p), TrainClock::time_point::max(), &trained);
+  }
   INFO(refused.ToString());
   CHECK(Contains(refused, "does not fit a staging slot"));
 }
@@ -256,6 +276,14 @@ TEST_CASE("A device too small, or failing mid-run, ends training with one line",
   TrainFixture f;
   ScopedEnv plugin(kCudaPluginVariable, SG_REFERENCE_DEVICE);
   TrainStats stats;
+  {
+    // The staging slots are host memory, within --memory.
+    TrainOptions tight = OnDevice(f.Options(), 1);
+    tight.memory_bytes = f.Options().memory_bytes;
+    const Status s = Train(f.store, f.dir.path() + "/tight.txt", tight, &stats);
+    INFO(s.ToString());
+    CHECK(Contains(s, "the device's staging buffers (48.0 MiB)"));
+  }
   {
     ScopedEnv memory("STREAMGLOVE_REFERENCE_DEVICE_MEMORY", "100000");
     const Status s = Train(f.store, f.dir.path() + "/small.txt", OnDevice(f.Options(), 1), &stats);

@@ -5,6 +5,8 @@
 // without a GPU. It trains the slots on a thread of its own, in the order
 // submitted, one update at a time, while the host fills the next slot: a run
 // equals a single-threaded CPU run bit for bit, whatever `sequential` says.
+// A slot written by the host while it is submitted is an error (each slot's
+// submitted pairs are checksummed, and checked again before they train).
 //
 // Test hooks, read when the library is asked for its table or probed:
 //   STREAMGLOVE_REFERENCE_DEVICE_MEMORY      the free bytes reported (default 1 TiB)
@@ -18,6 +20,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <exception>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -55,6 +58,7 @@ struct sg_device_session {
   std::vector<std::vector<sg_device_range>> ranges;  // a slot's, as submitted
   std::vector<sg_device_totals> totals;              // a slot's, once trained
   std::vector<bool> pending;                         // submitted, not yet waited for
+  std::vector<uint64_t> checksum;                    // a slot's submitted ranges'
   uint64_t fail_after = UINT64_MAX;                  // slots trained before failing
   uint64_t trained = 0;
   bool discard = false;
@@ -66,6 +70,23 @@ struct sg_device_session {
   std::string error;
   std::thread worker;
 
+  // A hash of slot i's submitted pairs, 8 bytes at a time (0 when
+  // discarding: the host's own speed is being measured).
+  uint64_t Checksum(uint32_t i) const {
+    if (discard) return 0;
+    uint64_t h = 1469598103934665603ull;
+    for (const sg_device_range& r : ranges[i]) {
+      const TrainingPair* p = slots[i].data() + r.begin;
+      for (size_t k = 0; k < r.end - r.begin; ++k) {
+        uint64_t words[2];
+        std::memcpy(words, p + k, sizeof words);
+        h = (h ^ words[0]) * 1099511628211ull;
+        h = (h ^ words[1]) * 1099511628211ull;
+      }
+    }
+    return h;
+  }
+
   // Trains the queued slots in order until stopped.
   void Work() {
     std::unique_lock<std::mutex> lock(mu);
@@ -74,6 +95,7 @@ struct sg_device_session {
       if (stop) return;
       const uint32_t i = queue.front();
       lock.unlock();
+      const bool intact = Checksum(i) == checksum[i];
       RangeTotals t;
       for (const sg_device_range& r : ranges[i]) {
         if (discard) {
@@ -88,6 +110,7 @@ struct sg_device_session {
       }
       lock.lock();
       totals[i] = sg_device_totals{t.loss, t.updates, t.skipped};
+      if (!intact && error.empty()) error = "reference device: a slot written while submitted";
       if (++trained > fail_after && error.empty()) error = "reference device: injected failure";
       queue.pop_front();
       changed.notify_all();
@@ -103,7 +126,7 @@ int Probe(char* name, size_t name_size, uint64_t* free_bytes, char*, size_t) {
   return 0;
 }
 
-sg_device_session* Open(const sg_device_model* m, char* error, size_t error_size) {
+sg_device_session* OpenSession(const sg_device_model* m, char* error, size_t error_size) {
   auto s = std::make_unique<sg_device_session>();
   const uint32_t want = m->objective == SG_DEVICE_SGNS ? 2 : 4;
   if (m->arrays != want || m->stride != RowStride(m->dim) || m->slots == 0) {
@@ -125,10 +148,21 @@ sg_device_session* Open(const sg_device_model* m, char* error, size_t error_size
   s->ranges.resize(m->slots);
   s->totals.resize(m->slots);
   s->pending.assign(m->slots, false);
+  s->checksum.assign(m->slots, 0);
   s->fail_after = EnvNumber("STREAMGLOVE_REFERENCE_DEVICE_FAIL_AFTER", UINT64_MAX);
   s->discard = EnvNumber("STREAMGLOVE_REFERENCE_DEVICE_DISCARD", 0) == 1;
   s->worker = std::thread([session = s.get()] { session->Work(); });
   return s.release();
+}
+
+// Nothing may throw across the C interface.
+sg_device_session* Open(const sg_device_model* m, char* error, size_t error_size) {
+  try {
+    return OpenSession(m, error, error_size);
+  } catch (const std::exception& e) {
+    CopyLine(std::string("reference device: ") + e.what(), error, error_size);
+    return nullptr;
+  }
 }
 
 void Close(sg_device_session* s) {
@@ -196,6 +230,7 @@ int Submit(sg_device_session* s, uint32_t i, const sg_device_range* ranges, uint
     }
   }
   s->ranges[i].assign(ranges, ranges + count);
+  s->checksum[i] = s->Checksum(i);
   s->totals[i] = sg_device_totals{};
   s->pending[i] = true;
   s->queue.push_back(i);
