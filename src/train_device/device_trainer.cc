@@ -64,11 +64,8 @@ DeviceTrainer::DeviceTrainer(const DevicePlugin* plugin, std::string purpose, Em
 
 DeviceTrainer::~DeviceTrainer() {
   if (session_ == nullptr) return;
-  for (uint32_t k = 0; k < options_.slots; ++k) {
-    sg_device_totals ignored{};
-    const uint32_t i = (next_slot_ + k) % options_.slots;
-    if (submitted_[i] && error_.ok()) api_.wait(session_, i, &ignored);
-  }
+  // After an error nothing is waited for: close() finishes or cancels.
+  static_cast<void>(WaitSubmitted());
   api_.close(session_);
 }
 
@@ -183,20 +180,23 @@ Status DeviceTrainer::Train(BlockPart* part, size_t* next, const PartPosition& a
   return Status::OK();
 }
 
-Status DeviceTrainer::WaitAll(RangeTotals* totals) {
+Status DeviceTrainer::WaitSubmitted() {
   // The oldest submitted first: the device trains them in that order.
   for (uint32_t k = 0; k < options_.slots; ++k) {
     SG_RETURN_IF_ERROR(WaitSlot((next_slot_ + k) % options_.slots));
   }
+  return Status::OK();
+}
+
+Status DeviceTrainer::WaitAll(RangeTotals* totals) {
+  SG_RETURN_IF_ERROR(WaitSubmitted());
   *totals += totals_;
   totals_ = RangeTotals();
   return Status::OK();
 }
 
 Status DeviceTrainer::CopyModelToHost() {
-  RangeTotals kept;  // the totals stay for the next WaitAll()
-  SG_RETURN_IF_ERROR(WaitAll(&kept));
-  totals_ = kept;
+  SG_RETURN_IF_ERROR(WaitSubmitted());  // their totals stay for the next WaitAll()
   const std::vector<LargeArray<float>*> arrays = model_->CheckpointArrays();
   for (uint32_t i = 0; i < arrays.size(); ++i) {
     SG_RETURN_IF_ERROR(

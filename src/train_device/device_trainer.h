@@ -102,6 +102,8 @@ class DeviceTrainer final : public BucketTrainer {
   Status Check(int rc, const char* what);
   // Until slot i's work (if any) is done; its totals kept.
   Status WaitSlot(uint32_t i);
+  // WaitSlot() on every slot, the oldest submitted first.
+  Status WaitSubmitted();
 
   const sg_device_api& api_;
   const std::string purpose_;
