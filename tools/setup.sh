@@ -11,6 +11,8 @@ packages=(
   libsimdjson-dev libutf8proc-dev libopenblas-dev nlohmann-json3-dev liblzma-dev libbz2-dev libicu-dev
   # tests
   catch2 zstd gzip xz-utils bzip2 python3 bc
+  # distributed counting (issue 19): mpirun, mpicxx and MPI's headers
+  openmpi-bin libopenmpi-dev
   # cross-checks against independent peers (they install for /usr/bin/python3)
   python3-numpy python3-scipy python3-gensim fasttext
   # fuzzing (libFuzzer ships with clang) and the format check

@@ -50,9 +50,11 @@ Status VerifyStore(const std::string& dir, size_t memory_bytes, VerifyReport* re
 enum class DumpFormat {
   kText,   // "word1 word2 count" lines, count as the shortest exact-enough decimal
   kGlove,  // Stanford GloVe's cooccurrence.bin: {int32 word1, int32 word2, double val}, 1-based ids
+  kVocab,  // the store's vocabulary as Stanford's vocab.txt (streamglove/vocab_file.h); no pairs
 };
 
-// Writes every non-zero pair in (row, col) order to `out_path` ("-": stdout).
+// Writes every non-zero pair in (row, col) order to `out_path` ("-": stdout),
+// or with kVocab the vocabulary.
 Status DumpStore(const std::string& dir, size_t memory_bytes, DumpFormat format,
                  const std::string& out_path);
 

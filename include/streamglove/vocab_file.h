@@ -23,6 +23,10 @@ struct VocabEntry {
 // "word count", a count that is not a positive integer, a duplicate word.
 Status ReadVocabFile(const std::string& path, std::vector<VocabEntry>* entries);
 
+// Writes `entries` as a vocabulary file, atomically (a crash leaves the old
+// file or the new one). REQUIRES: entries in the file's order.
+Status WriteVocabFile(const std::string& path, const std::vector<VocabEntry>& entries);
+
 }  // namespace streamglove
 
 #endif  // STREAMGLOVE_VOCAB_FILE_H_

@@ -74,10 +74,10 @@ int main(int argc, char** argv) {
     }
     if (!s.ok()) {
       if (s.code() == Status::Code::kInterrupted) {
-        fmt::print(stderr, "streamglove: {}\n", s.message());
+        if (command->reports_errors()) fmt::print(stderr, "streamglove: {}\n", s.message());
         return 128 + InterruptSignal();
       }
-      fmt::print(stderr, "streamglove: error: {}\n", s.message());
+      if (command->reports_errors()) fmt::print(stderr, "streamglove: error: {}\n", s.message());
       return 1;
     }
     return 0;

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cli/mpi_launch.h"
 #include "streamglove/store_info.h"
 #include "util/config.h"
 #include "util/size.h"
@@ -87,6 +88,15 @@ Status IngestCommand::Validate() {
 }
 
 Status IngestCommand::Run() {
+  if (StartedByMpiLauncher()) {
+#ifdef SG_WITH_MPI
+    return RunDistributed();
+#else
+    return Status::InvalidArgument(
+        "started by an MPI launcher, but this streamglove was built without MPI (install "
+        "libopenmpi-dev and rebuild; docs/distributed.md)");
+#endif
+  }
   IngestStats stats;
   const Status s = Ingest(store_, inputs_, corpus_, options_, &stats);
   if (!quiet_) {
@@ -179,17 +189,24 @@ Status VerifyCommand::Run() {
 
 DumpCommand::DumpCommand(CLI::App* parent) {
   app_ = parent->add_subcommand(
-      "dump", "Write a store's counts: text lines or Stanford GloVe's cooccurrence.bin");
+      "dump",
+      "Write a store's counts (text lines or Stanford GloVe's cooccurrence.bin) or its "
+      "vocabulary");
   app_->add_option("--store", store_, "Store directory")->required();
-  app_->add_option("--format", format_, "text ('word1 word2 count') or glove (binary records)")
+  app_->add_option("--format", format_,
+                   "text ('word1 word2 count'), glove (binary records) or vocab (Stanford's "
+                   "vocab.txt: 'word count' lines)")
       ->capture_default_str()
-      ->check(CLI::IsMember({"text", "glove"}));
+      ->check(CLI::IsMember({"text", "glove", "vocab"}));
   app_->add_option("-o,--output", output_, "Output file (- for stdout)")->capture_default_str();
 }
 
 Status DumpCommand::Run() {
   return DumpStore(store_, config::kStoreReadMemoryBytes,
-                   format_ == "glove" ? DumpFormat::kGlove : DumpFormat::kText, output_);
+                   format_ == "glove"   ? DumpFormat::kGlove
+                   : format_ == "vocab" ? DumpFormat::kVocab
+                                        : DumpFormat::kText,
+                   output_);
 }
 
 }  // namespace streamglove

@@ -19,6 +19,10 @@ class IngestCommand final : public Command {
   Status Run() override;
 
  private:
+  // The ingest as one rank of an MPI job (distributed_ingest_command.cc;
+  // built with MPI only).
+  Status RunDistributed();
+
   CorpusFlags corpus_flags_;
   std::string store_;
   std::string memory_ = FormatByteSize(IngestOptions().memory_bytes);

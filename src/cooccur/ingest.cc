@@ -8,7 +8,6 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
-#include <unordered_set>
 
 #include <fmt/format.h>
 #include <tbb/concurrent_queue.h>
@@ -20,11 +19,11 @@
 #include "cooccur/batch_merge.h"
 #include "cooccur/dense_region.h"
 #include "cooccur/fixed_point.h"
+#include "cooccur/ingest_setup.h"
 #include "cooccur/pair_accumulator.h"
 #include "cooccur/subsampled_window.h"
 #include "cooccur/window_counter.h"
 #include "corpus/chunk_tokenizer.h"
-#include "corpus/fingerprint.h"
 #include "store/store.h"
 #include "streamglove/vocabulary.h"
 #include "util/config.h"
@@ -45,57 +44,16 @@ double SecondsSince(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
 }
 
-StoreConfig ConfigFor(const CorpusOptions& corpus, const IngestOptions& options) {
-  StoreConfig c;
-  c.window = options.window;
-  c.symmetric = options.symmetric;
-  c.weighting = options.weighting;
-  c.subsample = options.subsample;
-  c.scale = CountScale(options.window, options.weighting, options.subsample > 0);
-  c.tokenizer = TokenizerKindName(corpus.tokenizer);
-  c.lowercase = corpus.lowercase;
-  c.json_field = corpus.json_field;
-  return c;
-}
-
-// A store's counts mean something only if every ingest counts the same way.
-Status CheckCompatible(const std::string& dir, const StoreConfig& have, const StoreConfig& want) {
-  auto differs = [&](const char* what, const std::string& a, const std::string& b) {
-    return Status::InvalidArgument(
-        fmt::format("{}: the store counts with {} {}; this run asks for {}", dir, what, a, b));
-  };
-  if (have.window != want.window)
-    return differs("--window", fmt::to_string(have.window), fmt::to_string(want.window));
-  if (have.symmetric != want.symmetric) {
-    return differs("", have.symmetric ? "symmetric windows" : "--asymmetric",
-                   want.symmetric ? "symmetric" : "--asymmetric");
-  }
-  if (have.weighting != want.weighting) {
-    return differs("--weighting", DistanceWeightingName(have.weighting),
-                   DistanceWeightingName(want.weighting));
-  }
-  if (have.subsample != want.subsample) {
-    return differs("--subsample", fmt::to_string(have.subsample), fmt::to_string(want.subsample));
-  }
-  if (have.tokenizer != want.tokenizer)
-    return differs("--tokenizer", have.tokenizer, want.tokenizer);
-  if (have.lowercase != want.lowercase)
-    return differs("--lowercase", fmt::to_string(have.lowercase), fmt::to_string(want.lowercase));
-  if (have.json_field != want.json_field)
-    return differs("--json-field", have.json_field, want.json_field);
-  return Status::OK();
-}
-
 Status PrepareStore(const std::string& dir, const std::vector<InputFile>& inputs,
                     const CorpusOptions& corpus, const IngestOptions& options, int threads,
                     Store* store, IngestStats* stats) {
-  const StoreConfig want = ConfigFor(corpus, options);
+  const StoreConfig want = IngestStoreConfig(corpus, options);
   if (store->initialized()) {
     if (!options.vocab_file.empty()) {
       stats->messages.push_back(fmt::format(
           "--vocab {} ignored: the store keeps its own vocabulary", options.vocab_file));
     }
-    return CheckCompatible(dir, store->config(), want);
+    return CheckStoreCompatible(dir, store->config(), want);
   }
   const auto start = Clock::now();
   std::vector<VocabEntry> vocab;
@@ -209,75 +167,6 @@ std::unique_ptr<SubsampledWindow> MakeSubsampledWindow(const StoreConfig& config
                                             config.scale);
 }
 
-// The inputs an ingest reads, in order: a partly ingested one first (to
-// finish it from its recorded position), then the others the store does not
-// hold yet (all of them with --force), each content once.
-struct InputSelection {
-  std::vector<InputFile> inputs;
-  std::vector<std::string> fingerprints;
-  IngestProgress progress;  // of the partly ingested input, when resuming
-  bool resuming = false;
-};
-
-Status SelectInputs(const std::string& store_dir, const std::vector<InputFile>& inputs,
-                    const IngestOptions& options, Store* store, InputSelection* selected,
-                    IngestStats* stats) {
-  std::vector<std::string> fingerprints(inputs.size());
-  for (size_t i = 0; i < inputs.size(); ++i)
-    SG_RETURN_IF_ERROR(FingerprintFile(inputs[i].path, &fingerprints[i]));
-  IngestProgress& progress = selected->progress;
-  bool& resuming = selected->resuming;
-  if (store->initialized()) SG_RETURN_IF_ERROR(store->GetProgress(&progress, &resuming));
-  std::vector<InputFile>& todo = selected->inputs;
-  std::vector<std::string>& todo_fingerprints = selected->fingerprints;
-  std::unordered_set<std::string> taken;
-  if (resuming) {
-    const auto it = std::find(fingerprints.begin(), fingerprints.end(), progress.fingerprint);
-    if (it == fingerprints.end()) {
-      return Status::InvalidArgument(fmt::format(
-          "{}: the store holds a partly ingested input ({}); run ingest again with it to finish it",
-          store_dir, progress.path));
-    }
-    if (options.force) {
-      return Status::InvalidArgument(
-          fmt::format("{}: an interrupted ingest of {} is pending: rerun without --force to finish "
-                      "it (a forced rerun would count the inputs it already finished again)",
-                      store_dir, progress.path));
-    }
-    const size_t i = it - fingerprints.begin();
-    todo.push_back(inputs[i]);
-    todo_fingerprints.push_back(fingerprints[i]);
-    taken.insert(fingerprints[i]);
-    stats->resumed = true;
-    stats->messages.push_back(
-        fmt::format("resuming {} at byte {}", inputs[i].path, progress.offset));
-  }
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    if (!taken.insert(fingerprints[i]).second) {
-      if (!(resuming && fingerprints[i] == progress.fingerprint)) {
-        stats->messages.push_back(
-            fmt::format("skipping {}: same content as another input of this run", inputs[i].path));
-      }
-      continue;
-    }
-    if (store->initialized() && !options.force) {
-      InputRecord record;
-      bool found = false;
-      SG_RETURN_IF_ERROR(store->FindInput(fingerprints[i], &record, &found));
-      if (found) {
-        ++stats->inputs_skipped;
-        stats->messages.push_back(
-            fmt::format("skipping {}: already ingested (as {}; --force to count it again)",
-                        inputs[i].path, record.path));
-        continue;
-      }
-    }
-    todo.push_back(inputs[i]);
-    todo_fingerprints.push_back(fingerprints[i]);
-  }
-  return Status::OK();
-}
-
 }  // namespace
 
 Status ValidateIngestOptions(const IngestOptions& options) {
@@ -326,6 +215,7 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
   const bool created = !std::filesystem::exists(store_dir, exists_ec);
   std::unique_ptr<Store> store;
   SG_RETURN_IF_ERROR(Store::Open(store_dir, options.memory_bytes, /*create=*/true, &store));
+  SG_RETURN_IF_ERROR(CheckNoDistributedIngestPending(store_dir));
 
   // Which inputs to read, in which order: a partly ingested one first.
   InputSelection selected;

@@ -92,38 +92,29 @@ class PairSpanStream final : public PairStream {
 
 }  // namespace
 
-namespace {
+void PairRunEncoder::Add(const PairRecord& r, std::string* out) {
+  const bool group_start = records_ % kPairRunGroupRecords == 0;
+  PutVarint64(out, group_start ? r.key : r.key - previous_);
+  PutVarint64(out, r.value);
+  previous_ = r.key;
+  ++records_;
+}
 
-// Writes sorted records as a run, one at a time, noting where groups start.
-class PairRunWriter {
- public:
-  Status Open(const std::string& path, PairRun* run) {
-    run_ = run;
-    *run_ = PairRun{path, {}, 0};
-    return file_.Open(path, kReadBufferBytes);
-  }
-  Status Add(const PairRecord& r) {
-    const bool group_start = run_->records % kPairRunGroupRecords == 0;
-    if (group_start) run_->groups.push_back(PairRun::Group{r.key, bytes_});
-    record_.clear();
-    PutVarint64(&record_, group_start ? r.key : r.key - previous_);
-    PutVarint64(&record_, r.value);
-    previous_ = r.key;
-    ++run_->records;
-    bytes_ += record_.size();
-    return file_.Append(record_);
-  }
-  Status Finish() { return file_.Close(/*sync=*/false); }
+Status PairRunWriter::Open(const std::string& path, PairRun* run) {
+  run_ = run;
+  *run_ = PairRun{path, {}, 0};
+  return file_.Open(path, kReadBufferBytes);
+}
 
- private:
-  WritableFile file_;
-  PairRun* run_ = nullptr;
-  std::string record_;
-  uint64_t previous_ = 0;
-  uint64_t bytes_ = 0;
-};
-
-}  // namespace
+Status PairRunWriter::Add(const PairRecord& r) {
+  if (run_->records % kPairRunGroupRecords == 0)
+    run_->groups.push_back(PairRun::Group{r.key, bytes_});
+  record_.clear();
+  encoder_.Add(r, &record_);
+  ++run_->records;
+  bytes_ += record_.size();
+  return file_.Append(record_);
+}
 
 Status WritePairRun(const std::string& path, std::span<const PairRecord> records, PairRun* run) {
   PairRunWriter writer;

@@ -39,6 +39,35 @@ struct PairRun {
   uint64_t records = 0;
 };
 
+// Encodes records in the run format: each record's bytes appended to a
+// string, a group's first record with its key whole.
+class PairRunEncoder {
+ public:
+  // REQUIRES: r.key above the previous record's.
+  void Add(const PairRecord& r, std::string* out);
+
+ private:
+  uint64_t records_ = 0;
+  uint64_t previous_ = 0;
+};
+
+// Writes sorted records as a run, one at a time, noting where groups start.
+class PairRunWriter {
+ public:
+  // *run describes the file as records are added; it is complete after Finish().
+  Status Open(const std::string& path, PairRun* run);
+  // REQUIRES: r.key above the previous record's.
+  Status Add(const PairRecord& r);
+  Status Finish() { return file_.Close(/*sync=*/false); }
+
+ private:
+  WritableFile file_;
+  PairRun* run_ = nullptr;
+  PairRunEncoder encoder_;
+  std::string record_;
+  uint64_t bytes_ = 0;
+};
+
 // REQUIRES: `records` sorted by key, keys distinct.
 Status WritePairRun(const std::string& path, std::span<const PairRecord> records, PairRun* run);
 
@@ -51,6 +80,8 @@ class PairStream {
 };
 
 // The run's records with keys in [begin, end). REQUIRES: `run` outlives it.
+// A run whose groups are not known (a received stream) is read from its
+// start with empty `groups` and records = UINT64_MAX: to its end.
 std::unique_ptr<PairStream> NewPairRunReader(const PairRun& run, uint64_t begin = 0,
                                              uint64_t end = UINT64_MAX);
 // Streams sorted in-memory records; `records` must outlive the stream.

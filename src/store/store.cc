@@ -123,8 +123,9 @@ Status StoreImpl::GetProgress(IngestProgress* progress, bool* found) {
   return Status::OK();
 }
 
-Status StoreImpl::ForEachPairBelow(uint32_t row_end, const PairVisitor& f) {
-  const std::string first(1, kPairKeyPrefix);
+Status StoreImpl::ForEachPairInRows(uint32_t row_begin, uint32_t row_end, const PairVisitor& f) {
+  if (row_begin >= row_end) return Status::OK();
+  const std::string first = EncodePairBlockKey(row_begin, 0);
   const std::string end =
       row_end == UINT32_MAX ? std::string(1, kPairKeyPrefix + 1) : EncodePairBlockKey(row_end, 0);
   const rocksdb::Slice upper(end);

@@ -136,10 +136,15 @@ class Store {
 
   using PairVisitor = std::function<Status(uint32_t row, uint32_t col, uint64_t value)>;
 
-  // Calls f for every non-zero pair of the rows below row_end, in (row, col)
-  // order, with the summed value; stops at the first non-OK status f returns.
-  // The scan ends at row_end: the rows above it are never read.
-  virtual Status ForEachPairBelow(uint32_t row_end, const PairVisitor& f) = 0;
+  // Calls f for every non-zero pair of the rows in [row_begin, row_end), in
+  // (row, col) order, with the summed value; stops at the first non-OK
+  // status f returns. Only those rows are read.
+  virtual Status ForEachPairInRows(uint32_t row_begin, uint32_t row_end, const PairVisitor& f) = 0;
+
+  // ForEachPairInRows over the rows below row_end.
+  Status ForEachPairBelow(uint32_t row_end, const PairVisitor& f) {
+    return ForEachPairInRows(0, row_end, f);
+  }
 
   // ForEachPairBelow over every row.
   Status ForEachPair(const PairVisitor& f) { return ForEachPairBelow(UINT32_MAX, f); }

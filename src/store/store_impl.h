@@ -53,7 +53,7 @@ class StoreImpl final : public Store {
   Status CommitBatch(std::unique_ptr<Batch> batch, const IngestProgress* progress,
                      const std::vector<InputRecord>& finished) override;
 
-  Status ForEachPairBelow(uint32_t row_end, const PairVisitor& f) override;
+  Status ForEachPairInRows(uint32_t row_begin, uint32_t row_end, const PairVisitor& f) override;
 
   uint64_t SizeOnDisk() override;
   Status VerifyChecksums() override;

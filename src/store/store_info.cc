@@ -51,8 +51,9 @@ Status DumpStore(const std::string& dir, size_t memory_bytes, DumpFormat format,
   SG_RETURN_IF_ERROR(Store::OpenForReading(dir, memory_bytes, &store));
   if (!store->initialized())
     return Status::InvalidArgument(fmt::format("{}: the store holds no vocabulary yet", dir));
-  const double scale = static_cast<double>(store->config().scale);
   const auto& vocab = store->vocab();
+  if (format == DumpFormat::kVocab) return WriteVocabFile(out_path, vocab);
+  const double scale = static_cast<double>(store->config().scale);
   AtomicFileWriter out;
   SG_RETURN_IF_ERROR(out.Open(out_path));
   std::string line;

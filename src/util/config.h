@@ -40,6 +40,11 @@ inline constexpr size_t kMergeFanIn = 128;
 inline constexpr size_t kMinMergeFanIn = 4;
 inline constexpr size_t kRunReadBufferBytes = size_t{64} << 10;
 
+// One message of the distributed ingest's stream exchange (src/cooccur_mpi/):
+// large enough that MPI's per-message cost vanishes against the bytes; a
+// rank holds three (two outgoing, one incoming).
+inline constexpr size_t kExchangeChunkBytes = size_t{1} << 20;
+
 // Memory kept for merging a batch's sorted runs, all threads together.
 inline constexpr size_t kMergeReserveBytes = size_t{24} << 20;
 // Memory of one SST file being written by a commit thread: RocksDB's data

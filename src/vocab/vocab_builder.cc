@@ -21,6 +21,7 @@
 #include "util/progress.h"
 #include "util/threads.h"
 #include "vocab/word_count_table.h"
+#include "vocab/word_counts.h"
 #include "vocab/word_run.h"
 
 namespace streamglove {
@@ -178,35 +179,39 @@ Status MergeFromRuns(RunSet* runs, const VocabOptions& options, size_t merge_byt
                        [&](std::string_view w, uint64_t c) { return out->Add(w, c); });
 }
 
-}  // namespace
+// The counting phase of a pass: every token of the inputs in the workers'
+// tables and the runs they spilled.
+struct CountedWords {
+  VocabMemoryPlan plan;
+  TempDir temp;
+  std::unique_ptr<RunSet> runs;
+  std::vector<std::unique_ptr<VocabWorker>> workers;
+  size_t table_bytes = 0;  // held by the workers' tables at the end
+};
 
-Status BuildVocabulary(const std::vector<InputFile>& inputs, const CorpusOptions& corpus_options,
-                       const VocabOptions& options, const std::string& output_path,
-                       VocabStats* stats) {
-  const auto start = std::chrono::steady_clock::now();
-  *stats = VocabStats();
+Status CountTokens(const std::vector<InputFile>& inputs, const CorpusOptions& corpus_options,
+                   const VocabOptions& options, CountedWords* counted, VocabStats* stats) {
   const int threads = ResolveThreads(options.threads);
   stats->threads = threads;
-  const VocabMemoryPlan plan = PlanMemory(corpus_options, options, threads);
+  counted->plan = PlanMemory(corpus_options, options, threads);
   CorpusOptions corpus = corpus_options;
-  corpus.chunk_bytes = plan.chunk_bytes;
+  corpus.chunk_bytes = counted->plan.chunk_bytes;
 
-  TempDir temp;
-  SG_RETURN_IF_ERROR(temp.Create(options.temp_dir, "streamglove-vocab-"));
-  RunSet runs(temp.path());
+  SG_RETURN_IF_ERROR(counted->temp.Create(options.temp_dir, "streamglove-vocab-"));
+  counted->runs = std::make_unique<RunSet>(counted->temp.path());
 
   ChunkReader reader(inputs, corpus);
-  std::vector<std::unique_ptr<VocabWorker>> workers;
+  std::vector<std::unique_ptr<VocabWorker>>& workers = counted->workers;
   std::vector<VocabWorker*> worker_ptrs;
   for (int i = 0; i < threads; ++i) {
-    workers.push_back(
-        std::make_unique<VocabWorker>(plan.table_bytes, corpus, &reader.inputs(), &runs));
+    workers.push_back(std::make_unique<VocabWorker>(counted->plan.table_bytes, corpus,
+                                                    &reader.inputs(), counted->runs.get()));
     worker_ptrs.push_back(workers.back().get());
   }
   std::atomic<uint64_t> tokens{0};
   ProgressMeter progress("vocab", options.progress);
-  const Status counted = ForEachChunk<VocabWorker>(
-      &reader, worker_ptrs, plan.chunks_in_flight,
+  const Status counted_status = ForEachChunk<VocabWorker>(
+      &reader, worker_ptrs, counted->plan.chunks_in_flight,
       [&] { progress.Update(reader.bytes_consumed(), reader.bytes_total(), tokens.load()); },
       [&](VocabWorker* worker, const Chunk& chunk) {
         const uint64_t before = worker->tokenizer().stats().tokens;
@@ -215,11 +220,10 @@ Status BuildVocabulary(const std::vector<InputFile>& inputs, const CorpusOptions
         return s;
       });
   progress.Finish();
-  SG_RETURN_IF_ERROR(counted);
+  SG_RETURN_IF_ERROR(counted_status);
   stats->bytes_read = reader.bytes_consumed();
 
   CorpusLocation first_bad;
-  size_t table_bytes = 0;
   for (const auto& w : workers) {
     stats->tokenizer.Add(w->tokenizer().stats());
     stats->bad_records += w->tokenizer().bad_records();
@@ -227,18 +231,74 @@ Status BuildVocabulary(const std::vector<InputFile>& inputs, const CorpusOptions
       first_bad = w->tokenizer().first_bad_record();
       stats->first_bad_record = w->tokenizer().first_bad_reason();
     }
-    table_bytes += w->table().memory_bytes();
+    counted->table_bytes += w->table().memory_bytes();
   }
+  return Status::OK();
+}
+
+// True when the workers' tables can be merged in memory: nothing spilled and
+// the merged table fits the final merge's share.
+bool MergesInMemory(const CountedWords& counted) {
+  return counted.runs->size() == 0 && 2 * counted.table_bytes <= counted.plan.merge_bytes;
+}
+
+// The workers' tables merged into one (and the workers freed).
+void MergeTables(CountedWords* counted, WordCountTable* merged) {
+  for (auto& w : counted->workers) {
+    w->table().ForEach([&](std::string_view word, uint64_t count) { merged->Add(word, count); });
+    w.reset();
+  }
+}
+
+// Spills every worker's table as a word-ordered run (and frees the workers).
+Status SpillTables(CountedWords* counted, VocabStats* stats) {
+  for (auto& w : counted->workers) {
+    if (w->table().size() > 0)
+      SG_RETURN_IF_ERROR(counted->runs->Spill(&w->table(), WordCountTable::Order::kByWord));
+    w.reset();
+  }
+  stats->spill_runs = counted->runs->size();
+  return Status::OK();
+}
+
+}  // namespace
+
+Status CountWordsInOrder(const std::vector<InputFile>& inputs, const CorpusOptions& corpus,
+                         const VocabOptions& options, const WordEmitter& emit, VocabStats* stats) {
+  *stats = VocabStats();
+  CountedWords counted;
+  SG_RETURN_IF_ERROR(CountTokens(inputs, corpus, options, &counted, stats));
+  if (MergesInMemory(counted)) {
+    WordCountTable merged;
+    MergeTables(&counted, &merged);
+    stats->distinct_words = merged.size();
+    Status s;
+    merged.Drain(WordCountTable::Order::kByWord, 1, [&](std::string_view word, uint64_t count) {
+      if (s.ok()) s = emit(word, count);
+    });
+    return s;
+  }
+  SG_RETURN_IF_ERROR(SpillTables(&counted, stats));
+  return MergeWordRuns(counted.runs->Take(), WordCountTable::Order::kByWord, config::kMergeFanIn,
+                       counted.runs->dir(), [&](std::string_view word, uint64_t count) {
+                         ++stats->distinct_words;
+                         return emit(word, count);
+                       });
+}
+
+Status BuildVocabulary(const std::vector<InputFile>& inputs, const CorpusOptions& corpus_options,
+                       const VocabOptions& options, const std::string& output_path,
+                       VocabStats* stats) {
+  const auto start = std::chrono::steady_clock::now();
+  *stats = VocabStats();
+  CountedWords counted;
+  SG_RETURN_IF_ERROR(CountTokens(inputs, corpus_options, options, &counted, stats));
 
   VocabFileWriter out(options.max_vocab);
   SG_RETURN_IF_ERROR(out.Open(output_path));
-  if (runs.size() == 0 && 2 * table_bytes <= plan.merge_bytes) {
-    // Everything fit: merge the worker tables in memory.
+  if (MergesInMemory(counted)) {
     WordCountTable merged;
-    for (auto& w : workers) {
-      w->table().ForEach([&](std::string_view word, uint64_t count) { merged.Add(word, count); });
-      w.reset();
-    }
+    MergeTables(&counted, &merged);
     stats->distinct_words = merged.size();
     Status s;
     merged.Drain(WordCountTable::Order::kByCountDesc, options.min_count,
@@ -247,13 +307,9 @@ Status BuildVocabulary(const std::vector<InputFile>& inputs, const CorpusOptions
                  });
     SG_RETURN_IF_ERROR(s);
   } else {
-    for (auto& w : workers) {
-      if (w->table().size() > 0)
-        SG_RETURN_IF_ERROR(runs.Spill(&w->table(), WordCountTable::Order::kByWord));
-      w.reset();
-    }
-    stats->spill_runs = runs.size();
-    SG_RETURN_IF_ERROR(MergeFromRuns(&runs, options, plan.merge_bytes, &out, stats));
+    SG_RETURN_IF_ERROR(SpillTables(&counted, stats));
+    SG_RETURN_IF_ERROR(
+        MergeFromRuns(counted.runs.get(), options, counted.plan.merge_bytes, &out, stats));
   }
   SG_RETURN_IF_ERROR(out.Commit());
   stats->kept_words = out.written();

@@ -48,4 +48,16 @@ Status ReadVocabFile(const std::string& path, std::vector<VocabEntry>* entries) 
   return Status::OK();
 }
 
+Status WriteVocabFile(const std::string& path, const std::vector<VocabEntry>& entries) {
+  AtomicFileWriter file;
+  SG_RETURN_IF_ERROR(file.Open(path));
+  std::string line;
+  for (const VocabEntry& e : entries) {
+    line.assign(e.word);
+    fmt::format_to(std::back_inserter(line), " {}\n", e.count);
+    SG_RETURN_IF_ERROR(file.Append(line));
+  }
+  return file.Commit();
+}
+
 }  // namespace streamglove
