@@ -118,13 +118,13 @@ Status PlanOnRoot(const std::string& store_dir, const JobPaths& paths, int ranks
   SG_RETURN_IF_ERROR(ReadRecordedPlan(paths, &recorded_ranks, &recorded, &found));
   if (found) {
     // A plan whose inputs are all in the store was committed (the crash
-    // came before its files were removed): its files are leftovers.
-    bool committed = true;
+    // came before its files were removed), and one of a store without a
+    // vocabulary never counted: their files are leftovers.
+    bool committed = (*store)->initialized();
     for (const auto& [fingerprint, rank] : recorded) {
       InputRecord record;
       bool in_store = false;
-      if ((*store)->initialized())
-        SG_RETURN_IF_ERROR((*store)->FindInput(fingerprint, &record, &in_store));
+      if (committed) SG_RETURN_IF_ERROR((*store)->FindInput(fingerprint, &record, &in_store));
       committed = committed && in_store;
     }
     std::vector<std::string> fingerprints = selected.fingerprints;
@@ -314,8 +314,12 @@ Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
   }
   const JobPaths paths(store_dir);
 
-  // 1. The plan.
+  // 1. The plan. A store this job creates is removed again if it never gets
+  // a vocabulary (bad input in the vocabulary pass), as by the single-process
+  // ingest.
   auto phase = Clock::now();
+  std::error_code exists_ec;
+  const bool created = root && !std::filesystem::exists(store_dir, exists_ec);
   std::unique_ptr<Store> store;  // rank 0's, locked until the end
   Plan plan;
   SG_RETURN_IF_ERROR(world->Agree(root ? PlanOnRoot(store_dir, paths, ranks, inputs, corpus,
@@ -359,7 +363,13 @@ Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
               ? Status::InvalidArgument("the vocabulary is empty (is --min-count too high?)")
               : store->Initialize(IngestStoreConfig(corpus, options), vocab);
     }
-    SG_RETURN_IF_ERROR(world->Agree(s));
+    s = world->Agree(s);
+    if (!s.ok() && created && !store->initialized()) {
+      store.reset();
+      std::error_code ec;
+      std::filesystem::remove_all(store_dir, ec);
+    }
+    SG_RETURN_IF_ERROR(s);
   }
   std::string boundaries_text;
   if (root) {

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# The distributed ingest (mpirun -np N streamglove ingest) against the
+# single-process ingest of the same generated shards: the store's dump and
+# vocabulary byte for byte, with 3 ranks and with 1; shards added later by
+# another job; a rank killed with kill -9 at random moments, then the
+# command rerun; the refusals while such a job is pending.
+# Skips (77) without mpirun or with a streamglove built without MPI.
+set -euo pipefail
+bin=$1
+generator=$2
+command -v mpirun >/dev/null || { echo "SKIP: no mpirun"; exit 77; }
+dir=$(mktemp -d "${TMPDIR:-/tmp}/sg-mpi.XXXXXX")
+trap 'rm -rf "$dir"' EXIT
+# Root in a container is how CI runs; single-copy (CMA) needs ptrace there.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_btl_vader_single_copy_mechanism=none
+mpi() { local np=$1; shift; mpirun --oversubscribe -np "$np" "$@"; }
+
+mkdir "$dir/corpus"
+"$generator" -o "$dir/corpus" --bytes 12e6 --shards 7 --seed 11 >/dev/null
+shards=("$dir"/corpus/*)
+flags=(--window 10 --min-count 3 --memory 256M --batch-size 256K -q)
+fingerprint() {
+  echo "$("$bin" dump --store "$1" --format glove | md5sum | cut -d' ' -f1)" \
+    "$("$bin" dump --store "$1" --format vocab | md5sum | cut -d' ' -f1)"
+}
+
+if mpi 1 "$bin" ingest --store "$dir/probe" "${shards[0]}" "${flags[@]}" 2>"$dir/probe.err"; then :
+elif grep -q "built without MPI" "$dir/probe.err"; then echo "SKIP: $(cat "$dir/probe.err")"; exit 77
+else echo "FAIL: mpirun -np 1: $(cat "$dir/probe.err")"; exit 1; fi
+
+start=$(date +%s.%N)
+"$bin" ingest --store "$dir/reference" "${shards[@]}" "${flags[@]}" --threads 2
+full=$(echo "$(date +%s.%N) - $start" | bc)
+reference=$(fingerprint "$dir/reference")
+"$bin" vocab "${shards[@]}" --min-count 3 -o "$dir/vocab.txt" 2>/dev/null
+[ "$("$bin" dump --store "$dir/reference" --format vocab | md5sum)" = "$(md5sum <"$dir/vocab.txt")" ] ||
+  { echo "FAIL: dump --format vocab differs from the vocab command's file"; exit 1; }
+echo "single process: ${full} s, dump and vocabulary $reference"
+
+fail=0
+expect_same() {
+  local got
+  got=$(fingerprint "$2")
+  if [ "$got" = "$reference" ]; then echo "ok: $1"; else echo "FAIL: $1: $got"; fail=1; fi
+}
+for np in 3 1; do
+  mpi "$np" "$bin" ingest --store "$dir/np$np" "${shards[@]}" "${flags[@]}" --threads 1
+  expect_same "mpirun -np $np" "$dir/np$np"
+done
+# Shards added later, by a job of another size: the first four (which make
+# the vocabulary), then all seven given again (the four are skipped); as the
+# same two steps in one process.
+"$bin" ingest --store "$dir/added1" "${shards[@]:0:4}" "${flags[@]}" --threads 2
+"$bin" ingest --store "$dir/added1" "${shards[@]}" "${flags[@]}" --threads 2
+mpi 3 "$bin" ingest --store "$dir/added" "${shards[@]:0:4}" "${flags[@]}" --threads 1
+mpi 2 "$bin" ingest --store "$dir/added" "${shards[@]}" "${flags[@]}" --threads 1
+if [ "$(fingerprint "$dir/added")" = "$(fingerprint "$dir/added1")" ]; then
+  echo "ok: 4 shards on 3 ranks, then the rest on 2"
+else
+  echo "FAIL: 4 shards on 3 ranks, then the rest on 2: not the single process's two steps"; fail=1
+fi
+[ ! -e "$dir/added/ranks" ] || { echo "FAIL: a finished job left $dir/added/ranks"; fail=1; }
+
+# A truncated shard: one error line naming it, exit 1, and no store left.
+mkdir "$dir/bad"
+cp "${shards[@]}" "$dir/bad/"
+head -c 300000 "${shards[2]}" >"$dir/bad/$(basename "${shards[2]}")"
+rc=0
+mpi 3 "$bin" ingest --store "$dir/bad.store" "$dir/bad" "${flags[@]}" --threads 1 >/dev/null 2>"$dir/bad.err" || rc=$?
+lines=$(grep -c "^streamglove: " "$dir/bad.err" || true)
+if [ "$rc" -ne 1 ] || [ "$lines" -ne 1 ] || ! grep -q "^streamglove: error: .*$(basename "${shards[2]}"): byte 300000" "$dir/bad.err" ||
+  [ -e "$dir/bad.store" ]; then
+  echo "FAIL: truncated shard: exit $rc, $lines lines: $(grep "^streamglove" "$dir/bad.err")"; fail=1
+else
+  echo "ok: truncated shard: $(grep "^streamglove" "$dir/bad.err")"
+fi
+
+# kill -9 one rank at random moments (the launcher then ends the job), rerun.
+mpi_time=$(
+  s=$(date +%s.%N)
+  mpi 3 "$bin" ingest --store "$dir/timed" "${shards[@]}" "${flags[@]}" --threads 1
+  echo "$(date +%s.%N) - $s" | bc
+)
+hit=0
+for trial in 1 2 3 4; do
+  store="$dir/killed$trial"
+  mpi 3 "$bin" ingest --store "$store" "${shards[@]}" "${flags[@]}" --threads 1 2>/dev/null &
+  launcher=$!
+  sleep "$(awk -v f="$mpi_time" -v r="$RANDOM" 'BEGIN { printf "%.3f", 0.2 * f + 0.6 * f * r / 32768 }')"
+  victim=$(pgrep -f "ingest --store $store " | grep -v "^$launcher$" | shuf -n 1 || true)
+  if [ -n "$victim" ] && kill -9 "$victim" 2>/dev/null; then hit=$((hit + 1)); fi
+  wait "$launcher" 2>/dev/null || true
+  # The launcher may return before the other ranks have died of its signals.
+  while pgrep -f "ingest --store $store " >/dev/null; do sleep 0.1; done
+  pending=no
+  if [ -e "$store/ranks/plan" ]; then
+    pending=yes
+    # While a job is pending, only its own rerun may continue it.
+    rc=0
+    "$bin" ingest --store "$store" "${shards[@]}" "${flags[@]}" 2>"$dir/single.err" || rc=$?
+    if [ "$rc" -ne 1 ] || ! grep -q "interrupted distributed ingest" "$dir/single.err"; then
+      echo "FAIL: single-process ingest on a pending job: exit $rc: $(cat "$dir/single.err")"; fail=1
+    fi
+    rc=0
+    mpi 2 "$bin" ingest --store "$store" "${shards[@]}" "${flags[@]}" >/dev/null 2>"$dir/np2.err" || rc=$?
+    if [ "$rc" -ne 1 ] || ! grep -q "mpirun -np 3" "$dir/np2.err"; then
+      echo "FAIL: a job of 2 ranks on a pending job of 3: exit $rc: $(head -3 "$dir/np2.err")"; fail=1
+    fi
+  fi
+  mpi 3 "$bin" ingest --store "$store" "${shards[@]}" "${flags[@]}" --threads 1
+  expect_same "kill -9 of one rank, trial $trial (a job pending after it: $pending), rerun" "$store"
+done
+echo "kill -9 trials: 4, $hit hit a running rank"
+[ "$hit" -gt 0 ] || { echo "FAIL: no kill hit a running rank"; fail=1; }
+exit $fail
