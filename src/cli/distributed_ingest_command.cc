@@ -27,13 +27,14 @@ Status IngestCommand::RunDistributed() {
              "vocabulary {} words{}; {:.2f} s (plan {:.2f} s, vocabulary {:.2f} s, counting "
              "{:.2f} s, exchange {:.2f} s, merge {:.2f} s, commit {:.2f} s); {} pairs; "
              "exchanged {} of word counts and {} of pairs ({} from the busiest rank) for {} of "
-             "text\n",
+             "text ({} bytes of word counts, {} bytes of pairs, {} bytes of text)\n",
              stats.ranks, t.inputs_ingested, t.inputs_skipped, t.tokens, t.increments, t.vocab_size,
              t.vocabulary_built ? " (built)" : "", seconds, stats.plan_seconds, stats.vocab_seconds,
              stats.count_seconds, stats.exchange_seconds, stats.merge_seconds, stats.commit_seconds,
              stats.pairs, FormatBytes(stats.vocab_exchange_bytes),
              FormatBytes(stats.pair_exchange_bytes), FormatBytes(stats.max_rank_exchange_bytes),
-             FormatBytes(stats.text_bytes));
+             FormatBytes(stats.text_bytes), stats.vocab_exchange_bytes, stats.pair_exchange_bytes,
+             stats.text_bytes);
   return Status::OK();
 }
 

@@ -441,9 +441,10 @@ Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
   std::vector<std::string> records_by_rank;
   world->Gather(records, &records_by_rank);
   uint64_t committed_inputs = 0, text_bytes = 0;
+  // On every core of rank 0's machine: the other ranks wait for this step.
   SG_RETURN_IF_ERROR(
-      world->Agree(root ? CommitOnRoot(paths, ranks, stats->ingest.threads, records_by_rank,
-                                       store.get(), &committed_inputs, &text_bytes)
+      world->Agree(root ? CommitOnRoot(paths, ranks, AvailableCores(), records_by_rank, store.get(),
+                                       &committed_inputs, &text_bytes)
                         : Status::OK()));
   stats->commit_seconds = world->Max(SecondsSince(phase));
 

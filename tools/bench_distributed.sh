@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The distributed ingest against the single-process one on the same shards:
+# `mpirun -np N ... --threads 1` against one process with `--threads N`, each
+# into a fresh store (vocabulary pass included), alternated R times; prints
+# wall time, peak RSS (the largest process), the ratio, and the bytes the
+# ranks exchanged per GB of text.
+#
+#   tools/bench_distributed.sh [-n RANKS] [-r ROUNDS] [-- INGEST-FLAGS...]
+#
+# Default input: the wiki-plain JSONL shards (../shared/data/corpus), read
+# with `--tokenizer words --lowercase`, window 10.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ranks=2
+rounds=2
+while getopts "n:r:" opt; do
+  case $opt in
+    n) ranks=$OPTARG ;;
+    r) rounds=$OPTARG ;;
+    *) exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
+[ "${1:-}" = "--" ] && shift
+bin=${SG_BUILD:-build}/streamglove
+data=${SG_SHARED_DATA:-../shared/data}
+inputs=("$data"/corpus/wiki-plain-0*.jsonl.zst)
+[ -f "${inputs[0]}" ] || { echo "no wiki-plain shards under $data/corpus" >&2; exit 77; }
+flags=(--tokenizer words --lowercase --window 10 --min-count 5 --memory 1G "$@")
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_btl_vader_single_copy_mechanism=none
+work=$(mktemp -d "${TMPDIR:-/tmp}/sg-bench-mpi.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+# run NAME CMD...: wall seconds and peak RSS (MiB) of CMD, on one line.
+run() {
+  local name=$1
+  shift
+  rm -rf "$work/store"
+  /usr/bin/time -v "$@" 2>"$work/$name.err" >/dev/null
+  local wall rss
+  wall=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, t, ":"); s = 0;
+         for (i = 1; i <= n; i++) s = s * 60 + t[i]; print s }' "$work/$name.err")
+  rss=$(awk -F': ' '/Maximum resident set size/ { printf "%.0f", $2 / 1024 }' "$work/$name.err")
+  echo "$wall $rss"
+}
+md5() { "$bin" dump --store "$work/store" --format glove | md5sum | cut -d' ' -f1; }
+
+echo "inputs: ${inputs[*]}; flags: ${flags[*]}"
+printf "%-5s %-34s %8s %9s %8s\n" round system wall_s rss_mib ratio
+for round in $(seq 1 "$rounds"); do
+  read -r single_wall single_rss < <(run single "$bin" ingest --store "$work/store" "${inputs[@]}" \
+    "${flags[@]}" --threads "$ranks")
+  single_md5=$(md5)
+  read -r mpi_wall mpi_rss < <(run mpi mpirun --oversubscribe -np "$ranks" "$bin" ingest --store \
+    "$work/store" "${inputs[@]}" "${flags[@]}" --threads 1)
+  [ "$(md5)" = "$single_md5" ] || { echo "FAIL: the stores differ" >&2; exit 1; }
+  printf "%-5s %-34s %8.2f %9s\n" "$round" "1 process, --threads $ranks" "$single_wall" "$single_rss"
+  printf "%-5s %-34s %8.2f %9s %8.3f\n" "$round" "mpirun -np $ranks, --threads 1" "$mpi_wall" \
+    "$mpi_rss" "$(echo "$mpi_wall / $single_wall" | bc -l)"
+done
+grep "^ingest: " "$work/single.err" | tail -1
+summary=$(grep "^ingest: .* ranks:" "$work/mpi.err" | tail -1)
+echo "$summary"
+# Exchanged bytes per GB of text, from the summary's exact counts.
+echo "$summary" | sed -E 's/.*\(([0-9]+) bytes of word counts, ([0-9]+) bytes of pairs, ([0-9]+) bytes of text\).*/\1 \2 \3/' |
+  awk -v n="$ranks" '{ gb = $3 / 1e9; printf "per GB of text: word counts %.1f MB, pairs %.1f MB (all ranks; %.1f MB per rank)\n", $1 / 1e6 / gb, $2 / 1e6 / gb, $2 / 1e6 / gb / n }'
