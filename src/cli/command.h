@@ -20,8 +20,8 @@ class Command {
   virtual Status Run() = 0;
   // True when this command was named on the command line.
   bool selected() const { return app_ != nullptr && app_->parsed(); }
-  // False when another process of the same job reports this run's error
-  // (the ranks of an MPI job but the first): main() then only exits.
+  // False when another process of the same job reports this command's
+  // errors (the ranks of an MPI job but the first): main() then only exits.
   bool reports_errors() const { return reports_errors_; }
 
  protected:

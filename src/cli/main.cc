@@ -55,7 +55,7 @@ int main(int argc, char** argv) {
   for (auto& command : commands) {
     if (!command->selected()) continue;
     if (Status s = command->Validate(); !s.ok()) {
-      fmt::print(stderr, "streamglove: {}\n", s.message());
+      if (command->reports_errors()) fmt::print(stderr, "streamglove: {}\n", s.message());
       return 2;
     }
     InstallInterruptHandlers();

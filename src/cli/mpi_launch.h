@@ -18,6 +18,15 @@ inline bool StartedByMpiLauncher() {
   return false;
 }
 
+// This process's rank as the launcher numbers it (OMPI_COMM_WORLD_RANK,
+// PMIX_RANK, PMI_RANK); 0 when none says.
+inline int MpiLauncherRank() {
+  for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"}) {
+    if (const char* value = std::getenv(name)) return std::atoi(value);
+  }
+  return 0;
+}
+
 }  // namespace streamglove
 
 #endif  // STREAMGLOVE_CLI_MPI_LAUNCH_H_

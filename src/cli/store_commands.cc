@@ -13,6 +13,9 @@
 namespace streamglove {
 
 IngestCommand::IngestCommand(CLI::App* parent) {
+  // As one rank of an MPI job, only the first reports errors: the same
+  // command line fails the same way everywhere.
+  reports_errors_ = MpiLauncherRank() == 0;
   app_ = parent->add_subcommand(
       "ingest",
       "Count co-occurrences of INPUT into the store (created, with a vocabulary pass, if new). "

@@ -47,17 +47,21 @@ struct JobPaths {
 };
 
 // Which rank ingests which input. On disk (JobPaths::plan): "ranks N" then
-// one "RANK FINGERPRINT" line per input; broadcast: "N NEEDS_VOCABULARY"
-// then one "RANK INDEX" line per input, INDEX into the command's inputs.
+// one "RANK FINGERPRINT" line per input. Broadcast whole (paths, not places
+// in a listing: ranks that list a directory may not see the same files).
 struct Plan {
   int ranks = 0;
   bool needs_vocabulary = false;
-  std::vector<std::pair<int, size_t>> inputs;  // (rank, index into the command's inputs)
+  std::vector<std::pair<int, InputFile>> inputs;  // (rank, input)
 };
 
+// "N NEEDS_VOCABULARY\n", then per input "RANK FORMAT SIZE PATH_BYTES PATH\n".
 std::string EncodePlan(const Plan& plan) {
   std::string text = fmt::format("{} {}\n", plan.ranks, plan.needs_vocabulary ? 1 : 0);
-  for (const auto& [rank, index] : plan.inputs) text += fmt::format("{} {}\n", rank, index);
+  for (const auto& [rank, in] : plan.inputs) {
+    text += fmt::format("{} {} {} {} {}\n", rank, static_cast<int>(in.format), in.size,
+                        in.path.size(), in.path);
+  }
   return text;
 }
 
@@ -67,9 +71,14 @@ Plan DecodePlan(const std::string& text) {
   int needs = 0;
   in >> plan.ranks >> needs;
   plan.needs_vocabulary = needs != 0;
-  int rank = 0;
-  size_t index = 0;
-  while (in >> rank >> index) plan.inputs.emplace_back(rank, index);
+  int rank = 0, format = 0;
+  uint64_t size = 0;
+  size_t path_bytes = 0;
+  while (in >> rank >> format >> size >> path_bytes && in.get() == ' ') {
+    std::string path(path_bytes, '\0');
+    in.read(path.data(), static_cast<std::streamsize>(path_bytes));
+    plan.inputs.emplace_back(rank, InputFile{path, static_cast<InputFormat>(format), size});
+  }
   return plan;
 }
 
@@ -131,9 +140,7 @@ Status PlanOnRoot(const std::string& store_dir, const JobPaths& paths, int ranks
     std::sort(fingerprints.begin(), fingerprints.end());
     std::vector<std::string> planned;
     for (const auto& [fingerprint, rank] : recorded) planned.push_back(fingerprint);
-    if (committed) {
-      std::error_code ec;
-      std::filesystem::remove_all(paths.dir, ec);
+    if (committed || !(*store)->initialized()) {
       recorded.clear();
     } else if (recorded_ranks != ranks || planned != fingerprints) {
       return Status::InvalidArgument(fmt::format(
@@ -144,14 +151,6 @@ Status PlanOnRoot(const std::string& store_dir, const JobPaths& paths, int ranks
   }
   if (selected.inputs.empty()) return Status::OK();
 
-  // The command's index of each selected input (the same list on every rank).
-  std::vector<size_t> index(selected.inputs.size());
-  for (size_t j = 0; j < selected.inputs.size(); ++j) {
-    index[j] =
-        std::find_if(inputs.begin(), inputs.end(),
-                     [&](const InputFile& in) { return in.path == selected.inputs[j].path; }) -
-        inputs.begin();
-  }
   std::vector<int> rank_of(selected.inputs.size());
   if (!recorded.empty()) {
     for (size_t j = 0; j < rank_of.size(); ++j) rank_of[j] = recorded[selected.fingerprints[j]];
@@ -168,7 +167,11 @@ Status PlanOnRoot(const std::string& store_dir, const JobPaths& paths, int ranks
       rank_of[j] = r;
       load[r] += std::max<uint64_t>(selected.inputs[j].size, 1);
     }
+    // Whatever an earlier job left (its files removed only in part, say)
+    // must not be counted again: a new plan starts from an empty directory.
     std::error_code ec;
+    std::filesystem::remove_all(paths.dir, ec);
+    if (ec) return Status::IOError(fmt::format("{}: {}", paths.dir, ec.message()));
     if (!std::filesystem::create_directories(paths.dir, ec) && ec)
       return Status::IOError(fmt::format("{}: {}", paths.dir, ec.message()));
     AtomicFileWriter file;
@@ -178,7 +181,8 @@ Status PlanOnRoot(const std::string& store_dir, const JobPaths& paths, int ranks
       SG_RETURN_IF_ERROR(file.Append(fmt::format("{} {}\n", rank_of[j], selected.fingerprints[j])));
     SG_RETURN_IF_ERROR(file.Commit());
   }
-  for (size_t j = 0; j < rank_of.size(); ++j) plan->inputs.emplace_back(rank_of[j], index[j]);
+  for (size_t j = 0; j < rank_of.size(); ++j)
+    plan->inputs.emplace_back(rank_of[j], selected.inputs[j]);
   return Status::OK();
 }
 
@@ -329,14 +333,21 @@ Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
   world->Broadcast(&plan_text);
   plan = DecodePlan(plan_text);
   std::vector<InputFile> mine;
-  for (const auto& [r, index] : plan.inputs) {
-    if (r == rank) mine.push_back(inputs.at(index));
+  for (const auto& [r, input] : plan.inputs) {
+    if (r == rank) mine.push_back(input);
   }
   stats->plan_seconds = world->Max(SecondsSince(phase));
   if (plan.inputs.empty()) {
     if (root) stats->ingest.vocab_size = store->vocab().size();
     return Status::OK();
   }
+
+  // Rank 0 keeps the store open beside its own share of the work: that
+  // share's budget is --memory less what the open store holds.
+  const size_t work_memory =
+      root ? std::max(kMinMemoryBytes,
+                      options.memory_bytes - config::StoreMemoryBytes(options.memory_bytes))
+           : options.memory_bytes;
 
   // 2. The vocabulary of a new store.
   phase = Clock::now();
@@ -350,7 +361,7 @@ Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
       v.min_count = options.min_count;
       v.max_vocab = options.max_vocab;
       v.threads = options.threads;
-      v.memory_bytes = options.memory_bytes;
+      v.memory_bytes = work_memory;
       v.temp_dir = paths.dir;
       v.progress = options.progress && root;
       DistributedVocabStats vocab_stats;
@@ -394,6 +405,7 @@ Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
   if (!mine.empty()) {
     IngestOptions o = options;
     o.vocab_file = paths.vocab;
+    o.memory_bytes = work_memory;
     o.progress = options.progress && root;
     o.force = false;  // the plan already chose what to count
     s = Ingest(paths.RankStore(rank), mine, corpus, o, &counted);

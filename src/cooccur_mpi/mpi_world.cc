@@ -14,6 +14,9 @@ namespace {
 
 // Point-to-point tags: the stream exchange uses 1 + its step.
 constexpr int kGatherTag = 32000;
+// Texts (plans, vocabulary shares) move in pieces of at most this many
+// bytes, so every MPI count fits an int.
+constexpr uint64_t kMessageBytes = uint64_t{1} << 30;
 
 Status StatusWithCode(int code, std::string message) {
   switch (static_cast<Status::Code>(code)) {
@@ -41,6 +44,12 @@ Status MpiWorld::Init(std::unique_ptr<MpiWorld>* world) {
   int provided = 0;
   if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
     return Status::IOError("MPI_Init_thread failed");
+  }
+  if (provided < MPI_THREAD_FUNNELED) {
+    MPI_Finalize();
+    return Status::IOError(
+        "this MPI library does not allow threads beside the one that calls it "
+        "(MPI_THREAD_FUNNELED), which the ingest's workers need");
   }
   int rank = 0, size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -71,11 +80,9 @@ void MpiWorld::Broadcast(std::string* text) {
   uint64_t length = text->size();
   MPI_Bcast(&length, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
   text->resize(length);
-  // Texts here are plans and vocabularies: chunks keep each count an int.
-  constexpr uint64_t kChunk = uint64_t{1} << 30;
-  for (uint64_t at = 0; at < length; at += kChunk) {
-    MPI_Bcast(text->data() + at, static_cast<int>(std::min(kChunk, length - at)), MPI_CHAR, 0,
-              MPI_COMM_WORLD);
+  for (uint64_t at = 0; at < length; at += kMessageBytes) {
+    MPI_Bcast(text->data() + at, static_cast<int>(std::min(kMessageBytes, length - at)), MPI_CHAR,
+              0, MPI_COMM_WORLD);
   }
 }
 
@@ -84,18 +91,23 @@ void MpiWorld::Gather(const std::string& text, std::vector<std::string>* all) {
   const uint64_t length = text.size();
   std::vector<uint64_t> lengths(rank_ == 0 ? size_ : 0);
   MPI_Gather(&length, 1, MPI_UINT64_T, lengths.data(), 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
-  // One message per rank: a vocabulary share may pass MPI_Gatherv's int
-  // offsets, never one int count in practice.
+  // Point to point, in pieces: a vocabulary share may pass an int count.
   if (rank_ != 0) {
-    MPI_Send(text.data(), static_cast<int>(length), MPI_CHAR, 0, kGatherTag, MPI_COMM_WORLD);
+    for (uint64_t at = 0; at < length; at += kMessageBytes) {
+      MPI_Send(text.data() + at, static_cast<int>(std::min(kMessageBytes, length - at)), MPI_CHAR,
+               0, kGatherTag, MPI_COMM_WORLD);
+    }
     return;
   }
   all->resize(size_);
   (*all)[0] = text;
   for (int r = 1; r < size_; ++r) {
-    (*all)[r].resize(lengths[r]);
-    MPI_Recv((*all)[r].data(), static_cast<int>(lengths[r]), MPI_CHAR, r, kGatherTag,
-             MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    std::string& share = (*all)[r];
+    share.resize(lengths[r]);
+    for (uint64_t at = 0; at < lengths[r]; at += kMessageBytes) {
+      MPI_Recv(share.data() + at, static_cast<int>(std::min(kMessageBytes, lengths[r] - at)),
+               MPI_CHAR, r, kGatherTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
   }
 }
 

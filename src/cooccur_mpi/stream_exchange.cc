@@ -157,14 +157,21 @@ Status SendFile(const std::string& path, StreamSink* sink) {
 }
 
 StreamFiles::StreamFiles(std::vector<std::string> paths)
-    : paths_(std::move(paths)), files_(paths_.size()) {}
+    : paths_(std::move(paths)), files_(paths_.size()), written_(paths_.size(), false) {}
 
 Status StreamFiles::Consume(int from, std::string_view bytes) {
   std::unique_ptr<WritableFile>& file = files_[from];
-  if (bytes.empty()) return file == nullptr ? Status::OK() : file->Close(/*sync=*/false);
+  if (bytes.empty()) {
+    if (file == nullptr) return Status::OK();
+    const Status s = file->Close(/*sync=*/false);
+    file.reset();  // its buffer too: one file is open at a time
+    return s;
+  }
   if (file == nullptr) {
     file = std::make_unique<WritableFile>();
-    SG_RETURN_IF_ERROR(file->Open(paths_[from]));
+    // Chunks arrive whole (a MiB): a small buffer only joins the last ones.
+    SG_RETURN_IF_ERROR(file->Open(paths_[from], size_t{64} << 10));
+    written_[from] = true;
   }
   return file->Append(bytes);
 }
@@ -172,7 +179,7 @@ Status StreamFiles::Consume(int from, std::string_view bytes) {
 std::vector<std::string> StreamFiles::written() const {
   std::vector<std::string> paths;
   for (size_t r = 0; r < paths_.size(); ++r) {
-    if (files_[r] != nullptr) paths.push_back(paths_[r]);
+    if (written_[r]) paths.push_back(paths_[r]);
   }
   return paths;
 }

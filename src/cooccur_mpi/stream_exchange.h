@@ -69,7 +69,8 @@ class StreamFiles {
 
  private:
   const std::vector<std::string> paths_;
-  std::vector<std::unique_ptr<WritableFile>> files_;  // null until the first bytes
+  std::vector<std::unique_ptr<WritableFile>> files_;  // open from the first bytes to the end
+  std::vector<bool> written_;                         // a file was made for the rank
 };
 
 }  // namespace streamglove

@@ -185,6 +185,7 @@ struct CountedWords {
   VocabMemoryPlan plan;
   TempDir temp;
   std::unique_ptr<RunSet> runs;
+  std::unique_ptr<ChunkReader> reader;  // the workers' tokenizers point into it
   std::vector<std::unique_ptr<VocabWorker>> workers;
   size_t table_bytes = 0;  // held by the workers' tables at the end
 };
@@ -200,7 +201,8 @@ Status CountTokens(const std::vector<InputFile>& inputs, const CorpusOptions& co
   SG_RETURN_IF_ERROR(counted->temp.Create(options.temp_dir, "streamglove-vocab-"));
   counted->runs = std::make_unique<RunSet>(counted->temp.path());
 
-  ChunkReader reader(inputs, corpus);
+  counted->reader = std::make_unique<ChunkReader>(inputs, corpus);
+  ChunkReader& reader = *counted->reader;
   std::vector<std::unique_ptr<VocabWorker>>& workers = counted->workers;
   std::vector<VocabWorker*> worker_ptrs;
   for (int i = 0; i < threads; ++i) {

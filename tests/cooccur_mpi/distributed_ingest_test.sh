@@ -17,7 +17,7 @@ export OMPI_MCA_btl_vader_single_copy_mechanism=none
 mpi() { local np=$1; shift; mpirun --oversubscribe -np "$np" "$@"; }
 
 mkdir "$dir/corpus"
-"$generator" -o "$dir/corpus" --bytes 12e6 --shards 7 --seed 11 >/dev/null
+"$generator" -o "$dir/corpus" --bytes 8e6 --shards 7 --seed 11 >/dev/null
 shards=("$dir"/corpus/*)
 flags=(--window 10 --min-count 3 --memory 256M --batch-size 256K -q)
 fingerprint() {
@@ -76,6 +76,14 @@ else
   echo "ok: truncated shard: $(grep "^streamglove" "$dir/bad.err")"
 fi
 
+# A usage error and a missing input: one line from the job, not one per rank.
+for args in "--window 99" "$dir/no-such-shard"; do
+  # shellcheck disable=SC2086 # the flags are words
+  mpi 3 "$bin" ingest --store "$dir/usage.store" $args >/dev/null 2>"$dir/usage.err" || true
+  lines=$(grep -c "^streamglove: " "$dir/usage.err" || true)
+  [ "$lines" -eq 1 ] || { echo "FAIL: $args: $lines error lines"; fail=1; }
+done
+
 # kill -9 one rank at random moments (the launcher then ends the job), rerun.
 mpi_time=$(
   s=$(date +%s.%N)
@@ -88,11 +96,12 @@ for trial in 1 2 3 4; do
   mpi 3 "$bin" ingest --store "$store" "${shards[@]}" "${flags[@]}" --threads 1 2>/dev/null &
   launcher=$!
   sleep "$(awk -v f="$mpi_time" -v r="$RANDOM" 'BEGIN { printf "%.3f", 0.2 * f + 0.6 * f * r / 32768 }')"
-  victim=$(pgrep -f "ingest --store $store " | grep -v "^$launcher$" | shuf -n 1 || true)
+  # A rank, not the launcher (whose command line holds the same words).
+  victim=$(pgrep -f "^$bin ingest --store $store " | shuf -n 1 || true)
   if [ -n "$victim" ] && kill -9 "$victim" 2>/dev/null; then hit=$((hit + 1)); fi
   wait "$launcher" 2>/dev/null || true
   # The launcher may return before the other ranks have died of its signals.
-  while pgrep -f "ingest --store $store " >/dev/null; do sleep 0.1; done
+  while pgrep -f "^$bin ingest --store $store " >/dev/null; do sleep 0.1; done
   pending=no
   if [ -e "$store/ranks/plan" ]; then
     pending=yes
