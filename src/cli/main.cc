@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "cli/eval_commands.h"
+#include "cli/mpi_launch.h"
 #include "cli/plot_command.h"
 #include "cli/store_commands.h"
 #include "cli/train_command.h"
@@ -49,7 +50,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    fmt::print(stderr, "streamglove: {} (see --help)\n", e.what());
+    // Under an MPI launcher every rank parses the same line: one reports.
+    if (MpiLauncherRank() == 0) fmt::print(stderr, "streamglove: {} (see --help)\n", e.what());
     return 2;
   }
   for (auto& command : commands) {
