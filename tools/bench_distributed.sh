@@ -5,18 +5,21 @@
 # wall time, peak RSS (the largest process), the ratio, and the bytes the
 # ranks exchanged per GB of text.
 #
-#   tools/bench_distributed.sh [-n RANKS] [-r ROUNDS] [-- INGEST-FLAGS...]
+#   tools/bench_distributed.sh [-n RANKS] [-r ROUNDS] [-a] [-- INGEST-FLAGS...]
 #
-# Default input: the wiki-plain JSONL shards (../shared/data/corpus), read
-# with `--tokenizer words --lowercase`, window 10.
+# Input: the wiki-plain JSONL shards (../shared/data/corpus), read with
+# `--tokenizer words --lowercase`, window 10; with -a also wiki100M and the
+# IMDB reviews (six inputs, 335 MB of text, of unequal sizes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ranks=2
 rounds=2
-while getopts "n:r:" opt; do
+all=0
+while getopts "n:r:a" opt; do
   case $opt in
     n) ranks=$OPTARG ;;
     r) rounds=$OPTARG ;;
+    a) all=1 ;;
     *) exit 2 ;;
   esac
 done
@@ -26,6 +29,7 @@ bin=${SG_BUILD:-build}/streamglove
 data=${SG_SHARED_DATA:-../shared/data}
 inputs=("$data"/corpus/wiki-plain-0*.jsonl.zst)
 [ -f "${inputs[0]}" ] || { echo "no wiki-plain shards under $data/corpus" >&2; exit 77; }
+[ "$all" = 1 ] && inputs+=("$data/corpus/wiki100M.txt.zst" "$data/corpus/imdb100k.txt.zst")
 flags=(--tokenizer words --lowercase --window 10 --min-count 5 --memory 1G "$@")
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl_vader_single_copy_mechanism=none
