@@ -1,0 +1,293 @@
+#include "cooccur/batch_counter.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include <fmt/format.h>
+#include <tbb/concurrent_queue.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_pipeline.h>
+
+#include "cooccur/dense_region.h"
+#include "util/config.h"
+#include "util/first_error.h"
+#include "util/interrupt.h"
+#include "util/size.h"
+
+namespace streamglove {
+
+namespace {
+
+struct IngestMemoryPlan {
+  size_t chunk_bytes;
+  size_t chunks_in_flight;
+  size_t dense_bytes;
+  uint64_t dense_max_product;     // of each worker's region, from dense_bytes
+  size_t buffer_records;          // per counting worker
+  size_t initial_buffer_records;  // what a buffer uses before it must grow
+  size_t stitch_records;
+  size_t merge_fan_in;  // runs one commit thread reads at once
+};
+
+Status PlanMemory(const IngestOptions& options, const CorpusOptions& corpus, int threads,
+                  size_t vocab_bytes, IngestMemoryPlan* plan) {
+  const size_t m = options.memory_bytes;
+  const size_t store_bytes = config::StoreMemoryBytes(m);
+  plan->chunk_bytes = std::min(std::clamp(m / config::kIngestChunkBudgetDivisor,
+                                          config::kMinChunkBytes, config::kMaxIngestChunkBytes),
+                               corpus.chunk_bytes);
+  plan->chunks_in_flight = config::kChunksInFlightPerThread * threads + 2;
+  // Every thread merges a key range of the batch at its commit.
+  plan->merge_fan_in =
+      std::clamp(config::kMergeReserveBytes / threads / config::kRunReadBufferBytes,
+                 config::kMinMergeFanIn, config::kMergeFanIn);
+  const size_t merge_bytes = std::max(config::kMergeReserveBytes,
+                                      threads * plan->merge_fan_in * config::kRunReadBufferBytes) +
+                             threads * config::kCommitWriterBytes;
+  const size_t fixed = config::kProcessBaselineBytes + store_bytes + vocab_bytes +
+                       (plan->chunks_in_flight + 1) * plan->chunk_bytes + merge_bytes;
+  if (m < fixed + config::kMinIngestBufferBytes) {
+    return Status::InvalidArgument(
+        fmt::format("--memory {} is too small for this vocabulary: give at least {}",
+                    FormatBytes(m), FormatBytes(fixed + config::kMinIngestBufferBytes)));
+  }
+  const size_t rest = m - fixed;
+  // Each worker's dense region takes half its share, up to a cap: larger
+  // regions catch more pairs but miss the caches on nearly every add.
+  plan->dense_bytes = std::min(rest / 2 / threads, config::kMaxDenseRegionBytes);
+  if (options.max_dense_bytes != 0)
+    plan->dense_bytes = std::min(plan->dense_bytes, options.max_dense_bytes);
+  const size_t buffers = rest - plan->dense_bytes * threads;
+  plan->stitch_records = std::max<size_t>(4096, buffers / 16 / PairBuffer::kBytesPerRecord);
+  plan->buffer_records =
+      std::max<size_t>(4096, (buffers - buffers / 16) / threads / PairBuffer::kBytesPerRecord);
+  plan->initial_buffer_records = config::kInitialPairBufferBytes / PairBuffer::kBytesPerRecord;
+  if (options.max_buffer_bytes != 0) {
+    plan->buffer_records = std::max<size_t>(
+        64, std::min(plan->buffer_records, options.max_buffer_bytes / PairBuffer::kBytesPerRecord));
+    plan->stitch_records = std::min(plan->stitch_records, plan->buffer_records);
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+// One chunk's journey through the pipeline.
+struct BatchCounter::ChunkWork {
+  Chunk chunk;
+  ChunkEdges edges;
+};
+
+struct BatchCounter::Worker {
+  Worker(const CorpusOptions& corpus, const std::vector<InputFile>* inputs, const VocabIndex* vocab,
+         const WindowConfig& window, const IngestMemoryPlan& plan, BatchRuns* runs)
+      : tokenizer(corpus, inputs),
+        pairs(vocab->size(), plan.dense_max_product, plan.buffer_records,
+              plan.initial_buffer_records, runs),
+        counter(vocab, window, &pairs) {}
+  ChunkTokenizer tokenizer;
+  PairAccumulator pairs;
+  WindowCounter counter;
+};
+
+BatchCounter::BatchCounter(size_t inputs, std::vector<std::string> fingerprints,
+                           const WindowConfig& window, bool progress, int threads,
+                           const std::string& runs_dir)
+    : fingerprints_(std::move(fingerprints)),
+      window_(window),
+      threads_(threads),
+      runs_(runs_dir),
+      input_tokens_(inputs, 0),
+      meter_("ingest", progress),
+      arena_(threads) {}
+
+BatchCounter::~BatchCounter() = default;
+
+Status BatchCounter::Create(const std::vector<InputFile>& inputs,
+                            std::vector<std::string> fingerprints, const VocabIndex* vocab,
+                            const WindowConfig& window, const CorpusOptions& corpus_options,
+                            const IngestOptions& options, int threads, const std::string& runs_dir,
+                            std::unique_ptr<BatchCounter>* counter) {
+  IngestMemoryPlan plan{};
+  SG_RETURN_IF_ERROR(
+      PlanMemory(options, corpus_options, threads, vocab->memory_bytes() * 2, &plan));
+  plan.dense_max_product = DenseRegion::MaxProductForBytes(vocab->size(), plan.dense_bytes);
+  std::unique_ptr<BatchCounter> c(new BatchCounter(inputs.size(), std::move(fingerprints), window,
+                                                   options.progress, threads, runs_dir));
+  c->chunks_in_flight_ = plan.chunks_in_flight;
+  c->merge_fan_in_ = plan.merge_fan_in;
+  CorpusOptions corpus = corpus_options;
+  corpus.chunk_bytes = plan.chunk_bytes;
+  c->reader_ = std::make_unique<ChunkReader>(inputs, corpus);
+  try {
+    for (int i = 0; i < threads; ++i) {
+      c->workers_.push_back(std::make_unique<Worker>(corpus, &c->reader_->inputs(), vocab,
+                                                     c->window_, plan, &c->runs_));
+    }
+    // Stitching adds at most reach^2 pairs a chunk: a buffer alone serves it.
+    c->stitch_pairs_ =
+        std::make_unique<PairAccumulator>(vocab->size(), /*max_product=*/0, plan.stitch_records,
+                                          plan.initial_buffer_records, &c->runs_);
+  } catch (const std::bad_alloc&) {
+    const size_t buffer_bytes = plan.buffer_records * PairBuffer::kBytesPerRecord;
+    return Status::IOError(fmt::format(
+        "out of memory: the counting buffers of --threads {} ({} each: a dense region of {} and "
+        "pair buffers of {}) "
+        "did not fit in what the machine (or ulimit -v) gave; lower --memory or --threads",
+        threads, FormatBytes(plan.dense_bytes + buffer_bytes), FormatBytes(plan.dense_bytes),
+        FormatBytes(buffer_bytes)));
+  }
+  c->stitcher_ = std::make_unique<ChunkStitcher>(c->window_, c->stitch_pairs_.get());
+  for (size_t i = 0; i < plan.chunks_in_flight; ++i)
+    c->works_.push_back(std::make_unique<ChunkWork>());
+  *counter = std::move(c);
+  return Status::OK();
+}
+
+void BatchCounter::ResumeAt(const IngestProgress& progress) {
+  reader_->StartAt({progress.offset, progress.continues_line, progress.starts_in_token});
+  stitcher_->set_context(progress.context);
+  input_tokens_[0] = progress.tokens;
+}
+
+Status BatchCounter::CountBatch(uint64_t max_bytes, bool whole_inputs, Result* result) {
+  *result = Result();
+  tbb::concurrent_queue<Worker*> idle_workers;
+  for (const auto& w : workers_) idle_workers.push(w.get());
+  tbb::concurrent_queue<ChunkWork*> idle_works;
+  for (const auto& w : works_) idle_works.push(w.get());
+  FirstError error;
+  uint64_t batch_bytes = 0;
+  bool at_input_end = true;  // the last chunk read ended an input
+  uint32_t last_input = 0;
+  const std::vector<InputFile>& inputs = reader_->inputs();
+  arena_.execute([&] {
+    tbb::parallel_pipeline(
+        chunks_in_flight_,
+        tbb::make_filter<void, ChunkWork*>(
+            tbb::filter_mode::serial_in_order,
+            [&](tbb::flow_control& fc) -> ChunkWork* {
+              ChunkWork* work = nullptr;
+              // An interrupt ends the batch here: what was read is committed.
+              if (error.failed() || (batch_bytes >= max_bytes && (!whole_inputs || at_input_end)) ||
+                  Interrupted() || !idle_works.try_pop(work)) {
+                fc.stop();
+                return nullptr;
+              }
+              bool done = false;
+              if (Status s = reader_->Next(&work->chunk, &done); !s.ok() || done) {
+                error.Set(std::move(s));
+                result->corpus_done = done;
+                idle_works.push(work);
+                fc.stop();
+                return nullptr;
+              }
+              batch_bytes += work->chunk.size();
+              at_input_end = work->chunk.ends_input;
+              meter_.Update(reader_->bytes_consumed(), reader_->bytes_total(), tokens_.load(),
+                            increments_.load());
+              return work;
+            }) &
+            tbb::make_filter<ChunkWork*, ChunkWork*>(
+                tbb::filter_mode::parallel,
+                [&](ChunkWork* work) {
+                  Worker* w = nullptr;
+                  idle_workers.try_pop(w);  // at most `threads` at once
+                  if (!error.failed()) {
+                    w->counter.BeginChunk(&work->edges);
+                    error.Set(w->tokenizer.Tokenize(work->chunk, &w->counter));
+                    w->counter.EndChunk();
+                  }
+                  idle_workers.push(w);
+                  return work;
+                }) &
+            tbb::make_filter<ChunkWork*, void>(
+                tbb::filter_mode::serial_in_order, [&](ChunkWork* work) {
+                  if (!error.failed()) {
+                    const Chunk& c = work->chunk;
+                    stitcher_->Stitch(work->edges);
+                    input_tokens_[c.input] += work->edges.tokens;
+                    tokens_ += work->edges.tokens;
+                    increments_ += work->edges.increments;
+                    result->any = true;
+                    last_input = c.input;
+                    result->ends_input = c.ends_input;
+                    if (c.ends_input) {
+                      result->finished.push_back(
+                          InputRecord{fingerprints_[c.input], inputs[c.input].path,
+                                      c.offset + c.size(), input_tokens_[c.input]});
+                    }
+                  }
+                  idle_works.push(work);
+                }));
+  });
+  SG_RETURN_IF_ERROR(error.status());
+  for (const auto& w : workers_) SG_RETURN_IF_ERROR(w->pairs.status());
+  SG_RETURN_IF_ERROR(stitch_pairs_->status());
+  if (result->any && !result->ends_input) {
+    const ChunkReader::Position pos = reader_->next_position();
+    result->next =
+        IngestProgress{fingerprints_[last_input], inputs[last_input].path, pos.offset,
+                       pos.continues_line,        pos.starts_in_token,     stitcher_->context(),
+                       input_tokens_[last_input]};
+  }
+  return Status::OK();
+}
+
+Status BatchCounter::FinishBatch(BatchCounts* counts) {
+  *counts = BatchCounts();
+  Status reduced;
+  arena_.execute([&] {
+    tbb::parallel_for(size_t{0}, workers_.size() + 1, [&](size_t i) {
+      (i < workers_.size() ? workers_[i]->pairs : *stitch_pairs_).FinishBatch();
+    });
+    for (const auto& w : workers_) {
+      if (w->pairs.dense()->cells() > 0) counts->dense.push_back(w->pairs.dense());
+      counts->sorted.push_back(w->pairs.sorted_records());
+    }
+    counts->sorted.push_back(stitch_pairs_->sorted_records());
+    counts->runs = runs_.Take();
+    reduced = ReduceRuns(&counts->runs, merge_fan_in_, &runs_);
+  });
+  return reduced;
+}
+
+std::vector<uint64_t> BatchCounter::SplitRanges(const BatchCounts& counts) const {
+  return SplitKeySpace(counts, threads_ * config::kCommitRangesPerThread,
+                       config::kMinCommitRangeRecords);
+}
+
+Status BatchCounter::Merge(BatchCounts* counts, const std::vector<uint64_t>& starts,
+                           Store::Batch* batch) {
+  Status merged;
+  arena_.execute([&] { merged = MergeBatch(counts, starts, batch); });
+  return merged;
+}
+
+void BatchCounter::Clear(const BatchCounts& counts) {
+  std::error_code ec;
+  for (const PairRun& run : counts.runs) std::filesystem::remove(run.path, ec);
+  for (const auto& w : workers_) w->pairs.Clear();
+  stitch_pairs_->Clear();
+}
+
+uint64_t BatchCounter::bytes_read() const { return reader_->bytes_consumed(); }
+
+void BatchCounter::Finish(IngestStats* stats) {
+  meter_.Finish();
+  CorpusLocation first_bad;
+  for (const auto& w : workers_) {
+    stats->spilled_runs += w->pairs.spilled_runs();
+    stats->bad_records += w->tokenizer.bad_records();
+    if (w->tokenizer.first_bad_record() < first_bad) {
+      first_bad = w->tokenizer.first_bad_record();
+      stats->first_bad_record = w->tokenizer.first_bad_reason();
+    }
+  }
+  if (stats->bad_records > 0) {
+    stats->messages.push_back(fmt::format("skipped {} bad records (the first: {})",
+                                          stats->bad_records, stats->first_bad_record));
+  }
+}
+
+}  // namespace streamglove

@@ -1,0 +1,113 @@
+// BatchCounter: the counting half of an ingest, one batch at a time.
+//
+// Inputs are read in order through a bounded oneTBB pipeline (serial read ->
+// parallel tokenize and count into per-worker accumulators -> serial
+// in-order stitch of the windows that cross chunk edges). A batch ends after
+// about `max_bytes` of text; its counts (dense regions, sorted buffers,
+// spilled runs) are then merged in key order into a Store::Batch, whose
+// ranges the caller chooses: the single-process ingest commits them to its
+// store, a rank of a distributed ingest sends each range to its owner.
+//
+// Memory: PlanMemory's share of options.memory_bytes; the counting buffers
+// are mapped whole by Create() (their pages fill as they are used), so a
+// machine, or ulimit -v, that gives less fails there, naming what did not fit.
+//
+// Thread-safety: one calling thread; the work runs on the counter's own
+// task arena of `threads`.
+#ifndef STREAMGLOVE_COOCCUR_BATCH_COUNTER_H_
+#define STREAMGLOVE_COOCCUR_BATCH_COUNTER_H_
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <tbb/task_arena.h>
+
+#include "cooccur/batch_merge.h"
+#include "cooccur/pair_accumulator.h"
+#include "cooccur/pair_run.h"
+#include "cooccur/window_counter.h"
+#include "corpus/chunk_tokenizer.h"
+#include "store/store.h"
+#include "streamglove/ingest.h"
+#include "util/progress.h"
+#include "vocab/vocab_index.h"
+
+namespace streamglove {
+
+class BatchCounter {
+ public:
+  // What one CountBatch() read.
+  struct Result {
+    bool any = false;          // a chunk was counted
+    bool corpus_done = false;  // every input was read to its end
+    // The position after the batch, for the store's progress record (when
+    // the batch did not end at an input's end).
+    bool ends_input = false;
+    IngestProgress next;
+    std::vector<InputRecord> finished;  // inputs read to their end in this batch
+  };
+
+  // `fingerprints` name `inputs` in the records. `runs_dir`: an empty
+  // directory for spilled runs (removed by the caller). REQUIRES: options
+  // validated; `vocab` and `window` outlive the counter.
+  static Status Create(const std::vector<InputFile>& inputs, std::vector<std::string> fingerprints,
+                       const VocabIndex* vocab, const WindowConfig& window,
+                       const CorpusOptions& corpus, const IngestOptions& options, int threads,
+                       const std::string& runs_dir, std::unique_ptr<BatchCounter>* counter);
+  ~BatchCounter();
+
+  // Continues inputs[0], partly ingested up to `progress`.
+  void ResumeAt(const IngestProgress& progress);
+
+  // Counts chunks until `max_bytes` of text are read (with `whole_inputs`,
+  // until the end of the input where that happens), the end of the inputs,
+  // an interrupt (Interrupted()) or an error.
+  Status CountBatch(uint64_t max_bytes, bool whole_inputs, Result* result);
+
+  // Ends the batch: its counts, valid until Clear().
+  Status FinishBatch(BatchCounts* counts);
+  // Key ranges of about equal work for the counter's threads (SplitKeySpace).
+  std::vector<uint64_t> SplitRanges(const BatchCounts& counts) const;
+  // Merges the batch into `batch`'s ranges starting at `starts`, on the
+  // counter's threads (MergeBatch).
+  Status Merge(BatchCounts* counts, const std::vector<uint64_t>& starts, Store::Batch* batch);
+  // After the batch went where it goes: removes its runs, empties the
+  // accumulators for the next batch.
+  void Clear(const BatchCounts& counts);
+
+  // Totals over the batches so far.
+  uint64_t tokens() const { return tokens_; }
+  uint64_t increments() const { return increments_; }
+  uint64_t bytes_read() const;  // as stored (compressed)
+  // Ends the progress line; adds spill and bad-record figures to *stats.
+  void Finish(IngestStats* stats);
+
+ private:
+  struct Worker;
+  struct ChunkWork;
+  BatchCounter(size_t inputs, std::vector<std::string> fingerprints, const WindowConfig& window,
+               bool progress, int threads, const std::string& runs_dir);
+
+  const std::vector<std::string> fingerprints_;
+  const WindowConfig window_;
+  const int threads_;
+  size_t chunks_in_flight_ = 0;
+  size_t merge_fan_in_ = 0;
+  BatchRuns runs_;
+  std::unique_ptr<ChunkReader> reader_;
+  std::vector<std::unique_ptr<Worker>> workers_;
+  std::unique_ptr<PairAccumulator> stitch_pairs_;
+  std::unique_ptr<ChunkStitcher> stitcher_;
+  std::vector<std::unique_ptr<ChunkWork>> works_;
+  std::vector<uint64_t> input_tokens_;  // touched by the serial stitch stage only
+  std::atomic<uint64_t> tokens_{0}, increments_{0};
+  ProgressMeter meter_;
+  tbb::task_arena arena_;
+};
+
+}  // namespace streamglove
+
+#endif  // STREAMGLOVE_COOCCUR_BATCH_COUNTER_H_
