@@ -71,20 +71,6 @@ Status PrepareStore(const std::string& dir, const std::vector<InputFile>& inputs
   return store->Initialize(want, vocab);
 }
 
-// The expected windows of word2vec's subsampling (StoreConfig::subsample),
-// with keep probabilities from the vocabulary's counts.
-std::unique_ptr<SubsampledWindow> MakeSubsampledWindow(const StoreConfig& config,
-                                                       const std::vector<VocabEntry>& vocab) {
-  uint64_t tokens = 0;  // as word2vec's train_words: the vocabulary's counts
-  for (const VocabEntry& e : vocab) tokens += e.count;
-  std::vector<double> keep;
-  for (const VocabEntry& e : vocab) {
-    keep.push_back(SubsampleKeepProbability(e.count, tokens, config.subsample));
-  }
-  return std::make_unique<SubsampledWindow>(std::move(keep), config.window, config.weighting,
-                                            config.scale);
-}
-
 }  // namespace
 
 Status ValidateIngestOptions(const IngestOptions& options) {
@@ -133,7 +119,6 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
   const bool created = !std::filesystem::exists(store_dir, exists_ec);
   std::unique_ptr<Store> store;
   SG_RETURN_IF_ERROR(Store::Open(store_dir, options.memory_bytes, /*create=*/true, &store));
-  SG_RETURN_IF_ERROR(CheckNoDistributedIngestPending(store_dir));
 
   // Which inputs to read, in which order: a partly ingested one first.
   InputSelection selected;
@@ -152,12 +137,8 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
   stats->vocab_size = store->vocab().size();
   if (todo.empty()) return Status::OK();
 
-  const StoreConfig& config = store->config();
   const VocabIndex vocab(store->vocab());
-  const std::unique_ptr<SubsampledWindow> subsampled =
-      config.subsample > 0 ? MakeSubsampledWindow(config, store->vocab()) : nullptr;
-  const WindowConfig window{config.window, config.symmetric, config.scale, config.weighting,
-                            subsampled.get()};
+  const StoreWindow window(store->config(), store->vocab());
 
   const std::string runs_dir = store_dir + "/runs";
   std::error_code ec;
@@ -166,7 +147,7 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
     return Status::IOError(fmt::format("{}: {}", runs_dir, ec.message()));
   }
   std::unique_ptr<BatchCounter> counter;
-  SG_RETURN_IF_ERROR(BatchCounter::Create(todo, selected.fingerprints, &vocab, window,
+  SG_RETURN_IF_ERROR(BatchCounter::Create(todo, selected.fingerprints, &vocab, window.config,
                                           corpus_options, options, threads, runs_dir, &counter));
   if (selected.resuming) counter->ResumeAt(selected.progress);
 

@@ -1,24 +1,30 @@
 #include "cooccur/ingest_setup.h"
 
 #include <algorithm>
-#include <filesystem>
 #include <unordered_set>
 
 #include <fmt/format.h>
 
 #include "cooccur/fixed_point.h"
 #include "corpus/fingerprint.h"
+#include "vocab/subsampling.h"
 
 namespace streamglove {
 
-Status CheckNoDistributedIngestPending(const std::string& store_dir) {
-  const std::string ranks = store_dir + "/" + kDistributedIngestDir;
-  std::error_code ec;
-  if (!std::filesystem::exists(ranks, ec)) return Status::OK();
-  return Status::InvalidArgument(fmt::format(
-      "{}: an interrupted distributed ingest is pending: rerun it with mpirun and the same inputs "
-      "(or remove {} to drop its partial counts)",
-      store_dir, ranks));
+StoreWindow::StoreWindow(const StoreConfig& store, const std::vector<VocabEntry>& vocab) {
+  if (store.subsample > 0) {
+    // The keep probabilities from the vocabulary's counts, whose sum is
+    // word2vec's train_words.
+    uint64_t tokens = 0;
+    for (const VocabEntry& e : vocab) tokens += e.count;
+    std::vector<double> keep;
+    for (const VocabEntry& e : vocab)
+      keep.push_back(SubsampleKeepProbability(e.count, tokens, store.subsample));
+    subsampled = std::make_unique<SubsampledWindow>(std::move(keep), store.window, store.weighting,
+                                                    store.scale);
+  }
+  config =
+      WindowConfig{store.window, store.symmetric, store.scale, store.weighting, subsampled.get()};
 }
 
 StoreConfig IngestStoreConfig(const CorpusOptions& corpus, const IngestOptions& options) {

@@ -5,9 +5,12 @@
 #ifndef STREAMGLOVE_COOCCUR_INGEST_SETUP_H_
 #define STREAMGLOVE_COOCCUR_INGEST_SETUP_H_
 
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "cooccur/subsampled_window.h"
+#include "cooccur/window_counter.h"
 #include "store/store.h"
 #include "streamglove/corpus_reader.h"
 #include "streamglove/ingest.h"
@@ -15,14 +18,17 @@
 
 namespace streamglove {
 
-// Where a distributed ingest (src/cooccur_mpi/) keeps its plan and the
-// ranks' partial stores until it commits: STORE/ranks.
-inline constexpr char kDistributedIngestDir[] = "ranks";
+// Where a distributed ingest (src/cooccur_mpi/) keeps its transient files:
+// STORE/distributed (its rounds' runs; nothing there outlives a commit).
+inline constexpr char kDistributedIngestDir[] = "distributed";
 
-// OK unless an interrupted distributed ingest is pending in the store, which
-// only its own rerun may finish (another ingest would count its inputs
-// beside it).
-Status CheckNoDistributedIngestPending(const std::string& store_dir);
+// The windows a store counts: its WindowConfig and, for a store counted
+// with subsampling before windowing, the expected windows it points to.
+struct StoreWindow {
+  StoreWindow(const StoreConfig& config, const std::vector<VocabEntry>& vocab);
+  std::unique_ptr<SubsampledWindow> subsampled;  // null without StoreConfig::subsample
+  WindowConfig config;
+};
 
 // The configuration a new store gets from these options.
 StoreConfig IngestStoreConfig(const CorpusOptions& corpus, const IngestOptions& options);

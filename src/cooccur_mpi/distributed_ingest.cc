@@ -1,10 +1,8 @@
 #include "cooccur_mpi/distributed_ingest.h"
 
 #include <algorithm>
-#include <charconv>
 #include <chrono>
 #include <filesystem>
-#include <map>
 #include <numeric>
 #include <sstream>
 
@@ -12,6 +10,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include "cooccur/batch_counter.h"
 #include "cooccur/ingest_setup.h"
 #include "cooccur/pair_buffer.h"
 #include "cooccur/pair_run.h"
@@ -20,7 +19,9 @@
 #include "store/store.h"
 #include "util/config.h"
 #include "util/file.h"
+#include "util/interrupt.h"
 #include "util/threads.h"
+#include "vocab/vocab_index.h"
 
 namespace streamglove {
 
@@ -31,36 +32,43 @@ double SecondsSince(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
 }
 
-// The files of one job under STORE/ranks.
+// The job's transient files, under STORE/distributed (emptied by rank 0 at
+// the start of every job: nothing in it outlives a round's commit).
 struct JobPaths {
   explicit JobPaths(const std::string& store_dir)
-      : dir(store_dir + "/" + kDistributedIngestDir),
-        plan(dir + "/plan"),
-        vocab(dir + "/vocab.txt") {}
-  std::string RankStore(int rank) const { return fmt::format("{}/store-{}", dir, rank); }
+      : dir(store_dir + "/" + kDistributedIngestDir), vocab(dir + "/vocab.txt") {}
+  std::string Runs(int rank) const { return fmt::format("{}/runs-{}", dir, rank); }
+  std::string Outgoing(int rank, int to) const {
+    return fmt::format("{}/from-{}-to-{}.out", dir, rank, to);
+  }
   std::string Received(int rank, int from) const {
-    return fmt::format("{}/from-{}-to-{}", dir, from, rank);
+    return fmt::format("{}/from-{}-to-{}.in", dir, from, rank);
   }
   std::string Merged(int rank) const { return fmt::format("{}/merged-{}", dir, rank); }
 
-  const std::string dir, plan, vocab;
+  const std::string dir, vocab;
 };
 
-// Which rank ingests which input. On disk (JobPaths::plan): "ranks N" then
-// one "RANK FINGERPRINT" line per input. Broadcast whole (paths, not places
-// in a listing: ranks that list a directory may not see the same files).
+// Which rank ingests which input, broadcast whole (paths, not places in a
+// listing: ranks that list a directory may not see the same files).
 struct Plan {
   int ranks = 0;
   bool needs_vocabulary = false;
-  std::vector<std::pair<int, InputFile>> inputs;  // (rank, input)
+  struct Input {
+    int rank = 0;
+    InputFile file;
+    std::string fingerprint;
+  };
+  std::vector<Input> inputs;
 };
 
-// "N NEEDS_VOCABULARY\n", then per input "RANK FORMAT SIZE PATH_BYTES PATH\n".
+// "N NEEDS_VOCABULARY\n", then per input
+// "RANK FORMAT SIZE FINGERPRINT PATH_BYTES PATH\n".
 std::string EncodePlan(const Plan& plan) {
   std::string text = fmt::format("{} {}\n", plan.ranks, plan.needs_vocabulary ? 1 : 0);
-  for (const auto& [rank, in] : plan.inputs) {
-    text += fmt::format("{} {} {} {} {}\n", rank, static_cast<int>(in.format), in.size,
-                        in.path.size(), in.path);
+  for (const Plan::Input& in : plan.inputs) {
+    text += fmt::format("{} {} {} {} {} {}\n", in.rank, static_cast<int>(in.file.format),
+                        in.file.size, in.fingerprint, in.file.path.size(), in.file.path);
   }
   return text;
 }
@@ -71,40 +79,41 @@ Plan DecodePlan(const std::string& text) {
   int needs = 0;
   in >> plan.ranks >> needs;
   plan.needs_vocabulary = needs != 0;
-  int rank = 0, format = 0;
-  uint64_t size = 0;
+  Plan::Input input;
+  int format = 0;
   size_t path_bytes = 0;
-  while (in >> rank >> format >> size >> path_bytes && in.get() == ' ') {
-    std::string path(path_bytes, '\0');
-    in.read(path.data(), static_cast<std::streamsize>(path_bytes));
-    plan.inputs.emplace_back(rank, InputFile{path, static_cast<InputFormat>(format), size});
+  while (in >> input.rank >> format >> input.file.size >> input.fingerprint >> path_bytes &&
+         in.get() == ' ') {
+    input.file.format = static_cast<InputFormat>(format);
+    input.file.path.assign(path_bytes, '\0');
+    in.read(input.file.path.data(), static_cast<std::streamsize>(path_bytes));
+    plan.inputs.push_back(input);
   }
   return plan;
 }
 
-// Reads a recorded plan: rank of each fingerprint. *found false if none.
-Status ReadRecordedPlan(const JobPaths& paths, int* ranks,
-                        std::map<std::string, int>* rank_of_input, bool* found) {
-  std::error_code ec;
-  *found = std::filesystem::exists(paths.plan, ec);
-  if (!*found) return Status::OK();
-  std::string text;
-  SG_RETURN_IF_ERROR(ReadFileToString(paths.plan, &text));
-  std::istringstream in(text);
-  std::string word;
-  if (!(in >> word >> *ranks) || word != "ranks" || *ranks < 1)
-    return Status::Corruption(fmt::format("{}: not a distributed ingest plan", paths.plan));
-  int rank = 0;
-  std::string fingerprint;
-  while (in >> rank >> fingerprint) (*rank_of_input)[fingerprint] = rank;
-  return Status::OK();
+// A store configuration's counting fields, for the ranks that do not open
+// the store: "WINDOW SYMMETRIC WEIGHTING SCALE SUBSAMPLE".
+std::string EncodeCounting(const StoreConfig& c) {
+  return fmt::format("{} {} {} {} {}", c.window, c.symmetric ? 1 : 0, static_cast<int>(c.weighting),
+                     c.scale, c.subsample);
 }
 
-// Rank 0: opens the store, selects the inputs and makes (or resumes) the plan.
-Status PlanOnRoot(const std::string& store_dir, const JobPaths& paths, int ranks,
-                  const std::vector<InputFile>& inputs, const CorpusOptions& corpus,
-                  const IngestOptions& options, std::unique_ptr<Store>* store, Plan* plan,
-                  IngestStats* stats) {
+StoreConfig DecodeCounting(const std::string& text) {
+  StoreConfig c;
+  std::istringstream in(text);
+  int symmetric = 0, weighting = 0;
+  in >> c.window >> symmetric >> weighting >> c.scale >> c.subsample;
+  c.symmetric = symmetric != 0;
+  c.weighting = static_cast<DistanceWeighting>(weighting);
+  return c;
+}
+
+// Rank 0: opens the store, selects the inputs as the single-process ingest
+// does and assigns them to ranks, largest first to the least loaded.
+Status PlanOnRoot(const std::string& store_dir, int ranks, const std::vector<InputFile>& inputs,
+                  const CorpusOptions& corpus, const IngestOptions& options,
+                  std::unique_ptr<Store>* store, Plan* plan, IngestStats* stats) {
   SG_RETURN_IF_ERROR(Store::Open(store_dir, options.memory_bytes, /*create=*/true, store));
   InputSelection selected;
   SG_RETURN_IF_ERROR(SelectInputs(store_dir, inputs, options, store->get(), &selected, stats));
@@ -120,76 +129,28 @@ Status PlanOnRoot(const std::string& store_dir, const JobPaths& paths, int ranks
   }
   plan->ranks = ranks;
   plan->needs_vocabulary = !(*store)->initialized();
-
-  int recorded_ranks = 0;
-  std::map<std::string, int> recorded;
-  bool found = false;
-  SG_RETURN_IF_ERROR(ReadRecordedPlan(paths, &recorded_ranks, &recorded, &found));
-  if (found) {
-    // A plan whose inputs are all in the store was committed (the crash
-    // came before its files were removed), and one of a store without a
-    // vocabulary never counted: their files are leftovers.
-    bool committed = (*store)->initialized();
-    for (const auto& [fingerprint, rank] : recorded) {
-      InputRecord record;
-      bool in_store = false;
-      if (committed) SG_RETURN_IF_ERROR((*store)->FindInput(fingerprint, &record, &in_store));
-      committed = committed && in_store;
-    }
-    std::vector<std::string> fingerprints = selected.fingerprints;
-    std::sort(fingerprints.begin(), fingerprints.end());
-    std::vector<std::string> planned;
-    for (const auto& [fingerprint, rank] : recorded) planned.push_back(fingerprint);
-    if (committed || !(*store)->initialized()) {
-      recorded.clear();
-    } else if (recorded_ranks != ranks || planned != fingerprints) {
-      return Status::InvalidArgument(fmt::format(
-          "{}: a distributed ingest of {} inputs on {} ranks was interrupted: rerun it with "
-          "mpirun -np {} and the same inputs (or remove {} to drop its partial counts)",
-          store_dir, planned.size(), recorded_ranks, recorded_ranks, paths.dir));
-    }
-  }
-  if (selected.inputs.empty()) return Status::OK();
-
+  std::vector<size_t> order(selected.inputs.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return selected.inputs[a].size > selected.inputs[b].size;
+  });
+  std::vector<uint64_t> load(ranks, 0);
   std::vector<int> rank_of(selected.inputs.size());
-  if (!recorded.empty()) {
-    for (size_t j = 0; j < rank_of.size(); ++j) rank_of[j] = recorded[selected.fingerprints[j]];
-  } else {
-    // Largest first, each to the rank with the fewest bytes so far.
-    std::vector<size_t> order(selected.inputs.size());
-    std::iota(order.begin(), order.end(), size_t{0});
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-      return selected.inputs[a].size > selected.inputs[b].size;
-    });
-    std::vector<uint64_t> load(ranks, 0);
-    for (size_t j : order) {
-      const int r = static_cast<int>(std::min_element(load.begin(), load.end()) - load.begin());
-      rank_of[j] = r;
-      load[r] += std::max<uint64_t>(selected.inputs[j].size, 1);
-    }
-    // Whatever an earlier job left (its files removed only in part, say)
-    // must not be counted again: a new plan starts from an empty directory.
-    std::error_code ec;
-    std::filesystem::remove_all(paths.dir, ec);
-    if (ec) return Status::IOError(fmt::format("{}: {}", paths.dir, ec.message()));
-    if (!std::filesystem::create_directories(paths.dir, ec) && ec)
-      return Status::IOError(fmt::format("{}: {}", paths.dir, ec.message()));
-    AtomicFileWriter file;
-    SG_RETURN_IF_ERROR(file.Open(paths.plan));
-    SG_RETURN_IF_ERROR(file.Append(fmt::format("ranks {}\n", ranks)));
-    for (size_t j = 0; j < rank_of.size(); ++j)
-      SG_RETURN_IF_ERROR(file.Append(fmt::format("{} {}\n", rank_of[j], selected.fingerprints[j])));
-    SG_RETURN_IF_ERROR(file.Commit());
+  for (size_t j : order) {
+    const int r = static_cast<int>(std::min_element(load.begin(), load.end()) - load.begin());
+    rank_of[j] = r;
+    load[r] += std::max<uint64_t>(selected.inputs[j].size, 1);
   }
-  for (size_t j = 0; j < rank_of.size(); ++j)
-    plan->inputs.emplace_back(rank_of[j], selected.inputs[j]);
+  // In the selection's order: each rank reads its inputs as one process would.
+  for (size_t j = 0; j < selected.inputs.size(); ++j)
+    plan->inputs.push_back(Plan::Input{rank_of[j], selected.inputs[j], selected.fingerprints[j]});
   return Status::OK();
 }
 
-// Rank 0: the rows' cut into `ranks` ranges ("b0 b1 ... bN"), each about
-// an equal share of the distinct pairs: a row's are estimated as its word's
-// count times the 2W window positions, at most the vocabulary.
-std::string RowBoundaries(const std::vector<VocabEntry>& vocab, uint32_t window, int ranks) {
+// Rank 0: the first row of each rank's range, "b0 b1 ... b(N-1)", each range
+// about an equal share of the distinct pairs: a row's are estimated as its
+// word's count times the 2W window positions, at most the vocabulary.
+std::string RowStarts(const std::vector<VocabEntry>& vocab, uint32_t window, int ranks) {
   std::vector<double> weight(vocab.size());
   for (size_t i = 0; i < vocab.size(); ++i) {
     weight[i] = std::min(static_cast<double>(vocab[i].count) * 2 * window,
@@ -203,24 +164,34 @@ std::string RowBoundaries(const std::vector<VocabEntry>& vocab, uint32_t window,
     while (row < vocab.size() && sum < total * k / ranks) sum += weight[row++];
     text += fmt::format(" {}", row);
   }
-  return text + fmt::format(" {}", vocab.size());
+  return text;
 }
 
-// The pairs of rows [begin, end) of `store`, in the run format, into `sink`.
-Status SendRows(Store* store, uint32_t begin, uint32_t end, StreamSink* sink) {
-  PairRunEncoder encoder;
-  std::string buffer;
-  constexpr size_t kFlushBytes = size_t{64} << 10;
-  SG_RETURN_IF_ERROR(
-      store->ForEachPairInRows(begin, end, [&](uint32_t row, uint32_t col, uint64_t value) {
-        encoder.Add(PairRecord{PairKey(row, col), value}, &buffer);
-        if (buffer.size() < kFlushBytes) return Status::OK();
-        Status s = sink->Write(buffer);
-        buffer.clear();
-        return s;
-      }));
-  return sink->Write(buffer);
-}
+// A round's counts as one run file per owner rank: the key ranges of a
+// Store::Batch, so that the single-process commit's merge (MergeBatch)
+// writes them. Range k is rank k's rows.
+class OwnerRuns final : public Store::Batch {
+ public:
+  OwnerRuns(const JobPaths& paths, int rank, int ranks) : runs_(ranks), writers_(ranks) {
+    for (int k = 0; k < ranks; ++k) paths_.push_back(paths.Outgoing(rank, k));
+  }
+  Status Open() {
+    for (size_t k = 0; k < writers_.size(); ++k)
+      SG_RETURN_IF_ERROR(writers_[k].Open(paths_[k], &runs_[k]));
+    return Status::OK();
+  }
+  size_t ranges() const override { return writers_.size(); }
+  Status Add(size_t range, uint32_t row, uint32_t col, uint64_t value) override {
+    return writers_[range].Add(PairRecord{PairKey(row, col), value});
+  }
+  Status FinishRange(size_t range) override { return writers_[range].Finish(); }
+  const std::string& path(int k) const { return paths_[k]; }
+
+ private:
+  std::vector<std::string> paths_;
+  std::vector<PairRun> runs_;
+  std::vector<PairRunWriter> writers_;
+};
 
 // The runs received by this rank merged (summed) into one: JobPaths::Merged.
 Status MergeReceived(const JobPaths& paths, int rank, const std::vector<std::string>& received,
@@ -242,7 +213,7 @@ Status MergeReceived(const JobPaths& paths, int rank, const std::vector<std::str
   return Status::OK();
 }
 
-// "FINGERPRINT\tBYTES\tTOKENS\tPATH\n" per input of a rank's store.
+// "FINGERPRINT\tBYTES\tTOKENS\tPATH\n" per input.
 std::string EncodeRecords(const std::vector<InputRecord>& records) {
   std::string text;
   for (const InputRecord& r : records)
@@ -266,8 +237,8 @@ Status DecodeRecords(const std::string& text, std::vector<InputRecord>* records)
   return Status::OK();
 }
 
-// Rank 0: the merged runs as one batch's key ranges, committed with the
-// ranks' input records.
+// Rank 0: the merged runs as one store batch's key ranges, committed with
+// the round's input records.
 Status CommitOnRoot(const JobPaths& paths, int ranks, int threads,
                     const std::vector<std::string>& records_by_rank, Store* store, uint64_t* inputs,
                     uint64_t* text_bytes) {
@@ -294,10 +265,8 @@ Status CommitOnRoot(const JobPaths& paths, int ranks, int threads,
   });
   for (const Status& s : status) SG_RETURN_IF_ERROR(s);
   SG_RETURN_IF_ERROR(store->CommitBatch(std::move(batch), nullptr, records));
-  *inputs = records.size();
+  *inputs += records.size();
   for (const InputRecord& r : records) *text_bytes += r.bytes;
-  std::error_code ec;
-  std::filesystem::remove_all(paths.dir, ec);
   return Status::OK();
 }
 
@@ -310,7 +279,8 @@ Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
   const int ranks = world->size(), rank = world->rank();
   const bool root = rank == 0;
   stats->ranks = ranks;
-  stats->ingest.threads = std::min(ResolveThreads(options.threads), AvailableCores());
+  const int threads = std::min(ResolveThreads(options.threads), AvailableCores());
+  stats->ingest.threads = threads;
   for (const InputFile& in : inputs) {
     if (in.path == "-")
       return Status::InvalidArgument(
@@ -326,22 +296,32 @@ Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
   const bool created = root && !std::filesystem::exists(store_dir, exists_ec);
   std::unique_ptr<Store> store;  // rank 0's, locked until the end
   Plan plan;
-  SG_RETURN_IF_ERROR(world->Agree(root ? PlanOnRoot(store_dir, paths, ranks, inputs, corpus,
-                                                    options, &store, &plan, &stats->ingest)
-                                       : Status::OK()));
+  Status s;
+  if (root) {
+    s = PlanOnRoot(store_dir, ranks, inputs, corpus, options, &store, &plan, &stats->ingest);
+    // What an earlier job left (it was killed) is never counted: it starts
+    // from an empty directory.
+    std::error_code ec;
+    if (s.ok()) std::filesystem::remove_all(paths.dir, ec);
+    if (s.ok() && !plan.inputs.empty() && !std::filesystem::create_directories(paths.dir, ec))
+      s = Status::IOError(fmt::format("{}: {}", paths.dir, ec.message()));
+  }
+  SG_RETURN_IF_ERROR(world->Agree(s));
   std::string plan_text = EncodePlan(plan);
   world->Broadcast(&plan_text);
   plan = DecodePlan(plan_text);
   std::vector<InputFile> mine;
-  for (const auto& [r, input] : plan.inputs) {
-    if (r == rank) mine.push_back(input);
+  std::vector<std::string> my_fingerprints;
+  for (const Plan::Input& in : plan.inputs) {
+    if (in.rank != rank) continue;
+    mine.push_back(in.file);
+    my_fingerprints.push_back(in.fingerprint);
   }
   stats->plan_seconds = world->Max(SecondsSince(phase));
   if (plan.inputs.empty()) {
     if (root) stats->ingest.vocab_size = store->vocab().size();
     return Status::OK();
   }
-
   // Rank 0 keeps the store open beside its own share of the work: that
   // share's budget is --memory less what the open store holds.
   const size_t work_memory =
@@ -353,7 +333,7 @@ Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
   phase = Clock::now();
   if (plan.needs_vocabulary) {
     std::vector<VocabEntry> vocab;
-    Status s;
+    s = Status::OK();
     if (!options.vocab_file.empty()) {
       if (root) s = ReadVocabFile(options.vocab_file, &vocab);
     } else {
@@ -382,98 +362,126 @@ Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
     }
     SG_RETURN_IF_ERROR(s);
   }
-  std::string boundaries_text;
+  std::string counting_text, row_starts_text;
   if (root) {
     stats->ingest.vocab_size = store->vocab().size();
-    boundaries_text = RowBoundaries(store->vocab(), store->config().window, ranks);
+    counting_text = EncodeCounting(store->config());
+    row_starts_text = RowStarts(store->vocab(), store->config().window, ranks);
   }
   SG_RETURN_IF_ERROR(
       world->Agree(root ? WriteVocabFile(paths.vocab, store->vocab()) : Status::OK()));
-  world->Broadcast(&boundaries_text);
-  std::vector<uint32_t> boundaries;
+  world->Broadcast(&counting_text);
+  world->Broadcast(&row_starts_text);
+  std::vector<uint64_t> owner_starts;  // pair keys: the first of each rank's rows
   {
-    std::istringstream in(boundaries_text);
-    uint32_t b = 0;
-    while (in >> b) boundaries.push_back(b);
+    std::istringstream in(row_starts_text);
+    uint32_t row = 0;
+    while (in >> row) owner_starts.push_back(PairKey(row, 0));
   }
   stats->vocab_seconds = world->Max(SecondsSince(phase));
 
-  // 3. Counting, each rank into its own store.
-  phase = Clock::now();
-  IngestStats counted;
-  Status s;
-  if (!mine.empty()) {
-    IngestOptions o = options;
-    o.vocab_file = paths.vocab;
-    o.memory_bytes = work_memory;
-    o.progress = options.progress && root;
-    o.force = false;  // the plan already chose what to count
-    s = Ingest(paths.RankStore(rank), mine, corpus, o, &counted);
+  // The counting state of this rank.
+  std::vector<VocabEntry> vocab_entries;
+  SG_RETURN_IF_ERROR(world->Agree(ReadVocabFile(paths.vocab, &vocab_entries)));
+  const VocabIndex vocab(vocab_entries);
+  const StoreWindow window(DecodeCounting(counting_text), vocab_entries);
+  std::unique_ptr<BatchCounter> counter;
+  IngestOptions counting = options;
+  counting.memory_bytes = work_memory;
+  counting.progress = options.progress && root;
+  s = Status::OK();
+  std::error_code ec;
+  if (!std::filesystem::create_directories(paths.Runs(rank), ec) && ec)
+    s = Status::IOError(fmt::format("{}: {}", paths.Runs(rank), ec.message()));
+  if (s.ok()) {
+    s = BatchCounter::Create(mine, my_fingerprints, &vocab, window.config, corpus, counting,
+                             threads, paths.Runs(rank), &counter);
   }
   SG_RETURN_IF_ERROR(world->Agree(s));
-  stats->count_seconds = world->Max(SecondsSince(phase));
 
-  // 4. Exchange: the rows of rank k's range to rank k.
-  phase = Clock::now();
-  std::unique_ptr<Store> local;
-  std::string records;
-  if (!mine.empty()) {
-    std::vector<InputRecord> list;
-    s = Store::OpenForReading(paths.RankStore(rank), options.memory_bytes, &local);
-    if (s.ok()) s = local->ListInputs(&list);
-    records = EncodeRecords(list);
-  }
-  SG_RETURN_IF_ERROR(world->Agree(s));
+  // 3. Rounds, until every rank has read all its inputs: each rank counts
+  // whole inputs (about --batch-size of text), merges the counts into one
+  // sorted run per owner rank, sends them (stream_exchange.h), merges what
+  // it received; rank 0 commits the round with its input records.
   std::vector<std::string> received_paths;
   for (int from = 0; from < ranks; ++from) received_paths.push_back(paths.Received(rank, from));
-  StreamFiles received(received_paths);
-  ExchangeStats exchange;
-  s = ExchangeStreams(
-      world, config::kExchangeChunkBytes,
-      [&](int to, StreamSink* sink) {
-        return local == nullptr ? Status::OK()
-                                : SendRows(local.get(), boundaries[to], boundaries[to + 1], sink);
-      },
-      [&](int from, std::string_view bytes) { return received.Consume(from, bytes); }, &exchange);
-  local.reset();
-  SG_RETURN_IF_ERROR(world->Agree(s));
-  stats->pair_exchange_bytes = world->Sum(exchange.bytes_sent);
-  stats->max_rank_exchange_bytes = static_cast<uint64_t>(world->Max(exchange.bytes_sent));
-  stats->exchange_seconds = world->Max(SecondsSince(phase));
+  bool my_inputs_done = mine.empty();
+  for (;;) {
+    phase = Clock::now();
+    BatchCounter::Result round;
+    s = my_inputs_done ? Status::OK()
+                       : counter->CountBatch(options.batch_bytes, /*whole_inputs=*/true, &round);
+    // An interrupt ends the job before the round commits: the inputs of an
+    // uncommitted round are read again by the rerun.
+    if (s.ok() && Interrupted())
+      s =
+          InterruptedStatus(fmt::format("{} inputs committed; run the same command again to "
+                                        "continue",
+                                        stats->ingest.inputs_ingested));
+    SG_RETURN_IF_ERROR(world->Agree(s));
+    my_inputs_done = my_inputs_done || round.corpus_done || !round.any;
+    if (world->Sum(round.any ? 1 : 0) == 0) break;
+    ++stats->ingest.batches;
 
-  // 5. Merge what this rank received.
-  phase = Clock::now();
-  uint64_t pairs = 0;
-  SG_RETURN_IF_ERROR(world->Agree(MergeReceived(paths, rank, received.written(), &pairs)));
-  stats->pairs = world->Sum(pairs);
-  stats->merge_seconds = world->Max(SecondsSince(phase));
+    OwnerRuns outgoing(paths, rank, ranks);
+    BatchCounts counts;
+    s = outgoing.Open();
+    if (s.ok()) s = counter->FinishBatch(&counts);
+    if (s.ok()) s = counter->Merge(&counts, owner_starts, &outgoing);
+    if (s.ok()) counter->Clear(counts);
+    SG_RETURN_IF_ERROR(world->Agree(s));
+    stats->count_seconds += world->Max(SecondsSince(phase));
 
-  // 6. Commit, on rank 0.
-  phase = Clock::now();
-  std::vector<std::string> records_by_rank;
-  world->Gather(records, &records_by_rank);
-  uint64_t committed_inputs = 0, text_bytes = 0;
-  // On every core of rank 0's machine: the other ranks wait for this step.
-  SG_RETURN_IF_ERROR(
-      world->Agree(root ? CommitOnRoot(paths, ranks, AvailableCores(), records_by_rank, store.get(),
-                                       &committed_inputs, &text_bytes)
-                        : Status::OK()));
-  stats->commit_seconds = world->Max(SecondsSince(phase));
+    phase = Clock::now();
+    StreamFiles received(received_paths);
+    ExchangeStats exchange;
+    s = ExchangeStreams(
+        world, config::kExchangeChunkBytes,
+        [&](int to, StreamSink* sink) { return SendFile(outgoing.path(to), sink); },
+        [&](int from, std::string_view bytes) { return received.Consume(from, bytes); }, &exchange);
+    for (int k = 0; k < ranks; ++k) std::filesystem::remove(outgoing.path(k), ec);
+    SG_RETURN_IF_ERROR(world->Agree(s));
+    stats->pair_exchange_bytes += world->Sum(exchange.bytes_sent);
+    stats->max_rank_exchange_bytes += static_cast<uint64_t>(world->Max(exchange.bytes_sent));
+    stats->exchange_seconds += world->Max(SecondsSince(phase));
 
-  stats->ingest.inputs_ingested = committed_inputs;
-  stats->text_bytes = text_bytes;
-  stats->ingest.tokens = world->Sum(counted.tokens);
-  stats->ingest.increments = world->Sum(counted.increments);
-  stats->ingest.bytes_read = world->Sum(counted.bytes_read);
+    phase = Clock::now();
+    uint64_t pairs = 0;
+    SG_RETURN_IF_ERROR(world->Agree(MergeReceived(paths, rank, received.written(), &pairs)));
+    stats->pairs += world->Sum(pairs);
+    stats->merge_seconds += world->Max(SecondsSince(phase));
+
+    phase = Clock::now();
+    std::vector<std::string> records_by_rank;
+    world->Gather(EncodeRecords(round.finished), &records_by_rank);
+    // On every core of rank 0's machine: the other ranks wait for this step.
+    SG_RETURN_IF_ERROR(world->Agree(
+        root ? CommitOnRoot(paths, ranks, AvailableCores(), records_by_rank, store.get(),
+                            &stats->ingest.inputs_ingested, &stats->text_bytes)
+             : Status::OK()));
+    stats->commit_seconds += world->Max(SecondsSince(phase));
+  }
+  IngestStats counted;
+  counter->Finish(&counted);
+  stats->ingest.tokens = world->Sum(counter->tokens());
+  stats->ingest.increments = world->Sum(counter->increments());
+  stats->ingest.bytes_read = world->Sum(counter->bytes_read());
   stats->ingest.spilled_runs = world->Sum(counted.spilled_runs);
-  stats->ingest.batches = world->Sum(counted.batches);
+  stats->ingest.bad_records = world->Sum(counted.bad_records);
   stats->ingest.vocab_seconds = stats->vocab_seconds;
   stats->ingest.count_seconds = stats->count_seconds;
   stats->ingest.commit_seconds =
       stats->exchange_seconds + stats->merge_seconds + stats->commit_seconds;
   if (root) {
     for (const std::string& m : counted.messages) stats->ingest.messages.push_back(m);
+    if (stats->ingest.bad_records > counted.bad_records) {
+      stats->ingest.messages.push_back(
+          fmt::format("the other ranks skipped {} bad records",
+                      stats->ingest.bad_records - counted.bad_records));
+    }
   }
+  counter.reset();
+  if (root) std::filesystem::remove_all(paths.dir, ec);
   return Status::OK();
 }
 

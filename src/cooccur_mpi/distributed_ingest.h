@@ -5,29 +5,26 @@
 // Phases (every one ends with MpiWorld::Agree, so an error on any rank ends
 // the job on all of them with one line):
 //  1. Plan (rank 0, which opens the store and holds its lock throughout):
-//     selects the inputs as the single-process ingest does and assigns them
-//     to ranks (largest first, to the least loaded rank), recorded in
-//     STORE/ranks/plan so that a rerun after a crash resumes the same plan.
+//     selects the inputs as the single-process ingest does (those in the
+//     store are skipped) and assigns them to ranks, largest first to the
+//     least loaded.
 //  2. Vocabulary, for a new store: distributed_vocab.h; rank 0 writes it to
 //     the store.
-//  3. Counting: each rank ingests its inputs into its own store,
-//     STORE/ranks/R, with the frozen vocabulary: the single-process ingest
-//     itself, so a rank killed mid-way (kill -9 included) resumes from its
-//     last batch when the command is rerun.
-//  4. Exchange: the rows are cut into N ranges of about equal token counts;
-//     every rank streams the pairs of each range to the rank that owns it
-//     (stream_exchange.h), in the store's sorted run format.
-//  5. Merge: each rank merges what it received into one sorted, summed run
-//     of its rows.
-//  6. Commit (rank 0): the N runs become the key ranges of one store batch,
-//     committed with every rank's input records in one atomic step; then
-//     STORE/ranks is removed.
+//  3. Rounds, until every rank has read its inputs: each rank counts whole
+//     inputs, about --batch-size of text (cooccur/batch_counter.h, the
+//     single-process counting), and merges the counts into one sorted run
+//     per owner rank (the rows are cut into N ranges of about equal pair
+//     counts); the runs are exchanged (stream_exchange.h); each rank merges
+//     what it received into one summed run of its rows; rank 0 writes the N
+//     runs as one store batch and commits it with the round's input records
+//     in one atomic step.
 //
-// A crash before step 6 commits leaves the store as it was (plus rank
-// stores that the rerun resumes); after it, the rerun finds every input
-// ingested. STORE must be on a file system every rank sees (rank 0 reads the
-// merged runs and the ranks' records through it); the single-process ingest
-// refuses a store with a pending plan.
+// Crash safety: a round's counts and its inputs' records reach the store
+// together or not at all, and a round holds whole inputs only, so after a
+// crash (kill -9 of any rank: the launcher ends the job) rerunning the
+// command, with any number of ranks, counts exactly the inputs the store
+// does not record. STORE must be on a file system every rank sees (the
+// vocabulary and the merged runs pass through STORE/distributed).
 #ifndef STREAMGLOVE_COOCCUR_MPI_DISTRIBUTED_INGEST_H_
 #define STREAMGLOVE_COOCCUR_MPI_DISTRIBUTED_INGEST_H_
 
