@@ -7,8 +7,6 @@
 #include <sstream>
 
 #include <fmt/format.h>
-#include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
 
 #include "cooccur/batch_counter.h"
 #include "cooccur/ingest_setup.h"
@@ -44,7 +42,10 @@ struct JobPaths {
   std::string Received(int rank, int from) const {
     return fmt::format("{}/from-{}-to-{}.in", dir, from, rank);
   }
-  std::string Merged(int rank) const { return fmt::format("{}/merged-{}", dir, rank); }
+  // The prefix of rank `rank`'s SST file of round `round`.
+  std::string Rows(int rank, uint64_t round) const {
+    return fmt::format("{}/rows-{}-round-{}", dir, rank, round);
+  }
 
   const std::string dir, vocab;
 };
@@ -193,24 +194,32 @@ class OwnerRuns final : public Store::Batch {
   std::vector<PairRunWriter> writers_;
 };
 
-// The runs received by this rank merged (summed) into one: JobPaths::Merged.
-Status MergeReceived(const JobPaths& paths, int rank, const std::vector<std::string>& received,
+// The runs received by this rank merged (summed) into its rows' SST file
+// for rank 0 to commit: *files is empty when no pair came.
+Status MergeReceived(const JobPaths& paths, int rank, uint64_t round, size_t vocab_size,
+                     const std::vector<std::string>& received, std::vector<std::string>* files,
                      uint64_t* pairs) {
   std::vector<PairRun> runs;
   for (const std::string& path : received) runs.push_back(PairRun{path, {}, UINT64_MAX});
   std::vector<std::unique_ptr<PairStream>> streams;
   for (const PairRun& run : runs) streams.push_back(NewPairRunReader(run));
-  PairRun merged;
-  PairRunWriter writer;
-  SG_RETURN_IF_ERROR(writer.Open(paths.Merged(rank), &merged));
+  std::unique_ptr<Store::Batch> rows;
+  SG_RETURN_IF_ERROR(Store::NewDetachedBatch(paths.Rows(rank, round), vocab_size, 1, &rows));
   SG_RETURN_IF_ERROR(MergePairStreams(std::move(streams), [&](const PairRecord& r) {
     ++*pairs;
-    return writer.Add(r);
+    return rows->Add(0, PairRow(r.key), PairCol(r.key), r.value);
   }));
-  SG_RETURN_IF_ERROR(writer.Finish());
+  SG_RETURN_IF_ERROR(Store::FinishDetachedBatch(std::move(rows), files));
   std::error_code ec;
   for (const std::string& path : received) std::filesystem::remove(path, ec);
   return Status::OK();
+}
+
+// One line per path.
+std::string JoinLines(const std::vector<std::string>& lines) {
+  std::string text;
+  for (const std::string& line : lines) text += line + "\n";
+  return text;
 }
 
 // "FINGERPRINT\tBYTES\tTOKENS\tPATH\n" per input.
@@ -234,39 +243,6 @@ Status DecodeRecords(const std::string& text, std::vector<InputRecord>* records)
     }
     records->push_back(std::move(r));
   }
-  return Status::OK();
-}
-
-// Rank 0: the merged runs as one store batch's key ranges, committed with
-// the round's input records.
-Status CommitOnRoot(const JobPaths& paths, int ranks, int threads,
-                    const std::vector<std::string>& records_by_rank, Store* store, uint64_t* inputs,
-                    uint64_t* text_bytes) {
-  std::vector<InputRecord> records;
-  for (const std::string& text : records_by_rank) SG_RETURN_IF_ERROR(DecodeRecords(text, &records));
-  std::unique_ptr<Store::Batch> batch;
-  SG_RETURN_IF_ERROR(store->NewBatch(ranks, &batch));
-  std::vector<Status> status(ranks);
-  tbb::task_arena arena(threads);
-  arena.execute([&] {
-    tbb::parallel_for(0, ranks, [&](int k) {
-      const PairRun run{paths.Merged(k), {}, UINT64_MAX};
-      std::unique_ptr<PairStream> stream = NewPairRunReader(run);
-      for (;;) {
-        PairRecord r;
-        bool done = false;
-        status[k] = stream->Next(&r, &done);
-        if (!status[k].ok() || done) break;
-        status[k] = batch->Add(k, PairRow(r.key), PairCol(r.key), r.value);
-        if (!status[k].ok()) break;
-      }
-      if (status[k].ok()) status[k] = batch->FinishRange(k);
-    });
-  });
-  for (const Status& s : status) SG_RETURN_IF_ERROR(s);
-  SG_RETURN_IF_ERROR(store->CommitBatch(std::move(batch), nullptr, records));
-  *inputs += records.size();
-  for (const InputRecord& r : records) *text_bytes += r.bytes;
   return Status::OK();
 }
 
@@ -447,18 +423,32 @@ Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
 
     phase = Clock::now();
     uint64_t pairs = 0;
-    SG_RETURN_IF_ERROR(world->Agree(MergeReceived(paths, rank, received.written(), &pairs)));
+    std::vector<std::string> row_files;
+    SG_RETURN_IF_ERROR(world->Agree(MergeReceived(paths, rank, stats->ingest.batches, vocab.size(),
+                                                  received.written(), &row_files, &pairs)));
     stats->pairs += world->Sum(pairs);
     stats->merge_seconds += world->Max(SecondsSince(phase));
 
+    // Rank 0 commits the ranks' files (row ranges in rank order: disjoint)
+    // with the round's input records, in one step.
     phase = Clock::now();
-    std::vector<std::string> records_by_rank;
+    std::vector<std::string> files_by_rank, records_by_rank;
+    world->Gather(JoinLines(row_files), &files_by_rank);
     world->Gather(EncodeRecords(round.finished), &records_by_rank);
-    // On every core of rank 0's machine: the other ranks wait for this step.
-    SG_RETURN_IF_ERROR(world->Agree(
-        root ? CommitOnRoot(paths, ranks, AvailableCores(), records_by_rank, store.get(),
-                            &stats->ingest.inputs_ingested, &stats->text_bytes)
-             : Status::OK()));
+    s = Status::OK();
+    if (root) {
+      std::vector<std::string> files;
+      std::vector<InputRecord> records;
+      for (int k = 0; k < ranks && s.ok(); ++k) {
+        std::istringstream in(files_by_rank[k]);
+        for (std::string line; std::getline(in, line);) files.push_back(line);
+        s = DecodeRecords(records_by_rank[k], &records);
+      }
+      if (s.ok()) s = store->CommitBatchFiles(files, records);
+      stats->ingest.inputs_ingested += records.size();
+      for (const InputRecord& r : records) stats->text_bytes += r.bytes;
+    }
+    SG_RETURN_IF_ERROR(world->Agree(s));
     stats->commit_seconds += world->Max(SecondsSince(phase));
   }
   IngestStats counted;

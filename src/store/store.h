@@ -134,6 +134,23 @@ class Store {
   virtual Status CommitBatch(std::unique_ptr<Batch> batch, const IngestProgress* progress,
                              const std::vector<InputRecord>& finished) = 0;
 
+  // A batch written by another process than the store's owner (a rank of
+  // a distributed ingest, src/cooccur_mpi/): its ranges go to SST files
+  // `path_prefix`-<range>.sst in the store's format, which the owner commits
+  // with CommitBatchFiles(). Put them on the store's file system (the commit
+  // links them). Add() and FinishRange() as for any batch; ids below
+  // `vocab_size`.
+  static Status NewDetachedBatch(const std::string& path_prefix, size_t vocab_size, size_t ranges,
+                                 std::unique_ptr<Batch>* batch);
+  // Completes a detached batch: *files gets the files that hold pairs, in
+  // range order, which the batch then no longer removes.
+  static Status FinishDetachedBatch(std::unique_ptr<Batch> batch, std::vector<std::string>* files);
+  // Atomically adds the pairs of detached batches' `files` (whose key ranges
+  // must not overlap) and the `finished` input records, and deletes the
+  // progress record. The files are moved into the store.
+  virtual Status CommitBatchFiles(const std::vector<std::string>& files,
+                                  const std::vector<InputRecord>& finished) = 0;
+
   using PairVisitor = std::function<Status(uint32_t row, uint32_t col, uint64_t value)>;
 
   // Calls f for every non-zero pair of the rows in [row_begin, row_end), in

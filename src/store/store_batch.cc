@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <chrono>
+#include <filesystem>
 #include <thread>
 
 #include <fmt/format.h>
@@ -102,6 +103,9 @@ class BatchFile {
     return Check(writer_->Finish());
   }
 
+  // Keeps the file on destruction (another process commits it).
+  void Release() { writer_.reset(); }
+
   const std::string& path() const { return path_; }
   uint64_t blocks() const { return blocks_; }
   // The first and last pair blocks written. REQUIRES: blocks() > 0.
@@ -135,7 +139,7 @@ class BatchImpl final : public Store::Batch {
   BatchImpl(const StoreImpl* owner, const rocksdb::Options& options,
             rocksdb::ColumnFamilyHandle* cf, const std::string& path_prefix, size_t ranges,
             size_t vocab_size)
-      : owner_(owner), options_(options), cf_(cf), path_prefix_(path_prefix) {
+      : owner_(owner), options_(options), cf_(cf) {
     ranges_.reserve(ranges);
     for (size_t i = 0; i < ranges; ++i) {
       ranges_.push_back(
@@ -149,20 +153,13 @@ class BatchImpl final : public Store::Batch {
   }
   Status FinishRange(size_t range) override { return ranges_[range]->Finish(); }
 
-  // The file for the batch's metadata records, opened.
-  Status NewMetadataFile(std::unique_ptr<BatchFile>* file) {
-    *file = std::make_unique<BatchFile>(path_prefix_ + "-meta.sst", 0);
-    return (*file)->Open(options_, cf_);
-  }
-
   const StoreImpl* owner() const { return owner_; }
   std::vector<std::unique_ptr<BatchFile>>& range_files() { return ranges_; }
 
  private:
-  const StoreImpl* const owner_;  // identity only; never dereferenced
+  const StoreImpl* const owner_;  // identity only; never dereferenced; null when detached
   const rocksdb::Options options_;
   rocksdb::ColumnFamilyHandle* const cf_;
-  const std::string path_prefix_;
   std::vector<std::unique_ptr<BatchFile>> ranges_;
 };
 
@@ -213,6 +210,41 @@ Status StoreImpl::CommitBatch(std::unique_ptr<Batch> batch, const IngestProgress
   if (b == nullptr || b->owner() != this) {
     return Status::InvalidArgument(fmt::format("{}: batch of another store", dir_));
   }
+  // The files of the ranges that hold pairs, which must not overlap: a pair
+  // block in two files of one ingestion would be two entries of one key with
+  // one sequence number.
+  std::vector<BatchFile*> files;
+  for (const auto& range : b->range_files()) {
+    SG_RETURN_IF_ERROR(range->FlushBlock());
+    if (range->blocks() == 0) continue;
+    if (!files.empty() && files.back()->last_block() >= range->first_block()) {
+      return Status::InvalidArgument(fmt::format("{}: key ranges of {} and {} overlap", dir_,
+                                                 files.back()->path(), range->path()));
+    }
+    files.push_back(range.get());
+  }
+  std::vector<std::string> paths;
+  for (BatchFile* f : files) {
+    SG_RETURN_IF_ERROR(f->Finish());  // a no-op for the ranges finished already
+    paths.push_back(f->path());
+  }
+  // `batch` goes out of scope after the ingestion and removes the temporary files.
+  return IngestWithMetadata(std::move(paths), finished, progress);
+}
+
+Status StoreImpl::CommitBatchFiles(const std::vector<std::string>& files,
+                                   const std::vector<InputRecord>& finished) {
+  SG_RETURN_IF_ERROR(RequireInitialized());
+  SG_RETURN_IF_ERROR(IngestWithMetadata(files, finished, nullptr));
+  // What RocksDB linked into the store is its own now.
+  std::error_code ec;
+  for (const std::string& path : files) std::filesystem::remove(path, ec);
+  return Status::OK();
+}
+
+Status StoreImpl::IngestWithMetadata(std::vector<std::string> pair_files,
+                                     const std::vector<InputRecord>& finished,
+                                     const IngestProgress* progress) {
   // Metadata in key order, as an SST file requires: "M/input/..." < "M/progress".
   std::vector<std::pair<std::string, std::string>> inputs;
   inputs.reserve(finished.size());
@@ -230,21 +262,7 @@ Status StoreImpl::CommitBatch(std::unique_ptr<Batch> batch, const IngestProgress
   }
   std::string progress_value;
   if (progress != nullptr) EncodeProgress(*progress, &progress_value);
-
-  // The files of the ranges that hold pairs, which must not overlap: a pair
-  // block in two files of one ingestion would be two entries of one key with
-  // one sequence number.
-  std::vector<BatchFile*> files;
-  for (const auto& range : b->range_files()) {
-    SG_RETURN_IF_ERROR(range->FlushBlock());
-    if (range->blocks() == 0) continue;
-    if (!files.empty() && files.back()->last_block() >= range->first_block()) {
-      return Status::InvalidArgument(fmt::format("{}: key ranges of {} and {} overlap", dir_,
-                                                 files.back()->path(), range->path()));
-    }
-    files.push_back(range.get());
-  }
-  if (files.empty()) {
+  if (pair_files.empty()) {
     // SstFileWriter refuses an empty file; metadata alone goes through the WAL.
     rocksdb::WriteBatch wb;
     rocksdb::Status s;
@@ -262,19 +280,15 @@ Status StoreImpl::CommitBatch(std::unique_ptr<Batch> batch, const IngestProgress
   }
 
   // Metadata keys ("M/...") follow every pair block key ('C' ...): their own
-  // small file does not overlap the ranges'.
-  std::unique_ptr<BatchFile> metadata;
-  SG_RETURN_IF_ERROR(b->NewMetadataFile(&metadata));
-  for (const auto& [key, value] : inputs) SG_RETURN_IF_ERROR(metadata->Put(key, value));
-  SG_RETURN_IF_ERROR(progress != nullptr ? metadata->Put(kProgressKey, progress_value)
-                                         : metadata->Delete(kProgressKey));
-  files.push_back(metadata.get());
-  std::vector<std::string> paths;
-  for (BatchFile* f : files) {
-    SG_RETURN_IF_ERROR(f->Finish());  // a no-op for the ranges finished already
-    paths.push_back(f->path());
-  }
-  WaitForL0Compactions(paths.size());
+  // small file does not overlap the pairs'.
+  BatchFile metadata(fmt::format("{}/{}/batch-{}-meta.sst", dir_, kStoreTmpDir, next_batch_++), 0);
+  SG_RETURN_IF_ERROR(metadata.Open(options_, db_->DefaultColumnFamily()));
+  for (const auto& [key, value] : inputs) SG_RETURN_IF_ERROR(metadata.Put(key, value));
+  SG_RETURN_IF_ERROR(progress != nullptr ? metadata.Put(kProgressKey, progress_value)
+                                         : metadata.Delete(kProgressKey));
+  SG_RETURN_IF_ERROR(metadata.Finish());
+  pair_files.push_back(metadata.path());
+  WaitForL0Compactions(pair_files.size());
   rocksdb::IngestExternalFileOptions opts;
   opts.move_files = true;  // a hard link: the batch never exists twice on disk
   opts.allow_global_seqno = true;
@@ -282,9 +296,35 @@ Status StoreImpl::CommitBatch(std::unique_ptr<Batch> batch, const IngestProgress
   opts.write_global_seqno = false;  // keep the files immutable; the seqno lives in the MANIFEST
   // One ingestion of all the files is one MANIFEST record: all or none of
   // them is in the store after a crash.
-  const rocksdb::Status s = db_->IngestExternalFile(paths, opts);
-  // `batch` goes out of scope here and removes the temporary files.
-  if (!s.ok()) return FromRocks(s, fmt::format("committing batch {}", paths.front()));
+  const rocksdb::Status s = db_->IngestExternalFile(pair_files, opts);
+  if (!s.ok()) return FromRocks(s, fmt::format("committing batch {}", pair_files.front()));
+  return Status::OK();
+}
+
+Status Store::NewDetachedBatch(const std::string& path_prefix, size_t vocab_size, size_t ranges,
+                               std::unique_ptr<Batch>* batch) {
+  batch->reset();
+  if (ranges == 0)
+    return Status::InvalidArgument(fmt::format("{}: a batch of no key ranges", path_prefix));
+  // As NewBatch: the fast upper-level compression. No column family: the
+  // files go into whichever store ingests them.
+  rocksdb::Options options = StoreOptions(config::kStoreReadMemoryBytes, /*create=*/false);
+  options.bottommost_compression = rocksdb::kDisableCompressionOption;
+  *batch = std::make_unique<BatchImpl>(nullptr, options, nullptr, path_prefix, ranges, vocab_size);
+  return Status::OK();
+}
+
+Status Store::FinishDetachedBatch(std::unique_ptr<Batch> batch, std::vector<std::string>* files) {
+  files->clear();
+  auto* b = dynamic_cast<BatchImpl*>(batch.get());
+  if (b == nullptr || b->owner() != nullptr)
+    return Status::InvalidArgument("FinishDetachedBatch: not a detached batch");
+  for (const auto& range : b->range_files()) {
+    SG_RETURN_IF_ERROR(range->Finish());
+    if (range->blocks() == 0) continue;
+    range->Release();
+    files->push_back(range->path());
+  }
   return Status::OK();
 }
 

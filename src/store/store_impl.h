@@ -26,6 +26,10 @@
 namespace streamglove {
 
 inline constexpr char kStoreLockFile[] = "LOCK.streamglove";
+
+// The RocksDB options of a store (store_open.cc); batch files written
+// elsewhere (Store::NewDetachedBatch) use them too.
+rocksdb::Options StoreOptions(size_t memory_bytes, bool create);
 inline constexpr char kStoreTmpDir[] = "tmp";
 
 class StoreImpl final : public Store {
@@ -52,6 +56,8 @@ class StoreImpl final : public Store {
   Status NewBatch(size_t ranges, std::unique_ptr<Batch>* batch) override;
   Status CommitBatch(std::unique_ptr<Batch> batch, const IngestProgress* progress,
                      const std::vector<InputRecord>& finished) override;
+  Status CommitBatchFiles(const std::vector<std::string>& files,
+                          const std::vector<InputRecord>& finished) override;
 
   Status ForEachPairInRows(uint32_t row_begin, uint32_t row_end, const PairVisitor& f) override;
 
@@ -69,6 +75,11 @@ class StoreImpl final : public Store {
   // `files_per_batch` files, or no compaction is running or pending that
   // could make it so, or after kStoreMaxL0WaitSeconds.
   void WaitForL0Compactions(size_t files_per_batch);
+  // Ingests `pair_files` (key ranges not overlapping, possibly none) with
+  // the metadata changes, all in one step.
+  Status IngestWithMetadata(std::vector<std::string> pair_files,
+                            const std::vector<InputRecord>& finished,
+                            const IngestProgress* progress);
 
   const std::string dir_;
   const int lock_fd_;

@@ -123,6 +123,8 @@ Status RemoveEmptyWalFiles(const std::string& dir) {
   return ec ? FsError(dir, ec) : Status::OK();
 }
 
+}  // namespace
+
 rocksdb::Options StoreOptions(size_t memory_bytes, bool create) {
   rocksdb::Options options;
   options.create_if_missing = create;
@@ -155,8 +157,6 @@ rocksdb::Options StoreOptions(size_t memory_bytes, bool create) {
   options.bottommost_compression = has(rocksdb::kZSTD) ? rocksdb::kZSTD : options.compression;
   return options;
 }
-
-}  // namespace
 
 Status Store::Open(const std::string& dir, size_t memory_bytes, bool create,
                    std::unique_ptr<Store>* store) {

@@ -162,6 +162,71 @@ TEST_CASE("Store sums overlapping batches like a std::map", "[store]") {
     INFO("row_end " << row_end);
     CHECK(below == want);
   }
+  // ForEachPairInRows(b, e) visits exactly the pairs of rows in [b, e).
+  for (const auto& [row_begin, row_end] : {std::pair{0u, 5u}, {3u, 17u}, {17u, 17u}, {20u, 41u}}) {
+    Pairs in_rows, want;
+    for (const auto& [rc, value] : expected) {
+      if (rc.first >= row_begin && rc.first < row_end) want[rc] = value;
+    }
+    REQUIRE(store
+                ->ForEachPairInRows(row_begin, row_end,
+                                    [&](uint32_t row, uint32_t col, uint64_t value) {
+                                      in_rows[{row, col}] = value;
+                                      return Status::OK();
+                                    })
+                .ok());
+    INFO("rows " << row_begin << " to " << row_end);
+    CHECK(in_rows == want);
+  }
+}
+
+TEST_CASE("Batches written by other processes commit with their records in one step", "[store]") {
+  TempDir tmp;
+  REQUIRE(tmp.Create("", "sg-store-").ok());
+  const std::string dir = tmp.path() + "/store";
+  const uint32_t words = 3 * kBlockColumns;
+  std::unique_ptr<Store> store = NewInitializedStore(dir, NumberedVocab(words));
+  Pairs before;
+  before[{2, 3}] = 7;
+  REQUIRE(CommitPairs(store.get(), before).ok());
+  // Two "ranks", each writing its rows (0-9, 10 and up) as a detached batch,
+  // as a distributed ingest's owners do; rank 1 also has an empty range.
+  std::mt19937_64 rng(5);
+  Pairs rank_pairs[2];
+  for (int i = 0; i < 2000; ++i) {
+    const uint32_t row = static_cast<uint32_t>(rng() % 20),
+                   col = static_cast<uint32_t>(rng() % words);
+    rank_pairs[row < 10 ? 0 : 1][{row, col}] += 1 + rng() % 100;
+  }
+  std::vector<std::string> files;
+  for (int r = 0; r < 2; ++r) {
+    std::unique_ptr<Store::Batch> batch;
+    REQUIRE(
+        Store::NewDetachedBatch(fmt::format("{}/rank-{}", tmp.path(), r), words, 2, &batch).ok());
+    for (const auto& [rc, value] : rank_pairs[r])
+      REQUIRE(batch->Add(0, rc.first, rc.second, value).ok());
+    std::vector<std::string> written;
+    REQUIRE(Store::FinishDetachedBatch(std::move(batch), &written).ok());
+    REQUIRE(written.size() == 1);  // the empty range leaves no file
+    CHECK(std::filesystem::exists(written[0]));
+    files.push_back(written[0]);
+  }
+  const std::vector<InputRecord> records = {{"f1", "a.txt", 10, 2}, {"f2", "b.txt", 20, 4}};
+  REQUIRE(store->CommitBatchFiles(files, records).ok());
+  Pairs expected = before;
+  for (const Pairs& p : rank_pairs) {
+    for (const auto& [rc, value] : p) expected[rc] += value;
+  }
+  CHECK(ReadPairs(store.get()) == expected);
+  std::vector<InputRecord> listed;
+  REQUIRE(store->ListInputs(&listed).ok());
+  CHECK(Render(listed) == Render(records));
+  for (const std::string& f : files) CHECK_FALSE(std::filesystem::exists(f));
+  // A store's own batch is not a detached one.
+  std::unique_ptr<Store::Batch> own;
+  REQUIRE(store->NewBatch(1, &own).ok());
+  std::vector<std::string> none;
+  CHECK(Store::FinishDetachedBatch(std::move(own), &none).code() == Status::Code::kInvalidArgument);
 }
 
 TEST_CASE("Store keeps config and vocabulary and inputs and progress across reopen", "[store]") {
