@@ -119,6 +119,12 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
   const bool created = !std::filesystem::exists(store_dir, exists_ec);
   std::unique_ptr<Store> store;
   SG_RETURN_IF_ERROR(Store::Open(store_dir, options.memory_bytes, /*create=*/true, &store));
+  {
+    // What an interrupted distributed job left (its transient files): with
+    // the store's lock held, no job is using them.
+    std::error_code ec;
+    std::filesystem::remove_all(store_dir + "/" + kDistributedIngestDir, ec);
+  }
 
   // Which inputs to read, in which order: a partly ingested one first.
   InputSelection selected;

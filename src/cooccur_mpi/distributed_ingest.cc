@@ -262,6 +262,13 @@ Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
       return Status::InvalidArgument(
           "ingest reads files it can re-read to resume: save stdin to a file first");
   }
+  if (options.force) {
+    // A job commits in rounds: after an interruption the forced rerun would
+    // count the committed rounds' inputs again.
+    return Status::InvalidArgument(
+        "--force is for one process: a distributed job interrupted between its rounds could not "
+        "be rerun without counting the committed ones twice");
+  }
   const JobPaths paths(store_dir);
 
   // 1. The plan. A store this job creates is removed again if it never gets
@@ -271,10 +278,22 @@ Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
   std::error_code exists_ec;
   const bool created = root && !std::filesystem::exists(store_dir, exists_ec);
   std::unique_ptr<Store> store;  // rank 0's, locked until the end
+  // Rank 0 removes the job's transient files however it ends (the other
+  // ranks have left the collective that ended it), while it holds the
+  // store's lock (destroyed before `store`): they may be another job's
+  // before and after.
+  struct RemoveOnExit {
+    const std::string* dir = nullptr;
+    ~RemoveOnExit() {
+      std::error_code ec;
+      if (dir != nullptr) std::filesystem::remove_all(*dir, ec);
+    }
+  } remove_on_exit;
   Plan plan;
   Status s;
   if (root) {
     s = PlanOnRoot(store_dir, ranks, inputs, corpus, options, &store, &plan, &stats->ingest);
+    if (store != nullptr) remove_on_exit.dir = &paths.dir;
     // What an earlier job left (it was killed) is never counted: it starts
     // from an empty directory.
     std::error_code ec;
@@ -389,6 +408,9 @@ Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
                        : counter->CountBatch(options.batch_bytes, /*whole_inputs=*/true, &round);
     // An interrupt ends the job before the round commits: the inputs of an
     // uncommitted round are read again by the rerun.
+    // Rounds hold whole inputs: a round's records say exactly what it counted.
+    if (s.ok() && round.any && !round.ends_input && !Interrupted())
+      s = Status::IOError("distributed ingest: a round ended inside an input");
     if (s.ok() && Interrupted())
       s =
           InterruptedStatus(fmt::format("{} inputs committed; run the same command again to "
@@ -471,8 +493,8 @@ Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
     }
   }
   counter.reset();
-  if (root) std::filesystem::remove_all(paths.dir, ec);
-  return Status::OK();
+  // Every rank is done with the job's files before rank 0 removes them.
+  return world->Agree(Status::OK());
 }
 
 }  // namespace streamglove

@@ -61,7 +61,7 @@ if [ "$(fingerprint "$dir/added")" = "$(fingerprint "$dir/added1")" ]; then
 else
   echo "FAIL: 4 shards on 3 ranks, then the rest on 2: not the single process's two steps"; fail=1
 fi
-[ ! -e "$dir/added/ranks" ] || { echo "FAIL: a finished job left $dir/added/ranks"; fail=1; }
+[ ! -e "$dir/added/distributed" ] || { echo "FAIL: a finished job left $dir/added/distributed"; fail=1; }
 
 # A truncated shard: one error line naming it, exit 1, and no store left.
 mkdir "$dir/bad"
@@ -77,8 +77,9 @@ else
   echo "ok: truncated shard: $(grep "^streamglove" "$dir/bad.err")"
 fi
 
-# A usage error and a missing input: one line from the job, not one per rank.
-for args in "--window 99" "$dir/no-such-shard"; do
+# A usage error, a missing input, --force (one process only): one line from
+# the job, not one per rank.
+for args in "--window 99" "$dir/no-such-shard" "--force ${shards[0]}"; do
   # shellcheck disable=SC2086 # the flags are words
   mpi 3 "$bin" ingest --store "$dir/usage.store" $args >/dev/null 2>"$dir/usage.err" || true
   lines=$(grep -c "^streamglove: " "$dir/usage.err" || true)
@@ -112,6 +113,7 @@ for trial in 1 2 3 4; do
   esac
   "${finish[@]}" "$bin" ingest --store "$store" "${shards[@]}" "${flags[@]}" --threads 1
   expect_same "kill -9 of a rank with ${committed:-0} of 7 inputs committed, finished by $how" "$store"
+  [ ! -e "$store/distributed" ] || { echo "FAIL: $store/distributed left after the rerun"; fail=1; }
 done
 echo "kill -9 trials: 4, $hit hit a running rank"
 [ "$hit" -gt 0 ] || { echo "FAIL: no kill hit a running rank"; fail=1; }
