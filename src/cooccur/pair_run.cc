@@ -92,14 +92,6 @@ class PairSpanStream final : public PairStream {
 
 }  // namespace
 
-void PairRunEncoder::Add(const PairRecord& r, std::string* out) {
-  const bool group_start = records_ % kPairRunGroupRecords == 0;
-  PutVarint64(out, group_start ? r.key : r.key - previous_);
-  PutVarint64(out, r.value);
-  previous_ = r.key;
-  ++records_;
-}
-
 Status PairRunWriter::Open(const std::string& path, PairRun* run) {
   run_ = run;
   *run_ = PairRun{path, {}, 0};
@@ -107,10 +99,12 @@ Status PairRunWriter::Open(const std::string& path, PairRun* run) {
 }
 
 Status PairRunWriter::Add(const PairRecord& r) {
-  if (run_->records % kPairRunGroupRecords == 0)
-    run_->groups.push_back(PairRun::Group{r.key, bytes_});
+  const bool group_start = run_->records % kPairRunGroupRecords == 0;
+  if (group_start) run_->groups.push_back(PairRun::Group{r.key, bytes_});
   record_.clear();
-  encoder_.Add(r, &record_);
+  PutVarint64(&record_, group_start ? r.key : r.key - previous_);
+  PutVarint64(&record_, r.value);
+  previous_ = r.key;
   ++run_->records;
   bytes_ += record_.size();
   return file_.Append(record_);

@@ -39,18 +39,6 @@ struct PairRun {
   uint64_t records = 0;
 };
 
-// Encodes records in the run format: each record's bytes appended to a
-// string, a group's first record with its key whole.
-class PairRunEncoder {
- public:
-  // REQUIRES: r.key above the previous record's.
-  void Add(const PairRecord& r, std::string* out);
-
- private:
-  uint64_t records_ = 0;
-  uint64_t previous_ = 0;
-};
-
 // Writes sorted records as a run, one at a time, noting where groups start.
 class PairRunWriter {
  public:
@@ -63,8 +51,8 @@ class PairRunWriter {
  private:
   WritableFile file_;
   PairRun* run_ = nullptr;
-  PairRunEncoder encoder_;
   std::string record_;
+  uint64_t previous_ = 0;
   uint64_t bytes_ = 0;
 };
 

@@ -15,6 +15,8 @@
 #include "cooccur_mpi/distributed_vocab.h"
 #include "cooccur_mpi/stream_exchange.h"
 #include "store/store.h"
+#include "store/store_records.h"
+#include "util/coding.h"
 #include "util/config.h"
 #include "util/file.h"
 #include "util/interrupt.h"
@@ -215,34 +217,44 @@ Status MergeReceived(const JobPaths& paths, int rank, uint64_t round, size_t voc
   return Status::OK();
 }
 
-// One line per path.
-std::string JoinLines(const std::vector<std::string>& lines) {
-  std::string text;
-  for (const std::string& line : lines) text += line + "\n";
-  return text;
-}
-
-// "FINGERPRINT\tBYTES\tTOKENS\tPATH\n" per input.
-std::string EncodeRecords(const std::vector<InputRecord>& records) {
-  std::string text;
-  for (const InputRecord& r : records)
-    text += fmt::format("{}\t{}\t{}\t{}\n", r.fingerprint, r.bytes, r.tokens, r.path);
-  return text;
-}
-
-Status DecodeRecords(const std::string& text, std::vector<InputRecord>* records) {
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) {
-    InputRecord r;
-    std::istringstream fields(line);
-    if (!std::getline(fields, r.fingerprint, '\t') || !(fields >> r.bytes >> r.tokens) ||
-        fields.get() != '\t' || !std::getline(fields, r.path)) {
-      return Status::Corruption(
-          fmt::format("distributed ingest: a malformed input record from a rank: {}", line));
-    }
-    records->push_back(std::move(r));
+// What a rank tells rank 0 at the end of a round: its rows' SST files and
+// the inputs it finished, as length-prefixed strings (the records in the
+// store's own encoding): varint(files) | file... | varint(records) |
+// (fingerprint | record)...
+std::string EncodeRoundReport(const std::vector<std::string>& files,
+                              const std::vector<InputRecord>& finished) {
+  std::string text, value;
+  PutVarint64(&text, files.size());
+  for (const std::string& f : files) PutLengthPrefixed(&text, f);
+  PutVarint64(&text, finished.size());
+  for (const InputRecord& r : finished) {
+    PutLengthPrefixed(&text, r.fingerprint);
+    value.clear();
+    EncodeInputRecord(r, &value);
+    PutLengthPrefixed(&text, value);
   }
+  return text;
+}
+
+Status DecodeRoundReport(const std::string& text, std::vector<std::string>* files,
+                         std::vector<InputRecord>* finished) {
+  const char* p = text.data();
+  const char* const limit = p + text.size();
+  uint64_t n = 0;
+  bool ok = GetVarint64(&p, limit, &n);
+  for (std::string_view f; ok && n > 0; --n) {
+    ok = GetLengthPrefixed(&p, limit, &f);
+    if (ok) files->emplace_back(f);
+  }
+  ok = ok && GetVarint64(&p, limit, &n);
+  for (std::string_view fingerprint, value; ok && n > 0; --n) {
+    InputRecord r;
+    ok = GetLengthPrefixed(&p, limit, &fingerprint) && GetLengthPrefixed(&p, limit, &value) &&
+         DecodeInputRecord(fingerprint, value, &r);
+    if (ok) finished->push_back(std::move(r));
+  }
+  if (!ok || p != limit)
+    return Status::Corruption("distributed ingest: a malformed round report from a rank");
   return Status::OK();
 }
 
@@ -339,9 +351,9 @@ Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
       v.memory_bytes = work_memory;
       v.temp_dir = paths.dir;
       v.progress = options.progress && root;
-      DistributedVocabStats vocab_stats;
-      s = BuildDistributedVocabulary(world, mine, corpus, v, &vocab, &vocab_stats);
-      stats->vocab_exchange_bytes = world->Sum(vocab_stats.exchange.bytes_sent);
+      ExchangeStats vocab_exchange;
+      s = BuildDistributedVocabulary(world, mine, corpus, v, &vocab, &vocab_exchange);
+      stats->vocab_exchange_bytes = world->Sum(vocab_exchange.bytes_sent);
       stats->ingest.vocabulary_built = true;
     }
     if (root && s.ok()) {
@@ -377,7 +389,8 @@ Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
 
   // The counting state of this rank.
   std::vector<VocabEntry> vocab_entries;
-  SG_RETURN_IF_ERROR(world->Agree(ReadVocabFile(paths.vocab, &vocab_entries)));
+  SG_RETURN_IF_ERROR(world->Agree(root ? (vocab_entries = store->vocab(), Status::OK())
+                                       : ReadVocabFile(paths.vocab, &vocab_entries)));
   const VocabIndex vocab(vocab_entries);
   const StoreWindow window(DecodeCounting(counting_text), vocab_entries);
   std::unique_ptr<BatchCounter> counter;
@@ -401,6 +414,7 @@ Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
   std::vector<std::string> received_paths;
   for (int from = 0; from < ranks; ++from) received_paths.push_back(paths.Received(rank, from));
   bool my_inputs_done = mine.empty();
+  uint64_t my_exchange_bytes = 0;  // pairs this rank sent, all rounds
   for (;;) {
     phase = Clock::now();
     BatchCounter::Result round;
@@ -440,7 +454,7 @@ Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
     for (int k = 0; k < ranks; ++k) std::filesystem::remove(outgoing.path(k), ec);
     SG_RETURN_IF_ERROR(world->Agree(s));
     stats->pair_exchange_bytes += world->Sum(exchange.bytes_sent);
-    stats->max_rank_exchange_bytes += static_cast<uint64_t>(world->Max(exchange.bytes_sent));
+    my_exchange_bytes += exchange.bytes_sent;
     stats->exchange_seconds += world->Max(SecondsSince(phase));
 
     phase = Clock::now();
@@ -454,25 +468,25 @@ Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
     // Rank 0 commits the ranks' files (row ranges in rank order: disjoint)
     // with the round's input records, in one step.
     phase = Clock::now();
-    std::vector<std::string> files_by_rank, records_by_rank;
-    world->Gather(JoinLines(row_files), &files_by_rank);
-    world->Gather(EncodeRecords(round.finished), &records_by_rank);
+    std::vector<std::string> reports;
+    world->Gather(EncodeRoundReport(row_files, round.finished), &reports);
     s = Status::OK();
     if (root) {
       std::vector<std::string> files;
       std::vector<InputRecord> records;
-      for (int k = 0; k < ranks && s.ok(); ++k) {
-        std::istringstream in(files_by_rank[k]);
-        for (std::string line; std::getline(in, line);) files.push_back(line);
-        s = DecodeRecords(records_by_rank[k], &records);
+      for (const std::string& report : reports) {
+        if (s.ok()) s = DecodeRoundReport(report, &files, &records);
       }
       if (s.ok()) s = store->CommitBatchFiles(files, records);
-      stats->ingest.inputs_ingested += records.size();
-      for (const InputRecord& r : records) stats->text_bytes += r.bytes;
+      if (s.ok()) {
+        stats->ingest.inputs_ingested += records.size();
+        for (const InputRecord& r : records) stats->text_bytes += r.bytes;
+      }
     }
     SG_RETURN_IF_ERROR(world->Agree(s));
     stats->commit_seconds += world->Max(SecondsSince(phase));
   }
+  stats->max_rank_exchange_bytes = static_cast<uint64_t>(world->Max(my_exchange_bytes));
   IngestStats counted;
   counter->Finish(&counted);
   stats->ingest.tokens = world->Sum(counter->tokens());

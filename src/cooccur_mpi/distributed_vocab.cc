@@ -18,37 +18,33 @@ namespace {
 
 // Counts this rank's inputs into one word-ordered run per owner rank.
 Status CountIntoOwnerRuns(const std::vector<InputFile>& inputs, const CorpusOptions& corpus,
-                          const VocabOptions& options, const std::vector<std::string>& paths,
-                          VocabStats* stats) {
+                          const VocabOptions& options, const std::vector<std::string>& paths) {
   std::vector<WordRunWriter> runs(paths.size());
   for (size_t r = 0; r < paths.size(); ++r) SG_RETURN_IF_ERROR(runs[r].Open(paths[r]));
   if (!inputs.empty()) {
+    VocabStats stats;
     SG_RETURN_IF_ERROR(CountWordsInOrder(
         inputs, corpus, options,
         [&](std::string_view word, uint64_t count) {
           return runs[HashBytes(word) % runs.size()].Add(word, count);
         },
-        stats));
+        &stats));
   }
   for (WordRunWriter& run : runs) SG_RETURN_IF_ERROR(run.Finish());
   return Status::OK();
 }
 
-// The words of `kept` (varint length, bytes, varint count, as gathered)
+// The words of `kept` (length-prefixed word, varint count, as gathered)
 // appended to *entries.
 Status ParseKept(const std::string& kept, std::vector<VocabEntry>* entries) {
   const char* p = kept.data();
   const char* const limit = p + kept.size();
   while (p < limit) {
-    uint64_t length = 0, count = 0;
-    if (!GetVarint64(&p, limit, &length) || length > static_cast<uint64_t>(limit - p)) {
-      return Status::Corruption("distributed vocabulary: a truncated word from a rank");
-    }
-    std::string word(p, length);
-    p += length;
-    if (!GetVarint64(&p, limit, &count))
-      return Status::Corruption("distributed vocabulary: a truncated count from a rank");
-    entries->push_back(VocabEntry{std::move(word), count});
+    std::string_view word;
+    uint64_t count = 0;
+    if (!GetLengthPrefixed(&p, limit, &word) || !GetVarint64(&p, limit, &count))
+      return Status::Corruption("distributed vocabulary: a truncated word count from a rank");
+    entries->push_back(VocabEntry{std::string(word), count});
   }
   return Status::OK();
 }
@@ -57,9 +53,9 @@ Status ParseKept(const std::string& kept, std::vector<VocabEntry>* entries) {
 
 Status BuildDistributedVocabulary(MpiWorld* world, const std::vector<InputFile>& inputs,
                                   const CorpusOptions& corpus, const VocabOptions& options,
-                                  std::vector<VocabEntry>* vocab, DistributedVocabStats* stats) {
+                                  std::vector<VocabEntry>* vocab, ExchangeStats* exchange) {
   vocab->clear();
-  *stats = DistributedVocabStats();
+  *exchange = ExchangeStats();
   TempDir temp;
   SG_RETURN_IF_ERROR(world->Agree(temp.Create(options.temp_dir, "streamglove-vocab-mpi-")));
   std::vector<std::string> outgoing, incoming;
@@ -67,15 +63,13 @@ Status BuildDistributedVocabulary(MpiWorld* world, const std::vector<InputFile>&
     outgoing.push_back(fmt::format("{}/to-{}", temp.path(), r));
     incoming.push_back(fmt::format("{}/from-{}", temp.path(), r));
   }
-  SG_RETURN_IF_ERROR(
-      world->Agree(CountIntoOwnerRuns(inputs, corpus, options, outgoing, &stats->local)));
+  SG_RETURN_IF_ERROR(world->Agree(CountIntoOwnerRuns(inputs, corpus, options, outgoing)));
 
   StreamFiles received(incoming);
   SG_RETURN_IF_ERROR(world->Agree(ExchangeStreams(
       world, config::kExchangeChunkBytes,
       [&](int to, StreamSink* sink) { return SendFile(outgoing[to], sink); },
-      [&](int from, std::string_view bytes) { return received.Consume(from, bytes); },
-      &stats->exchange)));
+      [&](int from, std::string_view bytes) { return received.Consume(from, bytes); }, exchange)));
 
   // This rank's words, summed over the ranks, those kept by min_count.
   std::string kept;
@@ -83,8 +77,7 @@ Status BuildDistributedVocabulary(MpiWorld* world, const std::vector<InputFile>&
       MergeWordRuns(received.written(), WordCountTable::Order::kByWord, config::kMergeFanIn,
                     temp.path(), [&](std::string_view word, uint64_t count) -> Status {
                       if (count < options.min_count) return Status::OK();
-                      PutVarint64(&kept, word.size());
-                      kept.append(word);
+                      PutLengthPrefixed(&kept, word);
                       PutVarint64(&kept, count);
                       return Status::OK();
                     });

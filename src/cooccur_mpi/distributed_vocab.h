@@ -24,18 +24,14 @@
 
 namespace streamglove {
 
-struct DistributedVocabStats {
-  VocabStats local;        // this rank's counting pass
-  ExchangeStats exchange;  // this rank's share of the word-count exchange
-};
-
 // Collective. `inputs`: this rank's share. On rank 0 *vocab gets the
-// vocabulary (possibly empty); other ranks get an empty one. Spill and
-// exchange files go under options.temp_dir.
+// vocabulary (possibly empty); other ranks get an empty one. *exchange: this
+// rank's share of the word-count exchange. Spill and exchange files go
+// under options.temp_dir.
 // REQUIRES: validated options.
 Status BuildDistributedVocabulary(MpiWorld* world, const std::vector<InputFile>& inputs,
                                   const CorpusOptions& corpus, const VocabOptions& options,
-                                  std::vector<VocabEntry>* vocab, DistributedVocabStats* stats);
+                                  std::vector<VocabEntry>* vocab, ExchangeStats* exchange);
 
 }  // namespace streamglove
 

@@ -105,7 +105,6 @@ class RemoteStep final : public StreamSink {
     received_.resize(count);
     MPI_Recv(received_.data(), count, MPI_CHAR, from_, tag_, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     if (count == 0) received_end_ = true;
-    stats_->bytes_received += count;
     if (consumer_error_.ok()) consumer_error_ = consume_(from_, received_);
   }
 

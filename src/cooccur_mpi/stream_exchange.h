@@ -45,8 +45,7 @@ using StreamProducer = std::function<Status(int to, StreamSink* sink)>;
 using StreamConsumer = std::function<Status(int from, std::string_view bytes)>;
 
 struct ExchangeStats {
-  uint64_t bytes_sent = 0;      // to other ranks (a rank's own stream is not counted)
-  uint64_t bytes_received = 0;  // from other ranks
+  uint64_t bytes_sent = 0;  // to other ranks (a rank's own stream is not counted)
 };
 
 // Collective. `chunk_bytes`: the size of a message (the exchange holds two

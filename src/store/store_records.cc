@@ -40,10 +40,9 @@ class Reader {
     return true;
   }
   bool LengthPrefixed(std::string* s) {
-    uint64_t n = 0;
-    if (!Varint(&n) || n > Remaining()) return false;
-    s->assign(p_, n);
-    p_ += n;
+    std::string_view v;
+    if (!GetLengthPrefixed(&p_, limit_, &v)) return false;
+    s->assign(v);
     return true;
   }
   bool Skip(size_t n) {
@@ -58,11 +57,6 @@ class Reader {
   const char* p_;
   const char* limit_;
 };
-
-void PutLengthPrefixed(std::string* out, std::string_view s) {
-  PutVarint64(out, s.size());
-  out->append(s);
-}
 
 void PutFixed32BigEndian(std::string* dst, uint32_t v) {
   const char buf[4] = {static_cast<char>(v >> 24), static_cast<char>(v >> 16),

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace streamglove {
 
@@ -29,6 +30,12 @@ inline void PutVarint64(std::string* dst, uint64_t value) {
   dst->push_back(static_cast<char>(value));
 }
 
+// Appends `bytes` as varint(length) | bytes.
+inline void PutLengthPrefixed(std::string* dst, std::string_view bytes) {
+  PutVarint64(dst, bytes.size());
+  dst->append(bytes);
+}
+
 // Decodes a varint from [*p, limit). On success advances *p and returns true;
 // returns false on a truncated or over-long encoding.
 inline bool GetVarint64(const char** p, const char* limit, uint64_t* value) {
@@ -43,6 +50,16 @@ inline bool GetVarint64(const char** p, const char* limit, uint64_t* value) {
     }
   }
   return false;
+}
+
+// Decodes what PutLengthPrefixed wrote from [*p, limit) into *bytes (a view
+// of the input). On success advances *p and returns true.
+inline bool GetLengthPrefixed(const char** p, const char* limit, std::string_view* bytes) {
+  uint64_t length = 0;
+  if (!GetVarint64(p, limit, &length) || length > static_cast<uint64_t>(limit - *p)) return false;
+  *bytes = std::string_view(*p, length);
+  *p += length;
+  return true;
 }
 
 }  // namespace streamglove
