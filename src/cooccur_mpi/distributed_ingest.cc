@@ -95,23 +95,6 @@ Plan DecodePlan(const std::string& text) {
   return plan;
 }
 
-// A store configuration's counting fields, for the ranks that do not open
-// the store: "WINDOW SYMMETRIC WEIGHTING SCALE SUBSAMPLE".
-std::string EncodeCounting(const StoreConfig& c) {
-  return fmt::format("{} {} {} {} {}", c.window, c.symmetric ? 1 : 0, static_cast<int>(c.weighting),
-                     c.scale, c.subsample);
-}
-
-StoreConfig DecodeCounting(const std::string& text) {
-  StoreConfig c;
-  std::istringstream in(text);
-  int symmetric = 0, weighting = 0;
-  in >> c.window >> symmetric >> weighting >> c.scale >> c.subsample;
-  c.symmetric = symmetric != 0;
-  c.weighting = static_cast<DistanceWeighting>(weighting);
-  return c;
-}
-
 // Rank 0: opens the store, selects the inputs as the single-process ingest
 // does and assigns them to ranks, largest first to the least loaded.
 Status PlanOnRoot(const std::string& store_dir, int ranks, const std::vector<InputFile>& inputs,
@@ -369,15 +352,15 @@ Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
     }
     SG_RETURN_IF_ERROR(s);
   }
-  std::string counting_text, row_starts_text;
+  std::string config_text, row_starts_text;
   if (root) {
     stats->ingest.vocab_size = store->vocab().size();
-    counting_text = EncodeCounting(store->config());
+    EncodeConfig(store->config(), &config_text);
     row_starts_text = RowStarts(store->vocab(), store->config().window, ranks);
   }
   SG_RETURN_IF_ERROR(
       world->Agree(root ? WriteVocabFile(paths.vocab, store->vocab()) : Status::OK()));
-  world->Broadcast(&counting_text);
+  world->Broadcast(&config_text);
   world->Broadcast(&row_starts_text);
   std::vector<uint64_t> owner_starts;  // pair keys: the first of each rank's rows
   {
@@ -387,12 +370,19 @@ Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
   }
   stats->vocab_seconds = world->Max(SecondsSince(phase));
 
-  // The counting state of this rank.
+  // The counting state of this rank: the store's configuration (its own
+  // record encoding, broadcast) and vocabulary.
+  StoreConfig config;
   std::vector<VocabEntry> vocab_entries;
-  SG_RETURN_IF_ERROR(world->Agree(root ? (vocab_entries = store->vocab(), Status::OK())
-                                       : ReadVocabFile(paths.vocab, &vocab_entries)));
+  s = DecodeConfig(config_text, &config)
+          ? Status::OK()
+          : Status::Corruption("distributed ingest: a malformed store configuration from rank 0");
+  if (s.ok())
+    s = root ? (vocab_entries = store->vocab(), Status::OK())
+             : ReadVocabFile(paths.vocab, &vocab_entries);
+  SG_RETURN_IF_ERROR(world->Agree(s));
   const VocabIndex vocab(vocab_entries);
-  const StoreWindow window(DecodeCounting(counting_text), vocab_entries);
+  const StoreWindow window(config, vocab_entries);
   std::unique_ptr<BatchCounter> counter;
   IngestOptions counting = options;
   counting.memory_bytes = work_memory;

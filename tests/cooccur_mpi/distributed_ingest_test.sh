@@ -49,6 +49,17 @@ for np in 3 1; do
   mpi "$np" "$bin" ingest --store "$dir/np$np" "${shards[@]}" "${flags[@]}" --threads 1
   expect_same "mpirun -np $np" "$dir/np$np"
 done
+# The other counting options reach every rank: word2vec's weights and
+# expected subsampled windows, left context only.
+options=(--weighting linear --subsample 1e-4 --asymmetric)
+"$bin" ingest --store "$dir/options1" "${shards[@]}" "${flags[@]}" "${options[@]}" --threads 2
+mpi 2 "$bin" ingest --store "$dir/options2" "${shards[@]}" "${flags[@]}" "${options[@]}" --threads 1
+if [ "$(fingerprint "$dir/options2")" = "$(fingerprint "$dir/options1")" ]; then
+  echo "ok: ${options[*]} on 2 ranks"
+else
+  echo "FAIL: ${options[*]} on 2 ranks: not the single process's store"; fail=1
+fi
+
 # Shards added later, by a job of another size: the first four (which make
 # the vocabulary), then all seven given again (the four are skipped); as the
 # same two steps in one process.
