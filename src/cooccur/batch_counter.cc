@@ -22,9 +22,8 @@ struct IngestMemoryPlan {
   size_t chunk_bytes;
   size_t chunks_in_flight;
   size_t dense_bytes;
-  uint64_t dense_max_product;     // of each worker's region, from dense_bytes
-  size_t buffer_records;          // per counting worker
-  size_t initial_buffer_records;  // what a buffer uses before it must grow
+  uint64_t dense_max_product;  // of each worker's region, from dense_bytes
+  size_t buffer_records;       // per counting worker
   size_t stitch_records;
   size_t merge_fan_in;  // runs one commit thread reads at once
 };
@@ -59,9 +58,9 @@ Status PlanMemory(const IngestOptions& options, const CorpusOptions& corpus, int
     plan->dense_bytes = std::min(plan->dense_bytes, options.max_dense_bytes);
   const size_t buffers = rest - plan->dense_bytes * threads;
   plan->stitch_records = std::max<size_t>(4096, buffers / 16 / PairBuffer::kBytesPerRecord);
-  plan->buffer_records =
-      std::max<size_t>(4096, (buffers - buffers / 16) / threads / PairBuffer::kBytesPerRecord);
-  plan->initial_buffer_records = config::kInitialPairBufferBytes / PairBuffer::kBytesPerRecord;
+  plan->buffer_records = std::max<size_t>(
+      4096, std::min((buffers - buffers / 16) / threads, config::kMaxPairBufferBytes) /
+                PairBuffer::kBytesPerRecord);
   if (options.max_buffer_bytes != 0) {
     plan->buffer_records = std::max<size_t>(
         64, std::min(plan->buffer_records, options.max_buffer_bytes / PairBuffer::kBytesPerRecord));
@@ -82,8 +81,7 @@ struct BatchCounter::Worker {
   Worker(const CorpusOptions& corpus, const std::vector<InputFile>* inputs, const VocabIndex* vocab,
          const WindowConfig& window, const IngestMemoryPlan& plan, BatchRuns* runs)
       : tokenizer(corpus, inputs),
-        pairs(vocab->size(), plan.dense_max_product, plan.buffer_records,
-              plan.initial_buffer_records, runs),
+        pairs(vocab->size(), plan.dense_max_product, plan.buffer_records, runs),
         counter(vocab, window, &pairs) {}
   ChunkTokenizer tokenizer;
   PairAccumulator pairs;
@@ -125,9 +123,8 @@ Status BatchCounter::Create(const std::vector<InputFile>& inputs,
                                                      c->window_, plan, &c->runs_));
     }
     // Stitching adds at most reach^2 pairs a chunk: a buffer alone serves it.
-    c->stitch_pairs_ =
-        std::make_unique<PairAccumulator>(vocab->size(), /*max_product=*/0, plan.stitch_records,
-                                          plan.initial_buffer_records, &c->runs_);
+    c->stitch_pairs_ = std::make_unique<PairAccumulator>(vocab->size(), /*max_product=*/0,
+                                                         plan.stitch_records, &c->runs_);
   } catch (const std::bad_alloc&) {
     const size_t buffer_bytes = plan.buffer_records * PairBuffer::kBytesPerRecord;
     return Status::IOError(fmt::format(

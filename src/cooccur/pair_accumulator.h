@@ -21,14 +21,10 @@ namespace streamglove {
 class PairAccumulator {
  public:
   // A dense region of (row + 1)(col + 1) <= max_product (0: none) and a
-  // buffer of `buffer_records`.
-  // The buffer starts at `initial_records` and doubles, up to
-  // `buffer_records`, whenever combining frees too little, before it spills.
-  PairAccumulator(uint32_t vocab_size, uint64_t max_product, size_t buffer_records,
-                  size_t initial_records, BatchRuns* runs)
-      : dense_(vocab_size, max_product),
-        buffer_(buffer_records, initial_records, vocab_size),
-        runs_(runs) {}
+  // buffer of `buffer_records`, which spills a run when combining frees too
+  // little.
+  PairAccumulator(uint32_t vocab_size, uint64_t max_product, size_t buffer_records, BatchRuns* runs)
+      : dense_(vocab_size, max_product), buffer_(buffer_records, vocab_size), runs_(runs) {}
 
   // A hint that Add(row, col, ...) follows soon.
   void Prefetch(uint32_t row, uint32_t col) const { dense_.Prefetch(row, col); }

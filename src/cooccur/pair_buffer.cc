@@ -11,43 +11,62 @@ namespace {
 constexpr int kDigitBits = 11;  // 2048 buckets: the counts stay in L1
 }
 
-PairBuffer::PairBuffer(size_t capacity, size_t initial_limit, uint32_t vocab_size)
+PairBuffer::PairBuffer(size_t capacity, uint32_t vocab_size)
     : records_(capacity),
       scratch_(capacity),
-      limit_(std::clamp<size_t>(initial_limit, std::min<size_t>(capacity, 1), capacity)),
       id_bits_(std::max(1, static_cast<int>(std::bit_width(vocab_size)))) {}
 
 void PairBuffer::SortAndCombine() {
-  if (size_ == 0) return;
-  // Sort on a compacted key (row bits then col bits) so only the bits in use
-  // cost a pass.
+  if (size_ == sorted_) return;
+  // Radix-sort only what came since the last combine, [sorted_, size_), on a
+  // compacted key (row bits then col bits) so only the bits in use cost a
+  // pass; the records before it are sorted and distinct already.
   const int bits = 2 * id_bits_;
   const auto compact = [this](uint64_t key) {
     return (key >> 32) << id_bits_ | (key & 0xffffffffu);
   };
-  PairRecord* src = records_.data();
-  PairRecord* dst = scratch_.data();
+  const size_t added = size_ - sorted_;
+  PairRecord* src = records_.data() + sorted_;
+  PairRecord* dst = scratch_.data() + sorted_;
   for (int shift = 0; shift < bits; shift += kDigitBits) {
     std::array<size_t, (1 << kDigitBits)> counts{};
     const uint64_t mask = (uint64_t{1} << kDigitBits) - 1;
-    for (size_t i = 0; i < size_; ++i) ++counts[(compact(src[i].key) >> shift) & mask];
+    for (size_t i = 0; i < added; ++i) ++counts[(compact(src[i].key) >> shift) & mask];
     size_t sum = 0;
     for (size_t& c : counts) sum += std::exchange(c, sum);
-    for (size_t i = 0; i < size_; ++i)
+    for (size_t i = 0; i < added; ++i)
       dst[counts[(compact(src[i].key) >> shift) & mask]++] = src[i];
     std::swap(src, dst);
   }
-  // Combine equal keys into the front of `src`.
-  size_t out = 0;
-  for (size_t i = 1; i < size_; ++i) {
-    if (src[i].key == src[out].key) {
-      src[out].value += src[i].value;
+  // Merge the sorted prefix with the sorted tail into the scratch array,
+  // summing equal keys. After an odd number of passes the tail is in the
+  // scratch array itself, at offset sorted_: the output never overwrites a
+  // tail record not yet read, as it holds at most the sorted_ prefix records
+  // and the tail records read so far.
+  const PairRecord* prefix = records_.data();
+  const PairRecord* const prefix_end = prefix + sorted_;
+  const PairRecord* tail = src;
+  const PairRecord* const tail_end = src + added;
+  PairRecord* const out_begin = scratch_.data();
+  PairRecord* out = out_begin;
+  const auto emit = [&](const PairRecord& r) {
+    if (out != out_begin && out[-1].key == r.key) {
+      out[-1].value += r.value;
     } else {
-      src[++out] = src[i];
+      *out++ = r;
+    }
+  };
+  while (prefix != prefix_end && tail != tail_end) {
+    if (tail->key < prefix->key) {
+      emit(*tail++);
+    } else {
+      emit(*prefix++);
     }
   }
-  size_ = out + 1;
-  if (src != records_.data()) std::copy(src, src + size_, records_.data());
+  while (prefix != prefix_end) emit(*prefix++);
+  while (tail != tail_end) emit(*tail++);
+  size_ = sorted_ = static_cast<size_t>(out - out_begin);
+  std::swap(records_, scratch_);
 }
 
 }  // namespace streamglove

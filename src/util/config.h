@@ -68,13 +68,17 @@ inline constexpr size_t kMinCommitRangeRecords = size_t{1} << 14;
 inline constexpr size_t kMaxDenseRegionBytes = size_t{128} << 20;
 
 // A counting worker's pair buffer (its records and the radix sort's
-// scratch) starts at this size and doubles, up to its share of the budget,
-// only when combining frees too little: a buffer is touched whole before its
-// first combine, and the kernel zeroes every new page. Measured on wiki100M
-// (window 15, --memory 4G, 2 threads): buffers of the whole budget (3.5 GiB)
-// 10.2 s, page zeroing 30% of all CPU; 512 MiB 8.7 s in half the peak RSS;
-// 128 MiB 8.8 s. Growing before spilling keeps a large corpus's runs few.
-inline constexpr size_t kInitialPairBufferBytes = size_t{512} << 20;
+// scratch) is its share of the budget, at most kMaxPairBufferBytes: past
+// that a larger buffer spills fewer runs but counts slower (each combine
+// merges all it holds; the kernel zeroes every fresh page). Measured on
+// wiki100M (window 15, --memory 4G, 2 threads): buffers of the whole budget
+// (3.5 GiB) 10.2 s, page zeroing 30% of all CPU; 512 MiB 8.7 s; 128 MiB
+// 8.8 s. wiki100M and 3 wiki-plain shards (window 10, one thread, --memory
+// 1G): a buffer starting at 512 MiB and growing to 660 MiB 12.97 / 13.10 s,
+// 3 runs spilled; 256 MiB 12.40 / 12.85 s, 11 runs, 440 MiB less RSS;
+// starting at 64 MiB and growing to 256 MiB 0.2-0.5 s slower than 256 MiB
+// from the start (3 runs each).
+inline constexpr size_t kMaxPairBufferBytes = size_t{256} << 20;
 
 // The store (RocksDB). Its block cache is memory_bytes / kStoreCacheDivisor,
 // clamped to [kStoreMinCacheBytes, kStoreMaxCacheBytes]; index blocks are

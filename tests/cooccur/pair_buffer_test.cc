@@ -15,25 +15,38 @@ using namespace streamglove;
 
 TEST_CASE("PairBuffer's radix sort and combine equal std::map sums", "[cooccur]") {
   std::mt19937_64 rng(9);
-  for (uint32_t vocab : {1u, 7u, 1000u, 70000u, 3000000u}) {
+  // 1, 2, 3 and 4 radix passes (an odd count leaves the new records in the
+  // scratch array, which the merge then writes over).
+  for (uint32_t vocab : {1u, 7u, 1000u, 5000u, 70000u, 3000000u}) {
     INFO("vocab " << vocab);
-    PairBuffer buffer(50000, 50000, vocab);
+    PairBuffer buffer(50000, vocab);
     std::map<uint64_t, uint64_t> expected;
-    while (!buffer.full()) {
-      const uint32_t row = static_cast<uint32_t>(rng() % vocab),
-                     col = static_cast<uint32_t>(rng() % std::min(vocab, 300u));
-      const uint64_t value = 1 + rng() % 360360;
-      buffer.Add(row, col, value);
-      expected[PairKey(row, col)] += value;
+    // Combines after refills of different sizes: each merges new records
+    // into the sorted ones, as an accumulator that keeps appending does.
+    for (size_t refill : {50000u, 20000u, 1u, 3000u, 0u, 40000u}) {
+      INFO("refill " << refill);
+      for (size_t i = 0; i < refill && !buffer.full(); ++i) {
+        const uint32_t row = static_cast<uint32_t>(rng() % vocab),
+                       col = static_cast<uint32_t>(rng() % std::min(vocab, 300u));
+        const uint64_t value = 1 + rng() % 360360;
+        buffer.Add(row, col, value);
+        expected[PairKey(row, col)] += value;
+      }
+      buffer.SortAndCombine();
+      REQUIRE(buffer.size() == expected.size());
+      auto it = expected.begin();
+      for (const PairRecord& r : buffer.records()) {
+        CHECK(r.key == it->first);
+        CHECK(r.value == it->second);
+        ++it;
+      }
     }
+    buffer.Clear();
+    CHECK(buffer.size() == 0);
+    buffer.Add(0, 0, 5);
     buffer.SortAndCombine();
-    REQUIRE(buffer.size() == expected.size());
-    auto it = expected.begin();
-    for (const PairRecord& r : buffer.records()) {
-      CHECK(r.key == it->first);
-      CHECK(r.value == it->second);
-      ++it;
-    }
+    REQUIRE(buffer.size() == 1);
+    CHECK(buffer.records()[0].value == 5);
   }
 }
 
@@ -73,30 +86,33 @@ TEST_CASE("DenseRegion holds GloVe's region and drains it in order", "[cooccur]"
   CHECK(done);  // drained cells are zero
 }
 
-TEST_CASE("A pair buffer grows to its capacity before it spills a run", "[cooccur]") {
+TEST_CASE("A pair buffer spills a run only when combining frees too little", "[cooccur]") {
   TempDir dir;
-  REQUIRE(dir.Create("", "sg-grow-").ok());
+  REQUIRE(dir.Create("", "sg-spill-").ok());
   BatchRuns runs(dir.path());
-  // Capacity 4096 records, 1024 at first; no dense region.
-  PairAccumulator pairs(/*vocab_size=*/1000, /*max_product=*/0, 4096, 1024, &runs);
+  // 4096 records; no dense region.
+  PairAccumulator pairs(/*vocab_size=*/1000, /*max_product=*/0, 4096, &runs);
   std::map<uint64_t, uint64_t> expected;
-  uint32_t next = 0;
-  auto add_distinct = [&](int n) {
-    for (int i = 0; i < n; ++i, ++next) {
-      pairs.Add(next / 1000, next % 1000, 3);
-      expected[PairKey(next / 1000, next % 1000)] += 3;
-    }
+  auto add = [&](uint32_t key) {
+    pairs.Add(key / 1000, key % 1000, 3);
+    expected[PairKey(key / 1000, key % 1000)] += 3;
   };
-  add_distinct(4000);  // distinct keys: combining frees nothing, so it grows 1024 -> 2048 -> 4096
+  // 20000 increments of 1000 keys: each combine frees most of the buffer.
+  for (uint32_t i = 0; i < 20000; ++i) add(i * 7 % 1000);
   CHECK(pairs.spilled_runs() == 0);
-  CHECK(runs.Take().empty());
-  add_distinct(200);  // past the capacity: now it spills
-  CHECK(pairs.spilled_runs() == 1);
+  // Then distinct keys: a full buffer whose combined records fill more than
+  // three quarters spills them all.
+  for (uint32_t key = 1000; key < 10000; ++key) add(key);
+  CHECK(pairs.spilled_runs() == 2);
   std::vector<PairRun> spilled = runs.Take();
-  REQUIRE(spilled.size() == 1);
+  REQUIRE(spilled.size() == 2);
+  for (const PairRun& run : spilled) {
+    CHECK(run.records > 4096 * 3 / 4);
+    CHECK(run.records <= 4096);
+  }
   pairs.FinishBatch();
   std::vector<std::unique_ptr<PairStream>> streams;
-  streams.push_back(NewPairRunReader(spilled[0]));
+  for (const PairRun& run : spilled) streams.push_back(NewPairRunReader(run));
   streams.push_back(NewPairSpanStream(pairs.sorted_records()));
   CHECK(test::MergedPairs(std::move(streams)) == expected);
 }
