@@ -68,6 +68,7 @@ done
 grep "^ingest: " "$work/single.err" | tail -1
 summary=$(grep "^ingest: .* ranks:" "$work/mpi.err" | tail -1)
 echo "$summary"
-# Exchanged bytes per GB of text, from the summary's exact counts.
+# Exchanged bytes per GB of text, from the summary's exact counts: word
+# counts sent, and pair-run bytes that owners read from other ranks' files.
 echo "$summary" | sed -E 's/.*\(([0-9]+) bytes of word counts, ([0-9]+) bytes of pairs, ([0-9]+) bytes of text\).*/\1 \2 \3/' |
-  awk -v n="$ranks" '{ gb = $3 / 1e9; printf "per GB of text: word counts %.1f MB, pairs %.1f MB (all ranks; %.1f MB per rank)\n", $1 / 1e6 / gb, $2 / 1e6 / gb, $2 / 1e6 / gb / n }'
+  awk -v n="$ranks" '{ gb = $3 / 1e9; printf "per GB of text: word counts %.1f MB, pair runs %.1f MB (all ranks; %.1f MB per rank)\n", $1 / 1e6 / gb, $2 / 1e6 / gb, $2 / 1e6 / gb / n }'

@@ -26,8 +26,9 @@ Status IngestCommand::RunDistributed() {
              "ingest: {} ranks: {} inputs ingested, {} skipped; {} tokens, {} pair increments; "
              "vocabulary {} words{}; {:.2f} s (plan {:.2f} s, vocabulary {:.2f} s, counting "
              "{:.2f} s, exchange {:.2f} s, merge {:.2f} s, commit {:.2f} s); {} pairs; "
-             "exchanged {} of word counts and {} of pairs ({} from the busiest rank) for {} of "
-             "text ({} bytes of word counts, {} bytes of pairs, {} bytes of text)\n",
+             "exchanged {} of word counts; owners read {} of other ranks' pair runs ({} from the "
+             "busiest rank) for {} of text ({} bytes of word counts, {} bytes of pairs, {} bytes "
+             "of text)\n",
              stats.ranks, t.inputs_ingested, t.inputs_skipped, t.tokens, t.increments, t.vocab_size,
              t.vocabulary_built ? " (built)" : "", seconds, stats.plan_seconds, stats.vocab_seconds,
              stats.count_seconds, stats.exchange_seconds, stats.merge_seconds, stats.commit_seconds,

@@ -261,6 +261,39 @@ Status BatchCounter::Merge(BatchCounts* counts, const std::vector<uint64_t>& sta
   return merged;
 }
 
+namespace {
+
+// A Store::Batch of one range that writes a pair run.
+class RunBatch final : public Store::Batch {
+ public:
+  Status Open(const std::string& path, PairRun* run) { return writer_.Open(path, run); }
+  size_t ranges() const override { return 1; }
+  Status Add(size_t, uint32_t row, uint32_t col, uint64_t value) override {
+    return writer_.Add(PairRecord{PairKey(row, col), value});
+  }
+  Status FinishRange(size_t) override { return writer_.Finish(); }
+
+ private:
+  PairRunWriter writer_;
+};
+
+}  // namespace
+
+Status BatchCounter::FinishBatchAsRuns(size_t max_runs, std::vector<PairRun>* runs) {
+  BatchCounts counts;
+  SG_RETURN_IF_ERROR(FinishBatch(&counts));
+  *runs = std::move(counts.runs);
+  counts.runs.clear();
+  PairRun in_memory;
+  RunBatch batch;
+  Status s = batch.Open(runs_.NewPath(), &in_memory);
+  if (s.ok()) s = Merge(&counts, {0}, &batch);
+  Clear(counts);
+  runs->push_back(std::move(in_memory));
+  if (s.ok()) arena_.execute([&] { s = ReduceRuns(runs, max_runs, &runs_); });
+  return s;
+}
+
 void BatchCounter::Clear(const BatchCounts& counts) {
   std::error_code ec;
   for (const PairRun& run : counts.runs) std::filesystem::remove(run.path, ec);

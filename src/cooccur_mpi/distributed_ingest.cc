@@ -1,5 +1,7 @@
 #include "cooccur_mpi/distributed_ingest.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
@@ -38,12 +40,6 @@ struct JobPaths {
   explicit JobPaths(const std::string& store_dir)
       : dir(store_dir + "/" + kDistributedIngestDir), vocab(dir + "/vocab.txt") {}
   std::string Runs(int rank) const { return fmt::format("{}/runs-{}", dir, rank); }
-  std::string Outgoing(int rank, int to) const {
-    return fmt::format("{}/from-{}-to-{}.out", dir, rank, to);
-  }
-  std::string Received(int rank, int from) const {
-    return fmt::format("{}/from-{}-to-{}.in", dir, from, rank);
-  }
   // The prefix of rank `rank`'s SST file of round `round`.
   std::string Rows(int rank, uint64_t round) const {
     return fmt::format("{}/rows-{}-round-{}", dir, rank, round);
@@ -153,51 +149,90 @@ std::string RowStarts(const std::vector<VocabEntry>& vocab, uint32_t window, int
   return text;
 }
 
-// A round's counts as one run file per owner rank: the key ranges of a
-// Store::Batch, so that the single-process commit's merge (MergeBatch)
-// writes them. Range k is rank k's rows.
-class OwnerRuns final : public Store::Batch {
- public:
-  OwnerRuns(const JobPaths& paths, int rank, int ranks) : runs_(ranks), writers_(ranks) {
-    for (int k = 0; k < ranks; ++k) paths_.push_back(paths.Outgoing(rank, k));
+// The part of a rank's run that holds an owner's rows: the run's groups
+// from the last one starting at or before the rows' first key to the last
+// one starting before their end (a reader with the rows' key range skips the
+// edges' other records). Its records are counted from its first group.
+PairRun RunSlice(const PairRun& run, uint64_t begin, uint64_t end) {
+  const auto key_above = [](uint64_t key, const PairRun::Group& g) { return key < g.key; };
+  auto first = std::upper_bound(run.groups.begin(), run.groups.end(), begin, key_above);
+  if (first != run.groups.begin()) --first;
+  const auto last =
+      std::lower_bound(first, run.groups.end(), end,
+                       [](const PairRun::Group& g, uint64_t key) { return g.key < key; });
+  PairRun slice{run.path, {first, last}, 0};
+  if (!slice.groups.empty()) {
+    slice.records =
+        run.records - static_cast<uint64_t>(first - run.groups.begin()) * kPairRunGroupRecords;
   }
-  Status Open() {
-    for (size_t k = 0; k < writers_.size(); ++k)
-      SG_RETURN_IF_ERROR(writers_[k].Open(paths_[k], &runs_[k]));
-    return Status::OK();
-  }
-  size_t ranges() const override { return writers_.size(); }
-  Status Add(size_t range, uint32_t row, uint32_t col, uint64_t value) override {
-    return writers_[range].Add(PairRecord{PairKey(row, col), value});
-  }
-  Status FinishRange(size_t range) override { return writers_[range].Finish(); }
-  const std::string& path(int k) const { return paths_[k]; }
+  return slice;
+}
 
- private:
-  std::vector<std::string> paths_;
-  std::vector<PairRun> runs_;
-  std::vector<PairRunWriter> writers_;
-};
+// A slice's bytes in its run file: from its first group to the next group
+// after its last, or the file's end.
+uint64_t SliceBytes(const PairRun& run, const PairRun& slice) {
+  if (slice.groups.empty()) return 0;
+  const PairRun::Group& last = slice.groups.back();
+  const auto next =
+      std::upper_bound(run.groups.begin(), run.groups.end(), last.key,
+                       [](uint64_t key, const PairRun::Group& g) { return key < g.key; });
+  std::error_code ec;
+  const uint64_t end =
+      next != run.groups.end() ? next->offset : std::filesystem::file_size(run.path, ec);
+  return ec ? 0 : end - slice.groups.front().offset;
+}
 
-// The runs received by this rank merged (summed) into its rows' SST file
-// for rank 0 to commit: *files is empty when no pair came.
-Status MergeReceived(const JobPaths& paths, int rank, uint64_t round, size_t vocab_size,
-                     const std::vector<std::string>& received, std::vector<std::string>* files,
-                     uint64_t* pairs) {
-  std::vector<PairRun> runs;
-  for (const std::string& path : received) runs.push_back(PairRun{path, {}, UINT64_MAX});
+// Slices as a rank sends them to their owner: varint(slices) | (path |
+// varint(records) | varint(groups) | (varint(key) varint(offset))...)...
+void EncodeSlices(const std::vector<PairRun>& slices, std::string* text) {
+  PutVarint64(text, slices.size());
+  for (const PairRun& slice : slices) {
+    PutLengthPrefixed(text, slice.path);
+    PutVarint64(text, slice.records);
+    PutVarint64(text, slice.groups.size());
+    for (const PairRun::Group& g : slice.groups) {
+      PutVarint64(text, g.key);
+      PutVarint64(text, g.offset);
+    }
+  }
+}
+
+Status DecodeSlices(const std::string& text, std::vector<PairRun>* slices) {
+  const char* p = text.data();
+  const char* const limit = p + text.size();
+  uint64_t n = 0, groups = 0;
+  bool ok = GetVarint64(&p, limit, &n);
+  for (std::string_view path; ok && n > 0; --n) {
+    PairRun slice;
+    ok = GetLengthPrefixed(&p, limit, &path) && GetVarint64(&p, limit, &slice.records) &&
+         GetVarint64(&p, limit, &groups);
+    slice.path = path;
+    for (PairRun::Group g; ok && groups > 0; --groups) {
+      ok = GetVarint64(&p, limit, &g.key) && GetVarint64(&p, limit, &g.offset);
+      slice.groups.push_back(g);
+    }
+    slices->push_back(std::move(slice));
+  }
+  if (!ok || p != limit)
+    return Status::Corruption("distributed ingest: a malformed list of run slices from a rank");
+  return Status::OK();
+}
+
+// The slices of every rank's runs that hold this rank's rows, [begin, end),
+// merged (summed) into its rows' SST file for rank 0 to commit: *files is
+// empty when no pair came. The runs are read where their ranks wrote them.
+Status MergeSlices(const JobPaths& paths, int rank, uint64_t round, size_t vocab_size,
+                   const std::vector<PairRun>& slices, uint64_t begin, uint64_t end,
+                   std::vector<std::string>* files, uint64_t* pairs) {
   std::vector<std::unique_ptr<PairStream>> streams;
-  for (const PairRun& run : runs) streams.push_back(NewPairRunReader(run));
+  for (const PairRun& slice : slices) streams.push_back(NewPairRunReader(slice, begin, end));
   std::unique_ptr<Store::Batch> rows;
   SG_RETURN_IF_ERROR(Store::NewDetachedBatch(paths.Rows(rank, round), vocab_size, 1, &rows));
   SG_RETURN_IF_ERROR(MergePairStreams(std::move(streams), [&](const PairRecord& r) {
     ++*pairs;
     return rows->Add(0, PairRow(r.key), PairCol(r.key), r.value);
   }));
-  SG_RETURN_IF_ERROR(Store::FinishDetachedBatch(std::move(rows), files));
-  std::error_code ec;
-  for (const std::string& path : received) std::filesystem::remove(path, ec);
-  return Status::OK();
+  return Store::FinishDetachedBatch(std::move(rows), files);
 }
 
 // What a rank tells rank 0 at the end of a round: its rows' SST files and
@@ -401,10 +436,8 @@ Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
   // whole inputs (about --batch-size of text), merges the counts into one
   // sorted run per owner rank, sends them (stream_exchange.h), merges what
   // it received; rank 0 commits the round with its input records.
-  std::vector<std::string> received_paths;
-  for (int from = 0; from < ranks; ++from) received_paths.push_back(paths.Received(rank, from));
   bool my_inputs_done = mine.empty();
-  uint64_t my_exchange_bytes = 0;  // pairs this rank sent, all rounds
+  uint64_t my_exchange_bytes = 0;  // run bytes other ranks read from this one, all rounds
   for (;;) {
     phase = Clock::now();
     BatchCounter::Result round;
@@ -425,33 +458,60 @@ Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
     if (world->Sum(round.any ? 1 : 0) == 0) break;
     ++stats->ingest.batches;
 
-    OwnerRuns outgoing(paths, rank, ranks);
-    BatchCounts counts;
-    s = outgoing.Open();
-    if (s.ok()) s = counter->FinishBatch(&counts);
-    if (s.ok()) s = counter->Merge(&counts, owner_starts, &outgoing);
-    if (s.ok()) counter->Clear(counts);
+    // This rank's counts as sorted runs, few enough that an owner merges
+    // every rank's at once with at most about kMergeFanIn open files.
+    std::vector<PairRun> runs;
+    s = counter->FinishBatchAsRuns(std::max<size_t>(2, config::kMergeFanIn / ranks), &runs);
+    // Removed once every owner has read them, however the round ends.
+    struct RemoveRuns {
+      const std::vector<PairRun>* runs;
+      ~RemoveRuns() {
+        for (const PairRun& run : *runs) ::unlink(run.path.c_str());
+      }
+    } remove_runs{&runs};
     SG_RETURN_IF_ERROR(world->Agree(s));
     stats->count_seconds += world->Max(SecondsSince(phase));
 
+    // Each owner learns which parts of which files hold its rows: the runs
+    // stay where they were written (STORE is on a file system every rank
+    // sees, as the commit needs), so no pair is copied before its owner
+    // merges it.
     phase = Clock::now();
-    StreamFiles received(received_paths);
+    std::vector<std::string> outgoing(ranks), incoming(ranks);
+    uint64_t bytes_for_others = 0;
+    for (int to = 0; to < ranks; ++to) {
+      const uint64_t end = to + 1 < ranks ? owner_starts[to + 1] : UINT64_MAX;
+      std::vector<PairRun> slices;
+      for (const PairRun& run : runs) {
+        if (run.records == 0) continue;
+        slices.push_back(RunSlice(run, owner_starts[to], end));
+        if (to != rank) bytes_for_others += SliceBytes(run, slices.back());
+      }
+      EncodeSlices(slices, &outgoing[to]);
+    }
     ExchangeStats exchange;
     s = ExchangeStreams(
         world, config::kExchangeChunkBytes,
-        [&](int to, StreamSink* sink) { return SendFile(outgoing.path(to), sink); },
-        [&](int from, std::string_view bytes) { return received.Consume(from, bytes); }, &exchange);
-    for (int k = 0; k < ranks; ++k) std::filesystem::remove(outgoing.path(k), ec);
+        [&](int to, StreamSink* sink) { return sink->Write(outgoing[to]); },
+        [&](int from, std::string_view bytes) {
+          incoming[from].append(bytes);
+          return Status::OK();
+        },
+        &exchange);
+    std::vector<PairRun> slices;
+    for (int from = 0; s.ok() && from < ranks; ++from) s = DecodeSlices(incoming[from], &slices);
     SG_RETURN_IF_ERROR(world->Agree(s));
-    stats->pair_exchange_bytes += world->Sum(exchange.bytes_sent);
-    my_exchange_bytes += exchange.bytes_sent;
+    stats->pair_exchange_bytes += world->Sum(bytes_for_others);
+    my_exchange_bytes += bytes_for_others;
     stats->exchange_seconds += world->Max(SecondsSince(phase));
 
     phase = Clock::now();
     uint64_t pairs = 0;
     std::vector<std::string> row_files;
-    SG_RETURN_IF_ERROR(world->Agree(MergeReceived(paths, rank, stats->ingest.batches, vocab.size(),
-                                                  received.written(), &row_files, &pairs)));
+    const uint64_t my_end = rank + 1 < ranks ? owner_starts[rank + 1] : UINT64_MAX;
+    SG_RETURN_IF_ERROR(
+        world->Agree(MergeSlices(paths, rank, stats->ingest.batches, vocab.size(), slices,
+                                 owner_starts[rank], my_end, &row_files, &pairs)));
     stats->pairs += world->Sum(pairs);
     stats->merge_seconds += world->Max(SecondsSince(phase));
 

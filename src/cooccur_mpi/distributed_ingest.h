@@ -12,19 +12,22 @@
 //     the store.
 //  3. Rounds, until every rank has read its inputs: each rank counts whole
 //     inputs, about --batch-size of text (cooccur/batch_counter.h, the
-//     single-process counting), and merges the counts into one sorted run
-//     per owner rank (the rows are cut into N ranges of about equal pair
-//     counts); the runs are exchanged (stream_exchange.h); each rank merges
-//     what it received into one summed run of its rows; rank 0 writes the N
-//     runs as one store batch and commits it with the round's input records
-//     in one atomic step.
+//     single-process counting), and ends the round with its counts as sorted
+//     run files (its spilled runs and one of what it held in memory); the
+//     rows are cut into N ranges of about equal pair counts, one per owner
+//     rank; each rank tells each owner where in its runs the owner's rows lie
+//     (stream_exchange.h: a list of file slices, not the pairs); each owner
+//     merges its rows' slices of every rank's runs, read where they were
+//     written, into one SST file; rank 0 commits the N files with the
+//     round's input records in one atomic step.
 //
 // Crash safety: a round's counts and its inputs' records reach the store
 // together or not at all, and a round holds whole inputs only, so after a
 // crash (kill -9 of any rank: the launcher ends the job) rerunning the
 // command, with any number of ranks, counts exactly the inputs the store
 // does not record. STORE must be on a file system every rank sees (the
-// vocabulary and the merged runs pass through STORE/distributed).
+// vocabulary, the runs and the rows' SST files pass through
+// STORE/distributed).
 #ifndef STREAMGLOVE_COOCCUR_MPI_DISTRIBUTED_INGEST_H_
 #define STREAMGLOVE_COOCCUR_MPI_DISTRIBUTED_INGEST_H_
 
@@ -46,8 +49,8 @@ struct DistributedIngestStats {
   IngestStats ingest;
   uint64_t text_bytes = 0;               // decompressed bytes counted, all ranks
   uint64_t vocab_exchange_bytes = 0;     // word counts sent between ranks, all ranks
-  uint64_t pair_exchange_bytes = 0;      // pair runs sent between ranks, all ranks
-  uint64_t max_rank_exchange_bytes = 0;  // sent by the rank that sent most
+  uint64_t pair_exchange_bytes = 0;      // run bytes owners read from other ranks, all ranks
+  uint64_t max_rank_exchange_bytes = 0;  // read from the rank read most from
   uint64_t pairs = 0;                    // distinct pairs committed
   // Wall time of each phase (the slowest rank's).
   double plan_seconds = 0, vocab_seconds = 0, count_seconds = 0, exchange_seconds = 0,

@@ -49,6 +49,11 @@ for np in 3 1; do
   mpi "$np" "$bin" ingest --store "$dir/np$np" "${shards[@]}" "${flags[@]}" --threads 1
   expect_same "mpirun -np $np" "$dir/np$np"
 done
+# Tiny buffers: each rank spills hundreds of runs a round, which it merges
+# down (to 128 / 3 runs) before the owners read their rows' slices of them.
+mpi 3 "$bin" ingest --store "$dir/spills" "${shards[@]}" "${flags[@]}" --threads 1 \
+  --max-buffer 256K --max-dense 64K
+expect_same "mpirun -np 3, hundreds of spilled runs per rank" "$dir/spills"
 # The other counting options reach every rank: word2vec's weights and
 # expected subsampled windows, left context only.
 options=(--weighting linear --subsample 1e-4 --asymmetric)
