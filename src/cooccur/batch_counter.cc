@@ -244,7 +244,7 @@ Status BatchCounter::FinishBatch(BatchCounts* counts) {
     }
     counts->sorted.push_back(stitch_pairs_->sorted_records());
     counts->runs = runs_.Take();
-    reduced = ReduceRuns(&counts->runs, merge_fan_in_, &runs_);
+    reduced = ReduceRuns(&counts->runs, merge_fan_in_, merge_fan_in_, &runs_);
   });
   return reduced;
 }
@@ -263,34 +263,49 @@ Status BatchCounter::Merge(BatchCounts* counts, const std::vector<uint64_t>& sta
 
 namespace {
 
-// A Store::Batch of one range that writes a pair run.
-class RunBatch final : public Store::Batch {
+// A Store::Batch whose ranges are written as pair runs, one each.
+class RunsBatch final : public Store::Batch {
  public:
-  Status Open(const std::string& path, PairRun* run) { return writer_.Open(path, run); }
-  size_t ranges() const override { return 1; }
-  Status Add(size_t, uint32_t row, uint32_t col, uint64_t value) override {
-    return writer_.Add(PairRecord{PairKey(row, col), value});
+  explicit RunsBatch(size_t ranges) : runs_(ranges), writers_(ranges) {}
+  Status Open(BatchRuns* names) {
+    for (size_t i = 0; i < writers_.size(); ++i)
+      SG_RETURN_IF_ERROR(writers_[i].Open(names->NewPath(), &runs_[i]));
+    return Status::OK();
   }
-  Status FinishRange(size_t) override { return writer_.Finish(); }
+  size_t ranges() const override { return writers_.size(); }
+  Status Add(size_t range, uint32_t row, uint32_t col, uint64_t value) override {
+    return writers_[range].Add(PairRecord{PairKey(row, col), value});
+  }
+  Status FinishRange(size_t range) override { return writers_[range].Finish(); }
+  std::vector<PairRun>& runs() { return runs_; }
 
  private:
-  PairRunWriter writer_;
+  std::vector<PairRun> runs_;
+  std::vector<PairRunWriter> writers_;
 };
 
 }  // namespace
 
 Status BatchCounter::FinishBatchAsRuns(size_t max_runs, std::vector<PairRun>* runs) {
   BatchCounts counts;
-  SG_RETURN_IF_ERROR(FinishBatch(&counts));
+  Status s = FinishBatch(&counts);
   *runs = std::move(counts.runs);
   counts.runs.clear();
-  PairRun in_memory;
-  RunBatch batch;
-  Status s = batch.Open(runs_.NewPath(), &in_memory);
-  if (s.ok()) s = Merge(&counts, {0}, &batch);
+  if (s.ok()) {
+    // What the workers hold in memory, in key ranges merged and written by
+    // every thread at once, as the single-process commit does.
+    const std::vector<uint64_t> starts = SplitRanges(counts);
+    RunsBatch in_memory(starts.size());
+    s = in_memory.Open(&runs_);
+    if (s.ok()) s = Merge(&counts, starts, &in_memory);
+    for (PairRun& run : in_memory.runs()) {
+      if (!run.path.empty()) runs->push_back(std::move(run));
+    }
+  }
   Clear(counts);
-  runs->push_back(std::move(in_memory));
-  if (s.ok()) arena_.execute([&] { s = ReduceRuns(runs, max_runs, &runs_); });
+  if (s.ok()) {
+    arena_.execute([&] { s = ReduceRuns(runs, max_runs, merge_fan_in_, &runs_); });
+  }
   return s;
 }
 

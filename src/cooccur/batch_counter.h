@@ -78,10 +78,11 @@ class BatchCounter {
   // accumulators for the next batch.
   void Clear(const BatchCounts& counts);
 
-  // Ends the batch as sorted run files instead: the spilled runs and one run
-  // of what the workers hold in memory, merged down to at most `max_runs`
-  // (>= 2), and empties the accumulators for the next batch. The runs are
-  // the caller's to read and remove.
+  // Ends the batch as sorted run files instead: the spilled runs and runs of
+  // what the workers hold in memory (one per key range of SplitRanges),
+  // merged down to at most `max_runs`, and empties the accumulators for the
+  // next batch. The runs are the caller's to read and remove, also after an
+  // error.
   Status FinishBatchAsRuns(size_t max_runs, std::vector<PairRun>* runs);
 
   // Totals over the batches so far.

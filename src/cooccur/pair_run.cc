@@ -55,15 +55,15 @@ class PairRunReader final : public PairStream {
   }
 
  private:
-  // Starts at the last group whose first key is <= begin_.
+  // Starts at the last group whose first key is <= begin_, or the first.
   Status OpenAtGroup() {
     opened_ = true;
     SG_RETURN_IF_ERROR(file_.Open(run_.path, kReadBufferBytes));
     const auto& groups = run_.groups;
+    if (groups.empty()) return Status::OK();
     auto it = std::upper_bound(groups.begin(), groups.end(), begin_,
                                [](uint64_t key, const PairRun::Group& g) { return key < g.key; });
-    if (it == groups.begin()) return Status::OK();
-    --it;
+    if (it != groups.begin()) --it;
     records_read_ = static_cast<uint64_t>(it - groups.begin()) * kPairRunGroupRecords;
     return file_.SeekTo(it->offset);
   }
@@ -132,14 +132,16 @@ std::vector<PairRun> BatchRuns::Take() {
   return std::exchange(runs_, {});
 }
 
-Status ReduceRuns(std::vector<PairRun>* runs, size_t fan_in, BatchRuns* names) {
+Status ReduceRuns(std::vector<PairRun>* runs, size_t target, size_t fan_in, BatchRuns* names) {
+  target = std::max<size_t>(target, 1);
   fan_in = std::max<size_t>(fan_in, 2);
-  while (runs->size() > fan_in) {
-    const size_t groups = (runs->size() + fan_in - 1) / fan_in;
+  while (runs->size() > target) {
+    const size_t size = std::min(fan_in, (runs->size() + target - 1) / target);
+    const size_t groups = (runs->size() + size - 1) / size;
     std::vector<PairRun> merged(groups);
     std::vector<Status> status(groups);
     tbb::parallel_for(size_t{0}, groups, [&](size_t g) {
-      const size_t start = g * fan_in, end = std::min(runs->size(), start + fan_in);
+      const size_t start = g * size, end = std::min(runs->size(), start + size);
       if (end - start == 1) {
         merged[g] = std::move((*runs)[start]);
         return;

@@ -69,7 +69,9 @@ class PairStream {
 
 // The run's records with keys in [begin, end). REQUIRES: `run` outlives it.
 // A run whose groups are not known (a received stream) is read from its
-// start with empty `groups` and records = UINT64_MAX: to its end.
+// start with empty `groups` and records = UINT64_MAX: to its end. `run` may
+// also be a slice of a run: its groups a consecutive part of the run's, its
+// records counted from its first group (read from that group on).
 std::unique_ptr<PairStream> NewPairRunReader(const PairRun& run, uint64_t begin = 0,
                                              uint64_t end = UINT64_MAX);
 // Streams sorted in-memory records; `records` must outlive the stream.
@@ -93,11 +95,12 @@ class BatchRuns {
   std::vector<PairRun> runs_ GUARDED_BY(mu_);
 };
 
-// While there are more than `fan_in` runs, merges groups of `fan_in` of them
-// into new runs (named by `names`), deleting the inputs; so no merge ever
-// opens more than fan_in run files at once. The groups of one level are
-// merged in parallel, on the calling thread's task arena.
-Status ReduceRuns(std::vector<PairRun>* runs, size_t fan_in, BatchRuns* names);
+// While there are more than `target` runs, merges groups of them into new
+// runs (named by `names`), deleting the inputs: groups of ceil(runs /
+// target), so one pass reaches the target when no group needs more than
+// `fan_in` (>= 2) runs, the most any merge opens at once. The groups of one
+// pass are merged in parallel, on the calling thread's task arena.
+Status ReduceRuns(std::vector<PairRun>* runs, size_t target, size_t fan_in, BatchRuns* names);
 
 // Merges the streams, summing equal keys, and calls emit in key order.
 Status MergePairStreams(std::vector<std::unique_ptr<PairStream>> streams,

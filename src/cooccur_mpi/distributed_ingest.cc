@@ -9,8 +9,11 @@
 #include <sstream>
 
 #include <fmt/format.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include "cooccur/batch_counter.h"
+#include "cooccur/batch_merge.h"
 #include "cooccur/ingest_setup.h"
 #include "cooccur/pair_buffer.h"
 #include "cooccur/pair_run.h"
@@ -219,19 +222,44 @@ Status DecodeSlices(const std::string& text, std::vector<PairRun>* slices) {
 }
 
 // The slices of every rank's runs that hold this rank's rows, [begin, end),
-// merged (summed) into its rows' SST file for rank 0 to commit: *files is
+// merged (summed) into its rows' SST files for rank 0 to commit: the rows
+// cut into key ranges of about equal records (SplitKeySpace on the slices'
+// group index), one file each, merged in parallel on `arena`; *files is
 // empty when no pair came. The runs are read where their ranks wrote them.
 Status MergeSlices(const JobPaths& paths, int rank, uint64_t round, size_t vocab_size,
                    const std::vector<PairRun>& slices, uint64_t begin, uint64_t end,
-                   std::vector<std::string>* files, uint64_t* pairs) {
-  std::vector<std::unique_ptr<PairStream>> streams;
-  for (const PairRun& slice : slices) streams.push_back(NewPairRunReader(slice, begin, end));
+                   tbb::task_arena* arena, std::vector<std::string>* files, uint64_t* pairs) {
+  BatchCounts sampled;
+  sampled.runs = slices;
+  std::vector<uint64_t> starts{begin};
+  const size_t max_ranges =
+      static_cast<size_t>(arena->max_concurrency()) * config::kCommitRangesPerThread;
+  for (uint64_t start : SplitKeySpace(sampled, max_ranges, config::kMinCommitRangeRecords)) {
+    if (start > begin && start < end) starts.push_back(start);
+  }
   std::unique_ptr<Store::Batch> rows;
-  SG_RETURN_IF_ERROR(Store::NewDetachedBatch(paths.Rows(rank, round), vocab_size, 1, &rows));
-  SG_RETURN_IF_ERROR(MergePairStreams(std::move(streams), [&](const PairRecord& r) {
-    ++*pairs;
-    return rows->Add(0, PairRow(r.key), PairCol(r.key), r.value);
-  }));
+  SG_RETURN_IF_ERROR(
+      Store::NewDetachedBatch(paths.Rows(rank, round), vocab_size, starts.size(), &rows));
+  std::vector<Status> status(starts.size());
+  std::vector<uint64_t> range_pairs(starts.size(), 0);
+  arena->execute([&] {
+    tbb::parallel_for(size_t{0}, starts.size(), [&](size_t i) {
+      const uint64_t range_end = i + 1 < starts.size() ? starts[i + 1] : end;
+      std::vector<std::unique_ptr<PairStream>> streams;
+      for (const PairRun& slice : slices) {
+        if (!slice.groups.empty()) streams.push_back(NewPairRunReader(slice, starts[i], range_end));
+      }
+      status[i] = MergePairStreams(std::move(streams), [&](const PairRecord& r) {
+        ++range_pairs[i];
+        return rows->Add(i, PairRow(r.key), PairCol(r.key), r.value);
+      });
+      if (status[i].ok()) status[i] = rows->FinishRange(i);
+    });
+  });
+  for (size_t i = 0; i < starts.size(); ++i) {
+    SG_RETURN_IF_ERROR(status[i]);
+    *pairs += range_pairs[i];
+  }
   return Store::FinishDetachedBatch(std::move(rows), files);
 }
 
@@ -433,9 +461,21 @@ Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
   SG_RETURN_IF_ERROR(world->Agree(s));
 
   // 3. Rounds, until every rank has read all its inputs: each rank counts
-  // whole inputs (about --batch-size of text), merges the counts into one
-  // sorted run per owner rank, sends them (stream_exchange.h), merges what
-  // it received; rank 0 commits the round with its input records.
+  // whole inputs (about --batch-size of text) and writes its counts as
+  // sorted runs; each owner merges its rows' slices of every rank's runs
+  // into SST files; rank 0 commits them with the round's input records.
+  //
+  // An owner merges every rank's runs at once, each of its threads reading
+  // each run: so few runs per rank (at least 2), and so many merging threads
+  // (at least 1), that the readers fit in the merge reserve of the
+  // counting's memory plan, as in the single-process commit.
+  const auto max_threads = static_cast<size_t>(world->Max(threads));
+  const size_t reserve_readers = config::kMergeReserveBytes / config::kRunReadBufferBytes;
+  const size_t runs_per_rank =
+      std::max<size_t>(2, std::min(reserve_readers / max_threads, config::kMergeFanIn) / ranks);
+  const size_t owner_fan_in = runs_per_rank * ranks;
+  tbb::task_arena merge_arena(static_cast<int>(
+      std::clamp<size_t>(reserve_readers / owner_fan_in, 1, static_cast<size_t>(threads))));
   bool my_inputs_done = mine.empty();
   uint64_t my_exchange_bytes = 0;  // run bytes other ranks read from this one, all rounds
   for (;;) {
@@ -458,10 +498,8 @@ Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
     if (world->Sum(round.any ? 1 : 0) == 0) break;
     ++stats->ingest.batches;
 
-    // This rank's counts as sorted runs, few enough that an owner merges
-    // every rank's at once with at most about kMergeFanIn open files.
     std::vector<PairRun> runs;
-    s = counter->FinishBatchAsRuns(std::max<size_t>(2, config::kMergeFanIn / ranks), &runs);
+    s = counter->FinishBatchAsRuns(runs_per_rank, &runs);
     // Removed once every owner has read them, however the round ends.
     struct RemoveRuns {
       const std::vector<PairRun>* runs;
@@ -475,7 +513,9 @@ Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
     // Each owner learns which parts of which files hold its rows: the runs
     // stay where they were written (STORE is on a file system every rank
     // sees, as the commit needs), so no pair is copied before its owner
-    // merges it.
+    // merges it. They were closed before the agreement above: NFS's
+    // close-to-open consistency, or a cluster file system's coherence, shows
+    // them whole to the owners' hosts.
     phase = Clock::now();
     std::vector<std::string> outgoing(ranks), incoming(ranks);
     uint64_t bytes_for_others = 0;
@@ -511,7 +551,7 @@ Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
     const uint64_t my_end = rank + 1 < ranks ? owner_starts[rank + 1] : UINT64_MAX;
     SG_RETURN_IF_ERROR(
         world->Agree(MergeSlices(paths, rank, stats->ingest.batches, vocab.size(), slices,
-                                 owner_starts[rank], my_end, &row_files, &pairs)));
+                                 owner_starts[rank], my_end, &merge_arena, &row_files, &pairs)));
     stats->pairs += world->Sum(pairs);
     stats->merge_seconds += world->Max(SecondsSince(phase));
 

@@ -1,5 +1,6 @@
 #include "cooccur/pair_run.h"
 
+#include <filesystem>
 #include <map>
 #include <random>
 
@@ -30,11 +31,33 @@ TEST_CASE("Runs merged in levels under a fan-in limit sum like std::map", "[cooc
     REQUIRE(WritePairRun(runs.NewPath(), records, &paths.back()).ok());
     CHECK(paths.back().records == records.size());
   }
-  REQUIRE(ReduceRuns(&paths, 3, &runs).ok());
-  CHECK(paths.size() <= 3);
-  std::vector<std::unique_ptr<PairStream>> streams;
-  for (const PairRun& p : paths) streams.push_back(NewPairRunReader(p));
-  CHECK(test::MergedPairs(std::move(streams)) == expected);
+  struct Case {
+    size_t target, fan_in, runs;  // the runs left
+  };
+  // 11 runs: to 3 in one pass of groups of 4; to 2 under a fan-in of 3 in
+  // two passes (groups of 3: 11 -> 4, then of 2: 4 -> 2); to 1 in one.
+  for (const Case& c : {Case{3, 16, 3}, Case{2, 3, 2}, Case{1, 16, 1}}) {
+    INFO("target " << c.target << " fan-in " << c.fan_in);
+    std::vector<PairRun> reduced = paths;
+    // Copies: each case reduces the same 11 runs (and deletes its inputs).
+    for (PairRun& run : reduced) {
+      const std::string copy = runs.NewPath();
+      std::filesystem::copy_file(run.path, copy);
+      run.path = copy;
+    }
+    const size_t before = std::distance(std::filesystem::directory_iterator(dir.path()),
+                                        std::filesystem::directory_iterator());
+    REQUIRE(ReduceRuns(&reduced, c.target, c.fan_in, &runs).ok());
+    CHECK(reduced.size() == c.runs);
+    // Merged inputs and intermediate runs are deleted.
+    const size_t files = std::distance(std::filesystem::directory_iterator(dir.path()),
+                                       std::filesystem::directory_iterator());
+    CHECK(files == before - 11 + reduced.size());
+    std::vector<std::unique_ptr<PairStream>> streams;
+    for (const PairRun& p : reduced) streams.push_back(NewPairRunReader(p));
+    CHECK(test::MergedPairs(std::move(streams)) == expected);
+    for (const PairRun& p : reduced) std::filesystem::remove(p.path);
+  }
 }
 
 TEST_CASE("A run read in key ranges gives exactly the records of each range", "[cooccur]") {
@@ -59,9 +82,11 @@ TEST_CASE("A run read in key ranges gives exactly the records of each range", "[
                              PairKey(250, 0),
                              records.back().key,
                              UINT64_MAX};
+  const size_t edge_cuts = cuts.size();
   for (int i = 0; i < 20; ++i) cuts.push_back(PairKey(rng() % 520, rng() % 5000));
-  for (uint64_t begin : cuts) {
-    for (uint64_t end : cuts) {
+  for (size_t b = 0; b < cuts.size(); ++b) {
+    for (size_t e = 0; e < cuts.size(); ++e) {
+      const uint64_t begin = cuts[b], end = cuts[e];
       if (end < begin) continue;
       std::map<uint64_t, uint64_t> want(all.lower_bound(begin), all.lower_bound(end)), got;
       auto reader = NewPairRunReader(run, begin, end);
@@ -74,6 +99,30 @@ TEST_CASE("A run read in key ranges gives exactly the records of each range", "[
       }
       INFO("[" << begin << ", " << end << ")");
       REQUIRE(got == want);
+      // A slice of the run (as a distributed ingest's owner reads it): its
+      // groups g0 to g1 only, its records counted from g0; read from g0 on.
+      if (b >= edge_cuts || e >= edge_cuts) continue;
+      for (size_t g0 = 0; g0 < run.groups.size(); ++g0) {
+        for (size_t g1 = g0 + 1; g1 <= run.groups.size(); ++g1) {
+          const PairRun slice{run.path,
+                              {run.groups.begin() + g0, run.groups.begin() + g1},
+                              run.records - g0 * kPairRunGroupRecords};
+          const uint64_t from = std::max(begin, run.groups[g0].key);
+          std::map<uint64_t, uint64_t> slice_want(all.lower_bound(from),
+                                                  all.lower_bound(std::max(from, end))),
+              slice_got;
+          auto slice_reader = NewPairRunReader(slice, begin, end);
+          for (;;) {
+            PairRecord r;
+            bool done = false;
+            REQUIRE(slice_reader->Next(&r, &done).ok());
+            if (done) break;
+            slice_got[r.key] = r.value;
+          }
+          INFO("slice of groups [" << g0 << ", " << g1 << ")");
+          REQUIRE(slice_got == slice_want);
+        }
+      }
     }
   }
 }

@@ -50,7 +50,8 @@ for np in 3 1; do
   expect_same "mpirun -np $np" "$dir/np$np"
 done
 # Tiny buffers: each rank spills hundreds of runs a round, which it merges
-# down (to 128 / 3 runs) before the owners read their rows' slices of them.
+# down (to 42, so an owner reads at most 126) before the owners read their
+# rows' slices of them.
 mpi 3 "$bin" ingest --store "$dir/spills" "${shards[@]}" "${flags[@]}" --threads 1 \
   --max-buffer 256K --max-dense 64K
 expect_same "mpirun -np 3, hundreds of spilled runs per rank" "$dir/spills"
