@@ -83,22 +83,19 @@ TEST_CASE("A run read in key ranges gives exactly the records of each range", "[
                              records.back().key,
                              UINT64_MAX};
   const size_t edge_cuts = cuts.size();
+  const auto read = [](const PairRun& r, uint64_t begin, uint64_t end) {
+    std::vector<std::unique_ptr<PairStream>> one;
+    one.push_back(NewPairRunReader(r, begin, end));
+    return test::MergedPairs(std::move(one));
+  };
   for (int i = 0; i < 20; ++i) cuts.push_back(PairKey(rng() % 520, rng() % 5000));
   for (size_t b = 0; b < cuts.size(); ++b) {
     for (size_t e = 0; e < cuts.size(); ++e) {
       const uint64_t begin = cuts[b], end = cuts[e];
       if (end < begin) continue;
-      std::map<uint64_t, uint64_t> want(all.lower_bound(begin), all.lower_bound(end)), got;
-      auto reader = NewPairRunReader(run, begin, end);
-      for (;;) {
-        PairRecord r;
-        bool done = false;
-        REQUIRE(reader->Next(&r, &done).ok());
-        if (done) break;
-        got[r.key] = r.value;
-      }
+      const std::map<uint64_t, uint64_t> want(all.lower_bound(begin), all.lower_bound(end));
       INFO("[" << begin << ", " << end << ")");
-      REQUIRE(got == want);
+      REQUIRE(read(run, begin, end) == want);
       // A slice of the run (as a distributed ingest's owner reads it): its
       // groups g0 to g1 only, its records counted from g0; read from g0 on.
       if (b >= edge_cuts || e >= edge_cuts) continue;
@@ -108,19 +105,10 @@ TEST_CASE("A run read in key ranges gives exactly the records of each range", "[
                               {run.groups.begin() + g0, run.groups.begin() + g1},
                               run.records - g0 * kPairRunGroupRecords};
           const uint64_t from = std::max(begin, run.groups[g0].key);
-          std::map<uint64_t, uint64_t> slice_want(all.lower_bound(from),
-                                                  all.lower_bound(std::max(from, end))),
-              slice_got;
-          auto slice_reader = NewPairRunReader(slice, begin, end);
-          for (;;) {
-            PairRecord r;
-            bool done = false;
-            REQUIRE(slice_reader->Next(&r, &done).ok());
-            if (done) break;
-            slice_got[r.key] = r.value;
-          }
+          const std::map<uint64_t, uint64_t> slice_want(all.lower_bound(from),
+                                                        all.lower_bound(std::max(from, end)));
           INFO("slice of groups [" << g0 << ", " << g1 << ")");
-          REQUIRE(slice_got == slice_want);
+          REQUIRE(read(slice, begin, end) == slice_want);
         }
       }
     }
