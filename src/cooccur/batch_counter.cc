@@ -231,7 +231,9 @@ Status BatchCounter::CountBatch(uint64_t max_bytes, bool whole_inputs, Result* r
   return Status::OK();
 }
 
-Status BatchCounter::FinishBatch(BatchCounts* counts) {
+Status BatchCounter::FinishBatch(BatchCounts* counts) { return FinishBatch(counts, merge_fan_in_); }
+
+Status BatchCounter::FinishBatch(BatchCounts* counts, size_t max_runs) {
   *counts = BatchCounts();
   Status reduced;
   arena_.execute([&] {
@@ -244,7 +246,7 @@ Status BatchCounter::FinishBatch(BatchCounts* counts) {
     }
     counts->sorted.push_back(stitch_pairs_->sorted_records());
     counts->runs = runs_.Take();
-    reduced = ReduceRuns(&counts->runs, merge_fan_in_, merge_fan_in_, &runs_);
+    reduced = ReduceRuns(&counts->runs, max_runs, merge_fan_in_, &runs_);
   });
   return reduced;
 }
@@ -287,8 +289,9 @@ class RunsBatch final : public Store::Batch {
 }  // namespace
 
 Status BatchCounter::FinishBatchAsRuns(size_t max_runs, std::vector<PairRun>* runs) {
+  // The spilled runs are merged down once, with the in-memory ones, below.
   BatchCounts counts;
-  Status s = FinishBatch(&counts);
+  Status s = FinishBatch(&counts, /*max_runs=*/SIZE_MAX);
   *runs = std::move(counts.runs);
   counts.runs.clear();
   if (s.ok()) {

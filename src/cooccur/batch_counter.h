@@ -95,6 +95,8 @@ class BatchCounter {
  private:
   struct Worker;
   struct ChunkWork;
+  // FinishBatch with its spilled runs merged down to at most `max_runs`.
+  Status FinishBatch(BatchCounts* counts, size_t max_runs);
   BatchCounter(size_t inputs, std::vector<std::string> fingerprints, const WindowConfig& window,
                bool progress, int threads, const std::string& runs_dir);
 

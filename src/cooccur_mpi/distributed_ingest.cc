@@ -173,8 +173,8 @@ PairRun RunSlice(const PairRun& run, uint64_t begin, uint64_t end) {
 
 // A slice's bytes in its run file: from its first group to the next group
 // after its last, or the file's end.
+// REQUIRES: slice.groups not empty.
 uint64_t SliceBytes(const PairRun& run, const PairRun& slice) {
-  if (slice.groups.empty()) return 0;
   const PairRun::Group& last = slice.groups.back();
   const auto next =
       std::upper_bound(run.groups.begin(), run.groups.end(), last.key,
@@ -246,9 +246,8 @@ Status MergeSlices(const JobPaths& paths, int rank, uint64_t round, size_t vocab
     tbb::parallel_for(size_t{0}, starts.size(), [&](size_t i) {
       const uint64_t range_end = i + 1 < starts.size() ? starts[i + 1] : end;
       std::vector<std::unique_ptr<PairStream>> streams;
-      for (const PairRun& slice : slices) {
-        if (!slice.groups.empty()) streams.push_back(NewPairRunReader(slice, starts[i], range_end));
-      }
+      for (const PairRun& slice : slices)
+        streams.push_back(NewPairRunReader(slice, starts[i], range_end));
       status[i] = MergePairStreams(std::move(streams), [&](const PairRecord& r) {
         ++range_pairs[i];
         return rows->Add(i, PairRow(r.key), PairCol(r.key), r.value);
@@ -523,9 +522,10 @@ Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
       const uint64_t end = to + 1 < ranks ? owner_starts[to + 1] : UINT64_MAX;
       std::vector<PairRun> slices;
       for (const PairRun& run : runs) {
-        if (run.records == 0) continue;
-        slices.push_back(RunSlice(run, owner_starts[to], end));
-        if (to != rank) bytes_for_others += SliceBytes(run, slices.back());
+        PairRun slice = RunSlice(run, owner_starts[to], end);
+        if (slice.groups.empty()) continue;  // none of the owner's rows
+        if (to != rank) bytes_for_others += SliceBytes(run, slice);
+        slices.push_back(std::move(slice));
       }
       EncodeSlices(slices, &outgoing[to]);
     }
