@@ -4,6 +4,10 @@
 # time is the budget; gensim's Word2Vec skip-gram trains 5 epochs beside it;
 # streamglove ingests the corpus and runs `train --budget (budget - ingest)`
 # with nothing else given, so the objective, dim and epochs are its own choice.
+# Its store holds word2vec's windows (`ingest --window 5 --subsample t`, the
+# peers' -ws and -t: windows formed after subsampling, so they reach past the
+# words dropped); with -p it also trains, as system streamglove-pairs, on the
+# store used until session 16, whose pairs the trainer subsamples instead.
 # The peers share dim, window, min-count, negatives and subsampling, and read
 # exactly the tokens we count (the text8 corpora as they are, the raw corpora
 # through `streamglove-scan --mode print`); preparing their text is not timed.
@@ -12,7 +16,7 @@
 # prints each measure per system and ours minus each peer: the mean over the
 # seeds and the seeds' range. Run it on an idle machine.
 #
-#   tools/bench_budget.sh -c CORPUS [-d DIM] [-s "SEEDS"] [-t THREADS] [-o KEEP_DIR]
+#   tools/bench_budget.sh -c CORPUS [-d DIM] [-s "SEEDS"] [-t THREADS] [-o KEEP_DIR] [-p]
 #
 # CORPUS: wiki100M, imdb-text8 (imdb100k normalised like text8), imdb-words
 # (imdb100k, --tokenizer words --lowercase) or wiki-plain (the JSONL shards,
@@ -28,13 +32,15 @@ dim=100
 seeds="1 2"
 threads=2
 keep=
-while getopts "c:d:s:t:o:" opt; do
+pairs_too=
+while getopts "c:d:s:t:o:p" opt; do
   case $opt in
     c) corpus_name=$OPTARG ;;
     d) dim=$OPTARG ;;
     s) seeds=$OPTARG ;;
     t) threads=$OPTARG ;;
     o) keep=$OPTARG ;;
+    p) pairs_too=1 ;;
     *) exit 2 ;;
   esac
 done
@@ -89,7 +95,7 @@ case $corpus_name in
     "$scan" --mode print "${ingest_flags[@]}" "${ingest_inputs[@]}" >"$work/peer.txt"
     ;;
   *)
-    echo "usage: $0 -c wiki100M|imdb-text8|imdb-words|wiki-plain [-d DIM] [-s SEEDS] [-t THREADS] [-o DIR]" >&2
+    echo "usage: $0 -c wiki100M|imdb-text8|imdb-words|wiki-plain [-d DIM] [-s SEEDS] [-t THREADS] [-o DIR] [-p]" >&2
     exit 2
     ;;
 esac
@@ -116,10 +122,32 @@ r = {"system": sys.argv[3], "seed": int(sys.argv[4]), "seconds": float(sys.argv[
      "syntactic": a["syntactic"]["accuracy"], "ws353": s[0], "simlex": s[1], "men": s[2]}
 with open(sys.argv[7], "a") as out:
     out.write(json.dumps(r) + "\n")
-print(f"  {r['system']:<11} seed {r['seed']} {r['seconds']:7.1f} s  analogy {r['analogy']:6.2f}%"
+print(f"  {r['system']:<17} seed {r['seed']} {r['seconds']:7.1f} s  analogy {r['analogy']:6.2f}%"
       f" (sem {r['semantic']:5.2f} / syn {r['syntactic']:5.2f})  WS-353 {r['ws353']:.3f}"
       f"  SimLex {r['simlex']:.3f}  MEN {r['men']:.3f}  {r['note']}")
 PY
+}
+
+# run_ours SYSTEM SEED [INGEST FLAGS...]: ours as a user runs it, the
+# ingest's time coming out of the budget ($budget, fastText's wall time).
+run_ours() {
+  local system=$1 seed=$2
+  shift 2
+  rm -rf "$work/store" "$work/$system-$seed".txt*
+  local start ingest_seconds train_budget seconds plan
+  start=$(now)
+  "$bin" ingest --store "$work/store" --window $window --min-count $min_count --threads "$threads" \
+    "$@" "${ingest_flags[@]}" "${ingest_inputs[@]}" -q
+  ingest_seconds=$(elapsed "$start")
+  train_budget=$(awk -v b="$budget" -v i="$ingest_seconds" 'BEGIN { printf "%.1f", b - i }')
+  /usr/bin/time -v -o "$work/$system.time" "$bin" train --store "$work/store" -o "$work/$system-$seed.txt" \
+    --budget "${train_budget}s" --threads "$threads" --seed "$seed" -q 2>"$work/$system-$seed.err"
+  seconds=$(elapsed "$start")
+  plan=$(awk -F'\t' '$1 == "objective" || $1 == "dim" || $1 == "epochs" { printf "%s %s, ", $1, $2 }' \
+    "$work/$system-$seed.txt.plan")
+  record "$system" "$seed" "$work/$system-$seed.txt" "$seconds" \
+    "ingest ${ingest_seconds} s + train --budget ${train_budget}s: ${plan}peak RSS $(peak_rss "$work/$system.time") MiB"
+  rm -f "$work/$system-$seed.txt.checkpoint"
 }
 
 for seed in $seeds; do
@@ -146,21 +174,8 @@ PY
   record gensim "$seed" "$work/gensim-$seed.vec" "$(elapsed "$start")" \
     "dim $dim, 5 epochs, peak RSS $(peak_rss "$work/gensim.time") MiB"
 
-  # Ours: the ingest's time comes out of the budget.
-  rm -rf "$work/store" "$work/streamglove-$seed".txt*
-  start=$(now)
-  "$bin" ingest --store "$work/store" --window $window --min-count $min_count --threads "$threads" \
-    "${ingest_flags[@]}" "${ingest_inputs[@]}" -q
-  ingest_seconds=$(elapsed "$start")
-  train_budget=$(awk -v b="$budget" -v i="$ingest_seconds" 'BEGIN { printf "%.1f", b - i }')
-  /usr/bin/time -v -o "$work/streamglove.time" "$bin" train --store "$work/store" -o "$work/streamglove-$seed.txt" \
-    --budget "${train_budget}s" --threads "$threads" --seed "$seed" -q 2>"$work/streamglove-$seed.err"
-  seconds=$(elapsed "$start")
-  plan=$(awk -F'\t' '$1 == "objective" || $1 == "dim" || $1 == "epochs" { printf "%s %s, ", $1, $2 }' \
-    "$work/streamglove-$seed.txt.plan")
-  record streamglove "$seed" "$work/streamglove-$seed.txt" "$seconds" \
-    "ingest ${ingest_seconds} s + train --budget ${train_budget}s: ${plan}peak RSS $(peak_rss "$work/streamglove.time") MiB"
-  rm -f "$work/streamglove-$seed.txt.checkpoint"
+  run_ours streamglove "$seed" --subsample $subsample
+  [ -z "$pairs_too" ] || run_ours streamglove-pairs "$seed"
 done
 
 # Per measure: each system's mean over the seeds, then ours minus each peer
@@ -177,7 +192,7 @@ print(f"\nmeans over seeds {seeds}")
 for system, runs in by.items():
     n = len(runs)
     cells = "  ".join(f"{label} {sum(r[m] for r in runs.values()) / n:.{p}f}" for m, label, p in measures)
-    print(f"  {system:<11} {sum(r['seconds'] for r in runs.values()) / n:7.1f} s  {cells}")
+    print(f"  {system:<17} {sum(r['seconds'] for r in runs.values()) / n:7.1f} s  {cells}")
 for peer in [s for s in by if s != "streamglove"]:
     print(f"streamglove minus {peer}, seed by seed: mean [min, max]")
     for m, label, p in measures:

@@ -20,9 +20,10 @@ void PrintPlan(double budget_seconds, const std::string& plan_path, const TrainS
           ? fmt::format("resumed from {}", plan_path)
           : fmt::format("predicted {} (measured {}){}", FormatDuration(s.budget_predicted_seconds),
                         s.budget_rates,
-                        s.budget_short ? fmt::format("; the budget is short of {} epochs",
-                                                     BudgetMinEpochs(s.objective))
-                                       : "");
+                        s.budget_short
+                            ? fmt::format("; the budget is short of {} epochs",
+                                          BudgetMinEpochs(s.objective, s.store_subsample > 0))
+                            : "");
   fmt::print(stderr, "train: budget {}: {}{}, dim {}, {} epochs, {}\n",
              FormatDuration(budget_seconds), ObjectiveName(s.objective), glove, s.dim,
              s.epochs_planned, how);

@@ -10,11 +10,14 @@
 
 namespace streamglove {
 
-Objective BudgetObjective(uint32_t store_window) {
-  return store_window <= 10 ? Objective::kSgns : Objective::kGlove;
+Objective BudgetObjective(uint32_t store_window, bool store_subsampled) {
+  return store_window <= 10 || store_subsampled ? Objective::kSgns : Objective::kGlove;
 }
 
-uint32_t BudgetMinEpochs(Objective objective) { return objective == Objective::kSgns ? 20 : 10; }
+uint32_t BudgetMinEpochs(Objective objective, bool store_subsampled) {
+  if (objective == Objective::kGlove) return 10;
+  return store_subsampled ? 10 : 20;
+}
 
 namespace {
 
@@ -35,10 +38,11 @@ uint32_t EpochsThatFit(const BudgetCandidate& c, double seconds, uint32_t checkp
 
 }  // namespace
 
-BudgetPlan PlanBudget(Objective objective, const std::vector<BudgetCandidate>& candidates,
-                      double budget_seconds, double seconds_left, uint32_t checkpoint_every) {
+BudgetPlan PlanBudget(Objective objective, bool store_subsampled,
+                      const std::vector<BudgetCandidate>& candidates, double budget_seconds,
+                      double seconds_left, uint32_t checkpoint_every) {
   const double usable = seconds_left - kBudgetMargin * budget_seconds;
-  const uint32_t min_epochs = BudgetMinEpochs(objective);
+  const uint32_t min_epochs = BudgetMinEpochs(objective, store_subsampled);
   BudgetPlan plan;
   plan.objective = objective;
   for (const BudgetCandidate& c : candidates) {

@@ -26,19 +26,24 @@ namespace streamglove {
 inline constexpr uint32_t kBudgetDims[] = {50, 100, 200, 300};
 // A dim is chosen only if it trains at least this many epochs. GloVe: at
 // equal time on wiki100M dim 200 beat dim 100 from 9 epochs on and lost at
-// 6. Skip-gram: on IMDB at fastText's time, dim 300 in 16 epochs lost 2.5
-// analogy points to dim 200 in 20 for 0.017 on WS-353, and wiki100M's best
-// in 845 s was dim 200 in 24 (docs/benchmarks.md, "Training in a budget").
-uint32_t BudgetMinEpochs(Objective objective);
+// 6. Skip-gram on a store whose pairs it subsamples: on IMDB at fastText's
+// time, dim 300 in 16 epochs lost 2.5 analogy points to dim 200 in 20 for
+// 0.017 on WS-353, and wiki100M's best in 845 s was dim 200 in 24. Skip-gram
+// on a store subsampled before windowing (`ingest --subsample`, word2vec's
+// windows; an epoch holds about twice the updates): on wiki100M in 287 s dim
+// 300 in 6 epochs lost 3.4 points to dim 200 in 8, level with dim 100 in 14
+// (docs/benchmarks.md, "Training in a budget", "word2vec's windows").
+uint32_t BudgetMinEpochs(Objective objective, bool store_subsampled);
 // ...and trains at most this many (time left over is not spent).
 inline constexpr uint32_t kBudgetMaxEpochs = 50;
 // Share of the budget kept back for the rate's variation along the run.
 inline constexpr double kBudgetMargin = 0.05;
 
 // The objective a budget trains when none is given: skip-gram on stores
-// counted with a window of up to 10 (word2vec's scale), GloVe on wider ones
-// (its paper's window 10-15; x_max 10, as the presets).
-Objective BudgetObjective(uint32_t store_window);
+// counted with a window of up to 10 (word2vec's scale) or subsampled before
+// windowing (word2vec's counts), GloVe on the others (its paper's window
+// 10-15; x_max 10, as the presets).
+Objective BudgetObjective(uint32_t store_window, bool store_subsampled);
 
 // A dim the budget could train, with its measured costs.
 struct BudgetCandidate {
@@ -57,14 +62,15 @@ struct BudgetPlan {
   bool short_budget = false;     // no dim got BudgetMinEpochs: the smallest, with what fits
 };
 
-// Picks the largest candidate that trains at least BudgetMinEpochs(objective)
+// Picks the largest candidate that trains at least BudgetMinEpochs()
 // within `seconds_left` (less kBudgetMargin of `budget_seconds`), with as
 // many epochs as fit up to kBudgetMaxEpochs; if none does, the smallest
 // candidate with the epochs that fit (at least one). A checkpoint is counted
 // every `checkpoint_every` epochs and after the last, and the vectors file as
 // one more checkpoint. `candidates` must not be empty, smallest dim first.
-BudgetPlan PlanBudget(Objective objective, const std::vector<BudgetCandidate>& candidates,
-                      double budget_seconds, double seconds_left, uint32_t checkpoint_every);
+BudgetPlan PlanBudget(Objective objective, bool store_subsampled,
+                      const std::vector<BudgetCandidate>& candidates, double budget_seconds,
+                      double seconds_left, uint32_t checkpoint_every);
 
 // The epochs a running plan keeps, checked after every epoch: with
 // `epochs_done` of `planned` trained, epochs taking `epoch_seconds` each as

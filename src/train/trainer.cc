@@ -130,16 +130,17 @@ double Seconds(Clock::time_point since) {
 
 // Measures what PlanBudget() needs of each dim: a throwaway model of it is
 // made, trains the stream's first parts on the run's threads for
-// `seconds_each` (waits for the reader included), and writes a checkpoint to
-// `scratch` (removed after). The part read meanwhile says how long the
+// `seconds_each` (waits for the reader included), at the learning rate of the
+// start of a run of `min_epochs`, and writes a checkpoint to `scratch`
+// (removed after). The part read meanwhile says how long the
 // reader takes per part beside the trainers; the slower of the two is the
 // rate. *rates says what was measured, for people.
 Status MeasureBudgetCandidates(const BlockStreamInfo& blocks, const PairTransform& transform,
                                const TrainOptions& o, uint32_t vocab, const AliasTable* noise,
                                tbb::task_arena* arena, int threads,
-                               const std::vector<uint32_t>& dims, double seconds_each,
-                               const std::string& scratch, std::vector<BudgetCandidate>* candidates,
-                               std::string* rates) {
+                               const std::vector<uint32_t>& dims, uint32_t min_epochs,
+                               double seconds_each, const std::string& scratch,
+                               std::vector<BudgetCandidate>* candidates, std::string* rates) {
   std::unique_ptr<BlockReader> reader = OpenEpoch(&blocks, o.seed, 0, &transform);
   BlockPart part;
   size_t next_bucket =
@@ -170,10 +171,10 @@ Status MeasureBudgetCandidates(const BlockStreamInfo& blocks, const PairTransfor
     HogwildBucketTrainer trainer(arena, threads, model, &transform);
     while (Clock::now() < deadline) {
       if (next_bucket >= part.buckets()) SG_RETURN_IF_ERROR(next_part());
-      PartPosition at;  // the start of a run of BudgetMinEpochs
+      PartPosition at;  // the start of a run of min_epochs
       at.seed = o.seed;
       at.records_per_pair = 1 / part.updates_per_record;
-      at.run_records = static_cast<double>(blocks.pairs) * BudgetMinEpochs(o.objective);
+      at.run_records = static_cast<double>(blocks.pairs) * min_epochs;
       uint64_t trained = 0;
       SG_RETURN_IF_ERROR(trainer.Train(&part, &next_bucket, at, deadline, &trained));
       *records += at.records_per_pair * static_cast<double>(trained);
@@ -478,7 +479,9 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
     dims = {o.dim};
     stats->budget_resumed = true;
   } else if (budget) {
-    if (o.budget_choices.objective) o.objective = BudgetObjective(store->config().window);
+    if (o.budget_choices.objective) {
+      o.objective = BudgetObjective(store->config().window, store->config().subsample > 0);
+    }
     if (o.budget_choices.x_max && o.objective == Objective::kGlove) o.x_max = BudgetPlan().x_max;
     if (o.budget_choices.dim) dims.assign(std::begin(kBudgetDims), std::end(kBudgetDims));
     plan_needed = true;
@@ -531,10 +534,12 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
     // it in all, long enough for a steady rate.
     const double seconds_each = std::clamp(o.budget_seconds * 0.005, 0.5, 3.0);
     std::vector<BudgetCandidate> candidates;
-    SG_RETURN_IF_ERROR(MeasureBudgetCandidates(blocks, transform, o, cut, noise.get(), &arena,
-                                               threads, dims, seconds_each, checkpoint + ".measure",
-                                               &candidates, &stats->budget_rates));
-    plan = PlanBudget(o.objective, candidates, o.budget_seconds,
+    const bool store_subsampled = stats->store_subsample > 0;
+    SG_RETURN_IF_ERROR(
+        MeasureBudgetCandidates(blocks, transform, o, cut, noise.get(), &arena, threads, dims,
+                                BudgetMinEpochs(o.objective, store_subsampled), seconds_each,
+                                checkpoint + ".measure", &candidates, &stats->budget_rates));
+    plan = PlanBudget(o.objective, store_subsampled, candidates, o.budget_seconds,
                       o.budget_seconds - Seconds(call_start), o.checkpoint_every);
     plan.x_max = o.x_max;
     for (const BudgetCandidate& c : candidates) {

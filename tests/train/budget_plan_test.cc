@@ -27,11 +27,14 @@ std::vector<BudgetCandidate> Candidates() {
 TEST_CASE("A budget trains the largest dim that gets enough epochs, as many as fit",
           "[train][budget]") {
   const std::vector<BudgetCandidate> candidates = Candidates();
-  for (Objective objective : {Objective::kGlove, Objective::kSgns}) {
-    const uint32_t min_epochs = BudgetMinEpochs(objective);
+  for (const auto& [objective, subsampled] :
+       {std::pair{Objective::kGlove, false}, std::pair{Objective::kSgns, false},
+        std::pair{Objective::kSgns, true}}) {
+    const uint32_t min_epochs = BudgetMinEpochs(objective, subsampled);
     for (double budget : {30.0, 60.0, 100.0, 170.0, 300.0, 600.0, 1000.0, 5000.0}) {
       for (uint32_t every : {1u, 3u}) {
-        INFO(ObjectiveName(objective) << " budget " << budget << " every " << every);
+        INFO(ObjectiveName(objective)
+             << (subsampled ? " subsampled" : "") << " budget " << budget << " every " << every);
         const double usable = budget * (1 - kBudgetMargin);
         // The reference: every (dim, epochs) that fits, by brute force.
         const BudgetCandidate* want = nullptr;
@@ -46,7 +49,8 @@ TEST_CASE("A budget trains the largest dim that gets enough epochs, as many as f
             want_epochs = std::max<uint32_t>(fit, 1);
           }
         }
-        const BudgetPlan plan = PlanBudget(objective, candidates, budget, budget, every);
+        const BudgetPlan plan =
+            PlanBudget(objective, subsampled, candidates, budget, budget, every);
         CHECK(plan.objective == objective);
         CHECK(plan.dim == want->dim);
         CHECK(plan.epochs == want_epochs);
@@ -56,31 +60,39 @@ TEST_CASE("A budget trains the largest dim that gets enough epochs, as many as f
       }
     }
   }
-  // The objectives' thresholds differ: in 200 s GloVe trains dim 200 (11
-  // epochs of 15 s), skip-gram dim 100 (20 of 8 s; dim 200's 11 are too few).
-  CHECK(PlanBudget(Objective::kGlove, candidates, 200, 200, 1).dim == 200);
-  CHECK(PlanBudget(Objective::kSgns, candidates, 200, 200, 1).dim == 100);
+  // The thresholds differ: in 200 s GloVe trains dim 200 (11 epochs of 15
+  // s), skip-gram dim 100 (20 of 8 s; dim 200's 11 are too few), skip-gram
+  // on a store subsampled before windowing dim 200 again.
+  CHECK(PlanBudget(Objective::kGlove, false, candidates, 200, 200, 1).dim == 200);
+  CHECK(PlanBudget(Objective::kSgns, false, candidates, 200, 200, 1).dim == 100);
+  CHECK(PlanBudget(Objective::kSgns, true, candidates, 200, 200, 1).dim == 200);
+  // Skip-gram wherever the counts are word2vec's: a window of up to 10, or
+  // any window subsampled before windowing.
+  CHECK(BudgetObjective(5, false) == Objective::kSgns);
+  CHECK(BudgetObjective(10, false) == Objective::kSgns);
+  CHECK(BudgetObjective(15, false) == Objective::kGlove);
+  CHECK(BudgetObjective(15, true) == Objective::kSgns);
 }
 
 TEST_CASE("A budget plan's edges: short budgets, the epoch cap, time already spent",
           "[train][budget]") {
   const std::vector<BudgetCandidate> candidates = Candidates();
   // Too short for one epoch of anything: the smallest dim, one epoch.
-  BudgetPlan plan = PlanBudget(Objective::kGlove, candidates, 2, 2, 1);
+  BudgetPlan plan = PlanBudget(Objective::kGlove, false, candidates, 2, 2, 1);
   CHECK(plan.dim == 50);
   CHECK(plan.epochs == 1);
   CHECK(plan.short_budget);
   // Ample: the largest dim, capped.
-  plan = PlanBudget(Objective::kGlove, candidates, 1e6, 1e6, 1);
+  plan = PlanBudget(Objective::kGlove, false, candidates, 1e6, 1e6, 1);
   CHECK(plan.dim == 300);
   CHECK(plan.epochs == kBudgetMaxEpochs);
   // What was spent before the plan (the stream, the measurements) is not
   // planned again: 200 s left of 1000 s gives what 200 s would, less the
   // margin of the whole budget.
-  plan = PlanBudget(Objective::kGlove, candidates, 1000, 200, 1);
+  plan = PlanBudget(Objective::kGlove, false, candidates, 1000, 200, 1);
   CHECK(plan.predicted_seconds <= 200 - kBudgetMargin * 1000);
   // One fixed dim: only its epochs are chosen.
-  plan = PlanBudget(Objective::kGlove, {candidates[2]}, 100, 100, 1);
+  plan = PlanBudget(Objective::kGlove, false, {candidates[2]}, 100, 100, 1);
   CHECK(plan.dim == 200);
   CHECK(plan.epochs == 5);  // 0.4 + 5 x 15 + 6 x 0.8 = 80.2 <= 95; 6 epochs: 96
   CHECK(plan.short_budget);
