@@ -123,7 +123,8 @@ TrainCommand::TrainCommand(CLI::App* parent) {
       "--budget", budget_,
       "Wall time for the whole call (90s, 10m, 1h30m): the epochs, and the objective, dim and "
       "x-max "
-      "not given, are chosen from the store's window and rates measured on its pairs; the plan is "
+      "not given, are chosen from the store's window and subsampling and rates measured on its "
+      "pairs; the plan is "
       "written to OUT.plan, and --resume finishes it");
   app_->add_flag("-q,--quiet", quiet_, "No per-epoch lines");
 }
