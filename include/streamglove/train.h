@@ -55,7 +55,7 @@ bool ParseObjective(const std::string& name, Objective* objective);
 // What a wall-time budget (TrainOptions::budget_seconds) may choose besides
 // the epochs: the settings the user did not give.
 struct BudgetChoices {
-  bool objective = true;  // from the store's window (train/budget_plan.h)
+  bool objective = true;  // from the store's window and subsampling (train/budget_plan.h)
   bool dim = true;    // the largest of 50, 100, 200, 300 that gets enough epochs (BudgetMinEpochs)
   bool x_max = true;  // GloVe: 10, as the presets
 };

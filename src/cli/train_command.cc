@@ -177,7 +177,7 @@ Status TrainCommand::Run() {
   TrainStats stats;
   SG_RETURN_IF_ERROR(Train(store_, output_, options_, &stats));
   if (quiet_) return Status::OK();
-  if (stats.store_subsample > 0 && options_.objective == Objective::kSgns) {
+  if (stats.store_subsample > 0 && stats.objective == Objective::kSgns) {
     fmt::print(stderr,
                "train: the store was subsampled before windowing (t = {}): --subsample not applied "
                "again\n",

@@ -34,15 +34,21 @@ struct TrainFixture {
       text += rng() % 30 == 0 ? "\n" : " ";
     }
     WriteFile(dir.path() + "/corpus.txt", text);
+    store = IngestCorpus("store", IngestOptions());
+  }
+
+  // The corpus counted into a new store DIR/name with `o`'s window,
+  // weighting and subsampling (min-count 2, 128 MiB); its path.
+  std::string IngestCorpus(const std::string& name, IngestOptions o) const {
     std::vector<InputFile> inputs;
     REQUIRE(ExpandInputs({dir.path() + "/corpus.txt"}, InputFormat::kAuto, &inputs).ok());
-    IngestOptions o;
     o.min_count = 2;
     o.memory_bytes = 128 << 20;
     o.progress = false;
-    store = dir.path() + "/store";
+    const std::string path = dir.path() + "/" + name;
     IngestStats stats;
-    REQUIRE(Ingest(store, inputs, CorpusOptions(), o, &stats).ok());
+    REQUIRE(Ingest(path, inputs, CorpusOptions(), o, &stats).ok());
+    return path;
   }
 
   TrainOptions Options() const {

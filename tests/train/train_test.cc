@@ -287,6 +287,25 @@ TEST_CASE("SGNS on a store subsampled before windowing trains its counts as they
   }
 }
 
+TEST_CASE("A budget trains skip-gram on a store subsampled before windowing, whatever its window",
+          "[train][budget]") {
+  TrainFixture f;
+  IngestOptions wide;
+  wide.window = 15;
+  IngestOptions wide_subsampled = wide;
+  wide_subsampled.subsample = 1e-3;
+  TrainOptions o = f.Options();
+  o.budget_seconds = 2;
+  TrainStats stats;
+  REQUIRE(Train(f.IngestCorpus("wide", wide), f.dir.path() + "/g.txt", o, &stats).ok());
+  CHECK(stats.objective == Objective::kGlove);  // window 15: GloVe's counts
+  REQUIRE(
+      Train(f.IngestCorpus("wide-subsampled", wide_subsampled), f.dir.path() + "/s.txt", o, &stats)
+          .ok());
+  CHECK(stats.store_subsample == 1e-3);
+  CHECK(stats.objective == Objective::kSgns);  // word2vec's windows
+}
+
 TEST_CASE("A budget plans from the store, trains its plan, and a resume finishes the plan it wrote",
           "[train][budget]") {
   TrainFixture f;  // window 10: the budget's objective is skip-gram
