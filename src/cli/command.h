@@ -6,7 +6,10 @@
 #ifndef STREAMGLOVE_CLI_COMMAND_H_
 #define STREAMGLOVE_CLI_COMMAND_H_
 
+#include <cstdio>
+
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 
 #include "streamglove/status.h"
 
@@ -28,6 +31,17 @@ class Command {
   CLI::App* app_ = nullptr;
   bool reports_errors_ = true;
 };
+
+// The one line a failed Run() prints on stderr ("streamglove: error: ...";
+// an interruption: "streamglove: ...").
+inline void PrintErrorLine(const Status& s) {
+  if (s.code() == Status::Code::kInterrupted) {
+    fmt::print(stderr, "streamglove: {}\n", s.message());
+  } else {
+    fmt::print(stderr, "streamglove: error: {}\n", s.message());
+  }
+  std::fflush(stderr);
+}
 
 }  // namespace streamglove
 

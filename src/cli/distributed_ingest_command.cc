@@ -16,9 +16,19 @@ Status IngestCommand::RunDistributed() {
   reports_errors_ = world->rank() == 0;
   DistributedIngestStats stats;
   const Status s = DistributedIngest(world.get(), store_, inputs_, corpus_, options_, &stats);
-  if (quiet_ || world->rank() != 0) return s;
-  for (const std::string& m : stats.ingest.messages) fmt::print(stderr, "ingest: {}\n", m);
-  SG_RETURN_IF_ERROR(s);
+  if (world->rank() != 0) return s;
+  if (!quiet_) {
+    for (const std::string& m : stats.ingest.messages) fmt::print(stderr, "ingest: {}\n", m);
+  }
+  if (!s.ok()) {
+    // Printed here, before MPI_Finalize (~MpiWorld), where the other ranks
+    // wait for this one: once one of them has exited non-zero, mpirun may
+    // kill this rank before main() would have printed the line.
+    PrintErrorLine(s);
+    reports_errors_ = false;
+    return s;
+  }
+  if (quiet_) return Status::OK();
   const IngestStats& t = stats.ingest;
   const double seconds = stats.plan_seconds + stats.vocab_seconds + stats.count_seconds +
                          stats.exchange_seconds + stats.merge_seconds + stats.commit_seconds;

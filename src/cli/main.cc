@@ -75,12 +75,8 @@ int main(int argc, char** argv) {
       s = Status::IOError(e.what());
     }
     if (!s.ok()) {
-      if (s.code() == Status::Code::kInterrupted) {
-        if (command->reports_errors()) fmt::print(stderr, "streamglove: {}\n", s.message());
-        return 128 + InterruptSignal();
-      }
-      if (command->reports_errors()) fmt::print(stderr, "streamglove: error: {}\n", s.message());
-      return 1;
+      if (command->reports_errors()) PrintErrorLine(s);
+      return s.code() == Status::Code::kInterrupted ? 128 + InterruptSignal() : 1;
     }
     return 0;
   }
