@@ -21,9 +21,10 @@ Status IngestCommand::RunDistributed() {
     for (const std::string& m : stats.ingest.messages) fmt::print(stderr, "ingest: {}\n", m);
   }
   if (!s.ok()) {
-    // Printed here, before MPI_Finalize (~MpiWorld), where the other ranks
-    // wait for this one: once one of them has exited non-zero, mpirun may
-    // kill this rank before main() would have printed the line.
+    // Printed here, before MPI_Finalize (~MpiWorld): once another rank has
+    // exited non-zero, mpirun may kill this one, and Open MPI's finalize
+    // (not the MPI standard) holds the other ranks in a fence until this
+    // rank reaches it, so main() would print too late.
     PrintErrorLine(s);
     reports_errors_ = false;
     return s;
