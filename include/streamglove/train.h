@@ -80,7 +80,7 @@ struct TrainOptions {
   double decay_fraction = 1.0 / 3;
   uint32_t negatives = 5;  // SGNS: noise words per positive update. Default: 5.
   // SGNS: noise words drawn from unigram^power. Default: 0.75 (word2vec's
-  // and gensim's; against fastText's 0.5 it trades 1-2 analogy points for
+  // and gensim's; against fastText's 0.5 it trades 0.9-2.4 analogy points for
   // higher similarity on IMDB and wiki-plain, level on wiki100M; docs/sgns.md).
   double noise_power = 0.75;
   // SGNS: word2vec's subsampling threshold t (0: none), applied to the
