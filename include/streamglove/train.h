@@ -69,7 +69,7 @@ struct TrainOptions {
   uint32_t epochs = 25;                     // passes over the pairs. Default: 25.
   double x_max = 100;                       // GloVe: weighting cutoff. Default: 100.
   double alpha = 0.75;                      // GloVe: weighting exponent. Default: 0.75.
-  double eta = 0;          // initial learning rate; 0: the objective's default (see DefaultEta).
+  double eta = 0;  // initial learning rate; 0: the objective's and store's default (DefaultEta).
   double grad_clip = 100;  // GloVe: per-component gradient clip, as glove.c. Default: 100.
   // GloVe: AdaGrad's steps of the vector components (not the biases) are
   // multiplied by step_scale, which falls linearly to 0 over the last
@@ -151,6 +151,7 @@ struct TrainStats {
   Objective objective = Objective::kGlove;
   uint32_t dim = 0;
   double x_max = 0;
+  double eta = 0;                       // the initial learning rate trained (given, or DefaultEta)
   uint32_t epochs_planned = 0;          // a budget's: what its plan says now
   bool budget_replanned = false;        // epochs ran slower than measured: the plan was shortened
   double budget_predicted_seconds = 0;  // the whole call, as planned
@@ -173,9 +174,14 @@ const std::vector<TrainPreset>& TrainPresets();
 // The preset called `name`, or nullptr.
 const TrainPreset* FindTrainPreset(const std::string& name);
 
-// GloVe: 0.05 (glove.c's AdaGrad eta); SGNS: 0.075 (3x word2vec's skip-gram
-// alpha: best of 0.025-0.2 on wiki100M, docs/sgns.md).
-double DefaultEta(Objective objective);
+// GloVe: 0.05 (glove.c's AdaGrad eta). SGNS on a store subsampled before
+// windowing (`ingest --subsample`, word2vec's windows: an epoch makes about
+// word2vec's updates): 0.025, word2vec's skip-gram alpha; on wiki100M at dim
+// 300 and fastText's wall time it traded 3 analogy points for +0.027 on
+// WS-353 and +0.021 on SimLex against 0.075. SGNS on a store whose pairs the
+// trainer subsamples (fewer updates an epoch): 0.075, the best of 0.025-0.2
+// there (docs/sgns.md).
+double DefaultEta(Objective objective, bool store_subsampled);
 
 Status ValidateTrainOptions(const TrainOptions& options);
 

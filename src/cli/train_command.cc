@@ -24,9 +24,9 @@ void PrintPlan(double budget_seconds, const std::string& plan_path, const TrainS
                             ? fmt::format("; the budget is short of {} epochs",
                                           BudgetMinEpochs(s.objective, s.store_subsample > 0))
                             : "");
-  fmt::print(stderr, "train: budget {}: {}{}, dim {}, {} epochs, {}\n",
+  fmt::print(stderr, "train: budget {}: {}{}, dim {}, {} epochs, eta {}, {}\n",
              FormatDuration(budget_seconds), ObjectiveName(s.objective), glove, s.dim,
-             s.epochs_planned, how);
+             s.epochs_planned, s.eta, how);
 }
 
 void PrintEpoch(const TrainStats& s, const EpochStats& e) {
@@ -64,9 +64,12 @@ TrainCommand::TrainCommand(CLI::App* parent) {
   app_->add_option("--x-max", options_.x_max, "GloVe: weighting cutoff x_max")
       ->capture_default_str();
   app_->add_option("--alpha", options_.alpha, "GloVe: weighting exponent")->capture_default_str();
-  app_->add_option("--eta", options_.eta,
-                   fmt::format("Initial learning rate (default: {} for glove, {} for sgns)",
-                               DefaultEta(Objective::kGlove), DefaultEta(Objective::kSgns)));
+  app_->add_option(
+      "--eta", options_.eta,
+      fmt::format("Initial learning rate (default: {} for glove; for sgns {} on a store "
+                  "ingested with --subsample, {} on others)",
+                  DefaultEta(Objective::kGlove, false), DefaultEta(Objective::kSgns, true),
+                  DefaultEta(Objective::kSgns, false)));
   app_->add_option("--step-scale", options_.step_scale,
                    "GloVe: AdaGrad's steps of the vector components (not the biases) times this (1 "
                    "with --decay-fraction 0: "

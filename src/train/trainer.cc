@@ -51,8 +51,6 @@ uint32_t VocabCut(const std::vector<VocabEntry>& vocab, const TrainOptions& o) {
   return static_cast<uint32_t>(n);
 }
 
-double Eta(const TrainOptions& o) { return o.eta > 0 ? o.eta : DefaultEta(o.objective); }
-
 // Hyperparameters a checkpoint must share with the run that resumes it. A
 // budget's epochs are its plan's (OUT.plan), which may shorten as the run
 // goes (ReplanBudgetEpochs): they are left out of the hash.
@@ -61,11 +59,11 @@ uint64_t OptionsHash(const TrainOptions& o, uint32_t vocab, uint64_t pairs) {
   if (o.objective == Objective::kSgns) {
     // "spread": the unit-update stream (a checkpoint of the earlier
     // back-to-back updates is not resumed by this one).
-    return HashBytes(fmt::format("sgns spread-due {} {} {} {} {} {} {} {} {}", o.dim, Eta(o),
+    return HashBytes(fmt::format("sgns spread-due {} {} {} {} {} {} {} {} {}", o.dim, o.eta,
                                  o.negatives, o.noise_power, o.subsample, epochs, o.seed, vocab,
                                  pairs));
   }
-  const std::string base = fmt::format("{} {} {} {} {} {} {} {}", o.dim, o.x_max, o.alpha, Eta(o),
+  const std::string base = fmt::format("{} {} {} {} {} {} {} {}", o.dim, o.x_max, o.alpha, o.eta,
                                        o.grad_clip, o.seed, vocab, pairs);
   if (o.step_scale == 1 && o.decay_fraction == 0) return HashBytes(base);  // glove.c's update
   // A decaying schedule depends on the run's length: a checkpoint resumes
@@ -81,11 +79,11 @@ size_t ParameterBytes(Objective objective, uint32_t vocab, uint32_t dim) {
 
 // The objectives' hyperparameters in `o`.
 GloveHyper GloveHyperOf(const TrainOptions& o) {
-  return GloveHyper{static_cast<float>(Eta(o)), static_cast<float>(o.grad_clip), o.step_scale,
+  return GloveHyper{static_cast<float>(o.eta), static_cast<float>(o.grad_clip), o.step_scale,
                     o.decay_fraction};
 }
 SgnsHyper SgnsHyperOf(const TrainOptions& o) {
-  return SgnsHyper{static_cast<float>(Eta(o)), o.negatives};
+  return SgnsHyper{static_cast<float>(o.eta), o.negatives};
 }
 
 // The objective's model of `dim`, fresh from options.seed, in *model. SGNS
@@ -243,7 +241,10 @@ const TrainPreset* FindTrainPreset(const std::string& name) {
   return nullptr;
 }
 
-double DefaultEta(Objective objective) { return objective == Objective::kSgns ? 0.075 : 0.05; }
+double DefaultEta(Objective objective, bool store_subsampled) {
+  if (objective == Objective::kGlove) return 0.05;
+  return store_subsampled ? 0.025 : 0.075;
+}
 
 const char* ObjectiveName(Objective objective) {
   return objective == Objective::kSgns ? "sgns" : "glove";
@@ -486,6 +487,9 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
     if (o.budget_choices.dim) dims.assign(std::begin(kBudgetDims), std::end(kBudgetDims));
     plan_needed = true;
   }
+  // The rate follows the objective, which a budget may just have chosen.
+  if (o.eta == 0) o.eta = DefaultEta(o.objective, store->config().subsample > 0);
+  stats->eta = o.eta;
   // A device is asked first whether the parameters fit it, before the
   // block stream is built for it. Its staging slots are host memory beside
   // the parameters.

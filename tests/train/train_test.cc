@@ -287,6 +287,28 @@ TEST_CASE("SGNS on a store subsampled before windowing trains its counts as they
   }
 }
 
+TEST_CASE("Skip-gram's default rate follows the store's subsampling; a given rate wins",
+          "[train][sgns]") {
+  TrainFixture f;
+  IngestOptions subsampled;
+  subsampled.subsample = 1e-3;
+  const std::string subsampled_store = f.IngestCorpus("subsampled-rate", subsampled);
+  TrainOptions o = f.Options();
+  o.objective = Objective::kSgns;
+  o.epochs = 1;
+  TrainStats stats;
+  // word2vec's windows make about word2vec's updates an epoch: its rate; the
+  // pair store, whose pairs the trainer subsamples, a larger one.
+  REQUIRE(Train(subsampled_store, f.dir.path() + "/a.txt", o, &stats).ok());
+  CHECK(stats.eta == DefaultEta(Objective::kSgns, true));
+  REQUIRE(Train(f.store, f.dir.path() + "/b.txt", o, &stats).ok());
+  CHECK(stats.eta == DefaultEta(Objective::kSgns, false));
+  CHECK(DefaultEta(Objective::kSgns, true) < DefaultEta(Objective::kSgns, false));
+  o.eta = 0.01;
+  REQUIRE(Train(subsampled_store, f.dir.path() + "/c.txt", o, &stats).ok());
+  CHECK(stats.eta == 0.01);
+}
+
 TEST_CASE("A budget trains skip-gram on a store subsampled before windowing, whatever its window",
           "[train][budget]") {
   TrainFixture f;
