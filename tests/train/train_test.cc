@@ -287,7 +287,7 @@ TEST_CASE("SGNS on a store subsampled before windowing trains its counts as they
   }
 }
 
-TEST_CASE("Skip-gram's default rate follows the store's subsampling; a given rate wins",
+TEST_CASE("Skip-gram's default rate follows the store's subsampling, and a given rate wins",
           "[train][sgns]") {
   TrainFixture f;
   IngestOptions subsampled;
