@@ -176,11 +176,14 @@ const TrainPreset* FindTrainPreset(const std::string& name);
 
 // GloVe: 0.05 (glove.c's AdaGrad eta). SGNS on a store subsampled before
 // windowing (`ingest --subsample`, word2vec's windows: an epoch makes about
-// word2vec's updates): 0.025, word2vec's skip-gram alpha; on wiki100M at dim
-// 300 and fastText's wall time it traded 3 analogy points for +0.027 on
-// WS-353 and +0.021 on SimLex against 0.075. SGNS on a store whose pairs the
-// trainer subsamples (fewer updates an epoch): 0.075, the best of 0.025-0.2
-// there (docs/sgns.md).
+// one word2vec pass's updates): 0.025, word2vec's skip-gram alpha. In
+// fastText's wall time on the Wikipedia corpora (`train --budget`, two
+// seeds) it cost 2.5-3.9 analogy points for +0.003 to +0.019 on WS-353 and
+// +0.007 to +0.012 on SimLex (means) against 0.075, which brought wiki100M's
+// similarity level with or ahead of fastText's and gensim's; short runs (5
+// epochs) do better with 0.05-0.075. SGNS on a store
+// whose pairs the trainer subsamples (fewer updates an epoch): 0.075, the
+// best of 0.025-0.2 there (docs/sgns.md).
 double DefaultEta(Objective objective, bool store_subsampled);
 
 Status ValidateTrainOptions(const TrainOptions& options);

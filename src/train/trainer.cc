@@ -273,7 +273,8 @@ Status ValidateTrainOptions(const TrainOptions& o) {
   if (!(o.x_max > 0)) return Status::InvalidArgument("--x-max must be positive");
   if (!(o.alpha > 0)) return Status::InvalidArgument("--alpha must be positive");
   if (!(o.eta >= 0))
-    return Status::InvalidArgument("--eta must be positive (or 0 for the objective's default)");
+    return Status::InvalidArgument(
+        "--eta must be positive (or 0 for the objective's and store's default)");
   if (!(o.step_scale > 0 && o.step_scale <= 100))
     return Status::InvalidArgument("--step-scale must be in (0, 100]");
   if (!(o.decay_fraction >= 0 && o.decay_fraction <= 1)) {

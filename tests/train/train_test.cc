@@ -325,7 +325,8 @@ TEST_CASE("A budget trains skip-gram on a store subsampled before windowing, wha
       Train(f.IngestCorpus("wide-subsampled", wide_subsampled), f.dir.path() + "/s.txt", o, &stats)
           .ok());
   CHECK(stats.store_subsample == 1e-3);
-  CHECK(stats.objective == Objective::kSgns);  // word2vec's windows
+  CHECK(stats.objective == Objective::kSgns);              // word2vec's windows
+  CHECK(stats.eta == DefaultEta(Objective::kSgns, true));  // the rate of the objective it chose
 }
 
 TEST_CASE("A budget plans from the store, trains its plan, and a resume finishes the plan it wrote",
