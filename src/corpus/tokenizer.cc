@@ -4,6 +4,8 @@
 
 #include <array>
 
+#include <unicode/uchar.h>
+
 #include "corpus/icu_word_breaker.h"
 #include "corpus/utf8.h"
 
@@ -100,10 +102,19 @@ bool SafeBetween(const CodePoint& p, const CodePoint& q) {
 bool IsIcuHardBreakAfter(const CodePoint& p) {
   if (!p.valid) return false;
   if (p.cp == ' ' || p.cp == '\t') return true;
-  // U+202F, the narrow no-break space, is a space separator whose
-  // Word_Break is ExtendNumLet (Unicode 12 on): ICU joins the letters and
-  // digits around it into one word (found by tests/fuzz).
-  if (p.cp == 0x202F) return false;
+  // A mark whose Word_Break lets ICU join the letters or digits around it
+  // (MidLetter, MidNum, MidNumLet, ExtendNumLet) is no break, whatever its
+  // category: U+202F, the narrow no-break space, and the fullwidth full stop,
+  // comma, colon and low line (found by tests/fuzz).
+  switch (u_getIntPropertyValue(p.cp, UCHAR_WORD_BREAK)) {
+    case U_WB_MIDLETTER:
+    case U_WB_MIDNUM:
+    case U_WB_MIDNUMLET:
+    case U_WB_EXTENDNUMLET:
+      return false;
+    default:
+      break;
+  }
   const bool cjk_block = (p.cp >= 0x3000 && p.cp <= 0x303F) || (p.cp >= 0xFF01 && p.cp <= 0xFF65);
   if (!cjk_block) return p.cp >= 0x80 && utf8proc_category(p.cp) == UTF8PROC_CATEGORY_ZS;
   switch (utf8proc_category(p.cp)) {

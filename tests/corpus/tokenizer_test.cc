@@ -153,17 +153,31 @@ TEST_CASE("ICU tokenizer: a line cut at LastSafeCut tokenizes as the whole", "[c
   CHECK(FirstSafeCut(text, TokenizerKind::kIcu) == std::string("我们明天去上海。").size());
 }
 
-TEST_CASE("ICU tokenizer: no space separator is a cut where ICU's word rules join across it",
-          "[corpus]") {
+TEST_CASE(
+    "ICU tokenizer: no space or punctuation mark is a cut where ICU's word rules join across it",
+    "[corpus]") {
   // U+202F (narrow no-break space) is a space separator (Zs) whose
-  // Word_Break is ExtendNumLet: ICU joins "a\u202F1" into one word, so it is
-  // no safe cut (found by tests/fuzz). Every Zs character, between letters,
-  // digits and both.
-  for (const char* space :
-       {"\u00A0", "\u1680", "\u2000", "\u2005", "\u200A", "\u202F", "\u205F", "\u3000"}) {
+  // Word_Break is ExtendNumLet, and U+FF0E (fullwidth full stop) an
+  // ideographic punctuation mark whose Word_Break is MidNumLet: ICU joins
+  // "a\u202F1" and "r\uFF0Ea" into one word, so neither is a safe cut (both
+  // found by tests/fuzz). Every Zs character and every code point of the
+  // ideographic punctuation blocks, between letters, digits and both.
+  std::vector<std::string> marks = {"\u00A0", "\u1680", "\u2000", "\u2005",
+                                    "\u200A", "\u202F", "\u205F"};
+  for (const auto& [first, last] : {std::pair<char32_t, char32_t>{0x3000, 0x303F},
+                                    std::pair<char32_t, char32_t>{0xFF01, 0xFF65}}) {
+    for (char32_t cp = first; cp <= last; ++cp) {
+      std::string utf8;  // all three-byte sequences
+      utf8 += static_cast<char>(0xE0 | (cp >> 12));
+      utf8 += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      utf8 += static_cast<char>(0x80 | (cp & 0x3F));
+      marks.push_back(utf8);
+    }
+  }
+  for (const std::string& mark : marks) {
     for (const char* left : {"stype", "12"}) {
       for (const char* right : {"1", "word"}) {
-        const std::string text = std::string("go ") + left + space + right + " end";
+        const std::string text = std::string("go ") + left + mark + right + " end";
         const V whole = Tokens(text, TokenizerKind::kIcu);
         for (size_t end = 1; end <= text.size(); ++end) {
           const size_t cut =
