@@ -181,9 +181,9 @@ const TrainPreset* FindTrainPreset(const std::string& name);
 // seeds) it cost 2.5-3.9 analogy points for +0.003 to +0.019 on WS-353 and
 // +0.007 to +0.012 on SimLex (means) against 0.075, which brought wiki100M's
 // similarity level with or ahead of fastText's and gensim's; short runs (5
-// epochs) do better with 0.05-0.075. SGNS on a store
-// whose pairs the trainer subsamples (fewer updates an epoch): 0.075, the
-// best of 0.025-0.2 there (docs/sgns.md).
+// epochs) do better with 0.05-0.075. SGNS on a store whose pairs the trainer
+// subsamples (fewer updates an epoch): 0.075, the best of 0.025-0.2 there
+// (docs/sgns.md).
 double DefaultEta(Objective objective, bool store_subsampled);
 
 Status ValidateTrainOptions(const TrainOptions& options);

@@ -1,5 +1,7 @@
 #include "streamglove/tokenizer.h"
 
+#include <utf8proc.h>
+
 #include <catch2/catch.hpp>
 
 #include "test_util.h"
@@ -167,11 +169,9 @@ TEST_CASE(
   for (const auto& [first, last] : {std::pair<char32_t, char32_t>{0x3000, 0x303F},
                                     std::pair<char32_t, char32_t>{0xFF01, 0xFF65}}) {
     for (char32_t cp = first; cp <= last; ++cp) {
-      std::string utf8;  // all three-byte sequences
-      utf8 += static_cast<char>(0xE0 | (cp >> 12));
-      utf8 += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      utf8 += static_cast<char>(0x80 | (cp & 0x3F));
-      marks.push_back(utf8);
+      utf8proc_uint8_t utf8[4];
+      const utf8proc_ssize_t n = utf8proc_encode_char(static_cast<utf8proc_int32_t>(cp), utf8);
+      marks.emplace_back(reinterpret_cast<const char*>(utf8), static_cast<size_t>(n));
     }
   }
   for (const std::string& mark : marks) {
