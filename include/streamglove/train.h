@@ -69,7 +69,8 @@ struct TrainOptions {
   uint32_t epochs = 25;                     // passes over the pairs. Default: 25.
   double x_max = 100;                       // GloVe: weighting cutoff. Default: 100.
   double alpha = 0.75;                      // GloVe: weighting exponent. Default: 0.75.
-  double eta = 0;  // initial learning rate; 0: the objective's and store's default (DefaultEta).
+  double eta =
+      0;  // initial learning rate; 0: the objective's, store's and run's default (DefaultEta).
   double grad_clip = 100;  // GloVe: per-component gradient clip, as glove.c. Default: 100.
   // GloVe: AdaGrad's steps of the vector components (not the biases) are
   // multiplied by step_scale, which falls linearly to 0 over the last
@@ -174,17 +175,20 @@ const std::vector<TrainPreset>& TrainPresets();
 // The preset called `name`, or nullptr.
 const TrainPreset* FindTrainPreset(const std::string& name);
 
-// GloVe: 0.05 (glove.c's AdaGrad eta). SGNS on a store subsampled before
-// windowing (`ingest --subsample`, word2vec's windows: an epoch makes about
-// one word2vec pass's updates): 0.025, word2vec's skip-gram alpha. In
-// fastText's wall time on the Wikipedia corpora (`train --budget`, two
-// seeds) it cost 2.5-3.9 analogy points for +0.003 to +0.019 on WS-353 and
-// +0.007 to +0.012 on SimLex (means) against 0.075, which brought wiki100M's
-// similarity level with or ahead of fastText's and gensim's; short runs (5
-// epochs) do better with 0.05-0.075. SGNS on a store whose pairs the trainer
-// subsamples (fewer updates an epoch): 0.075, the best of 0.025-0.2 there
+// The initial learning rate of a run of `epochs`. GloVe: 0.05 (glove.c's
+// AdaGrad eta). SGNS on a store subsampled before windowing (`ingest
+// --subsample`, word2vec's windows: an epoch makes about one word2vec pass's
+// updates): 0.025, word2vec's skip-gram alpha, for 10 epochs or more. In
+// fastText's wall time on the Wikipedia corpora (`train --budget`, two seeds)
+// it cost 2.5-3.9 analogy points for +0.003 to +0.019 on WS-353 and +0.007
+// to +0.012 on SimLex (means) against 0.075, which brought wiki100M's
+// similarity level with or ahead of fastText's and gensim's. Shorter runs
+// get 0.25 / epochs, at most 0.05: fewer steps need larger ones (measured:
+// 5 epochs at 0.05 beat 0.025 on all four measures on wiki100M, and 7 at
+// 0.036 on IMDB text8). SGNS on a store whose pairs the trainer subsamples
+// (fewer updates an epoch): 0.075, the best of 0.025-0.2 there
 // (docs/sgns.md).
-double DefaultEta(Objective objective, bool store_subsampled);
+double DefaultEta(Objective objective, bool store_subsampled, uint32_t epochs);
 
 Status ValidateTrainOptions(const TrainOptions& options);
 

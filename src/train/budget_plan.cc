@@ -19,6 +19,8 @@ uint32_t BudgetMinEpochs(Objective objective, bool store_subsampled) {
   return store_subsampled ? 10 : 20;
 }
 
+uint32_t BudgetFloorDim(Objective objective) { return objective == Objective::kSgns ? 100 : 0; }
+
 namespace {
 
 // Epochs of `c` that fit in `seconds` (checkpoints and the vectors file
@@ -43,19 +45,28 @@ BudgetPlan PlanBudget(Objective objective, bool store_subsampled,
                       double seconds_left, uint32_t checkpoint_every) {
   const double usable = seconds_left - kBudgetMargin * budget_seconds;
   const uint32_t min_epochs = BudgetMinEpochs(objective, store_subsampled);
-  BudgetPlan plan;
-  plan.objective = objective;
-  for (const BudgetCandidate& c : candidates) {
-    double used = 0;
-    const uint32_t epochs = EpochsThatFit(c, usable, checkpoint_every, &used);
-    if (epochs >= min_epochs || plan.dim == 0) {
-      plan.dim = c.dim;
-      plan.epochs = std::max<uint32_t>(epochs, 1);
-      plan.predicted_seconds = used;
-      plan.short_budget = epochs < min_epochs;
-    }
+  const uint32_t floor_dim = std::min(BudgetFloorDim(objective), candidates.back().dim);
+  std::vector<uint32_t> fits;
+  std::vector<double> used(candidates.size());
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    fits.push_back(EpochsThatFit(candidates[i], usable, checkpoint_every, &used[i]));
   }
-  return plan;
+  const auto plan_of = [&](size_t i) {
+    BudgetPlan plan;
+    plan.objective = objective;
+    plan.dim = candidates[i].dim;
+    plan.epochs = std::max<uint32_t>(fits[i], 1);
+    plan.predicted_seconds = used[i];
+    plan.short_budget = fits[i] < min_epochs;
+    return plan;
+  };
+  for (size_t i = candidates.size(); i-- > 0;) {
+    if (candidates[i].dim >= floor_dim && fits[i] >= min_epochs) return plan_of(i);
+  }
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    if (candidates[i].dim >= floor_dim && fits[i] >= (min_epochs + 1) / 2) return plan_of(i);
+  }
+  return plan_of(0);
 }
 
 uint32_t ReplanBudgetEpochs(uint32_t planned, uint32_t epochs_done, double epoch_seconds,
@@ -75,9 +86,9 @@ uint32_t ReplanBudgetEpochs(uint32_t planned, uint32_t epochs_done, double epoch
 Status WriteBudgetPlan(const std::string& path, const BudgetPlan& plan) {
   AtomicFileWriter out;
   SG_RETURN_IF_ERROR(out.Open(path));
-  SG_RETURN_IF_ERROR(
-      out.Append(fmt::format("objective\t{}\ndim\t{}\nepochs\t{}\nx_max\t{}\n",
-                             ObjectiveName(plan.objective), plan.dim, plan.epochs, plan.x_max)));
+  SG_RETURN_IF_ERROR(out.Append(
+      fmt::format("objective\t{}\ndim\t{}\nepochs\t{}\nx_max\t{}\neta\t{}\n",
+                  ObjectiveName(plan.objective), plan.dim, plan.epochs, plan.x_max, plan.eta)));
   return out.Commit();
 }
 
@@ -113,6 +124,10 @@ Status ReadBudgetPlan(const std::string& path, BudgetPlan* plan) {
       if (value.empty() || *rest != '\0' || !(read.x_max > 0))
         return bad(fmt::format("x_max '{}'", value));
       x_max = true;
+    } else if (key == "eta") {  // optional: see BudgetPlan::eta
+      read.eta = std::strtod(value.c_str(), &rest);
+      if (value.empty() || *rest != '\0' || !(read.eta > 0))
+        return bad(fmt::format("eta '{}'", value));
     } else {
       return bad(fmt::format("unknown key '{}'", key));
     }

@@ -33,7 +33,16 @@ inline constexpr uint32_t kBudgetDims[] = {50, 100, 200, 300};
 // windows; an epoch holds about twice the updates): on wiki100M in 287 s dim
 // 300 in 6 epochs lost 3.4 points to dim 200 in 8, level with dim 100 in 14
 // (docs/benchmarks.md, "Training in a budget", "word2vec's windows").
+// A lower minimum did not pay (session 20, eta 0.025, about equal times):
+// on wiki100M dim 300 in 7 epochs lost 3.5 analogy points and 0.021 MEN to
+// dim 200 in 10; on IMDB text8 dim 200 in 7 was level with dim 100 in 10.
 uint32_t BudgetMinEpochs(Objective objective, bool store_subsampled);
+// Skip-gram trains a dim below this one only when no larger dim gets half
+// of BudgetMinEpochs: dim 50 trains barely faster than dim 100 (measured on
+// IMDB text8: 5.08 against 4.57 M pairs/s) and lost to it on every measure
+// with more epochs (d50 x 11: 19.95% analogy, WS-353 0.523; d100 x 8:
+// 25.00%, 0.549). GloVe has no such floor (not measured). 0: none.
+uint32_t BudgetFloorDim(Objective objective);
 // ...and trains at most this many (time left over is not spent).
 inline constexpr uint32_t kBudgetMaxEpochs = 50;
 // Share of the budget kept back for the rate's variation along the run.
@@ -58,14 +67,20 @@ struct BudgetPlan {
   uint32_t dim = 0;
   uint32_t epochs = 0;
   double x_max = 10;
+  // The initial learning rate trained. 0 in plans written before the rate
+  // followed the epochs (DefaultEta of their epochs then).
+  double eta = 0;
   double predicted_seconds = 0;  // from the plan on: setup, epochs, checkpoints, vectors
-  bool short_budget = false;     // no dim got BudgetMinEpochs: the smallest, with what fits
+  bool short_budget = false;     // no dim got BudgetMinEpochs: see PlanBudget
 };
 
-// Picks the largest candidate that trains at least BudgetMinEpochs()
-// within `seconds_left` (less kBudgetMargin of `budget_seconds`), with as
-// many epochs as fit up to kBudgetMaxEpochs; if none does, the smallest
-// candidate with the epochs that fit (at least one). A checkpoint is counted
+// Picks the largest candidate at or above BudgetFloorDim() that trains at
+// least BudgetMinEpochs() within `seconds_left` (less kBudgetMargin of
+// `budget_seconds`), with as many epochs as fit up to kBudgetMaxEpochs. If
+// none does (a short budget): the smallest candidate at or above the floor
+// that gets half the minimum (rounded up); failing that, the smallest
+// candidate with the epochs that fit (at least one). The floor is lowered to
+// the largest candidate's dim when it is above it. A checkpoint is counted
 // every `checkpoint_every` epochs and after the last, and the vectors file as
 // one more checkpoint. `candidates` must not be empty, smallest dim first.
 BudgetPlan PlanBudget(Objective objective, bool store_subsampled,

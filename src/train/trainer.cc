@@ -241,9 +241,10 @@ const TrainPreset* FindTrainPreset(const std::string& name) {
   return nullptr;
 }
 
-double DefaultEta(Objective objective, bool store_subsampled) {
+double DefaultEta(Objective objective, bool store_subsampled, uint32_t epochs) {
   if (objective == Objective::kGlove) return 0.05;
-  return store_subsampled ? 0.025 : 0.075;
+  if (!store_subsampled) return 0.075;
+  return std::clamp(0.25 / std::max<uint32_t>(epochs, 1), 0.025, 0.05);
 }
 
 const char* ObjectiveName(Objective objective) {
@@ -478,6 +479,7 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
     o.dim = plan.dim;
     o.epochs = plan.epochs;
     o.x_max = plan.x_max;
+    if (o.eta == 0) o.eta = plan.eta;
     dims = {o.dim};
     stats->budget_resumed = true;
   } else if (budget) {
@@ -488,9 +490,6 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
     if (o.budget_choices.dim) dims.assign(std::begin(kBudgetDims), std::end(kBudgetDims));
     plan_needed = true;
   }
-  // The rate follows the objective, which a budget may just have chosen.
-  if (o.eta == 0) o.eta = DefaultEta(o.objective, store->config().subsample > 0);
-  stats->eta = o.eta;
   // A device is asked first whether the parameters fit it, before the
   // block stream is built for it. Its staging slots are host memory beside
   // the parameters.
@@ -540,10 +539,12 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
     const double seconds_each = std::clamp(o.budget_seconds * 0.005, 0.5, 3.0);
     std::vector<BudgetCandidate> candidates;
     const bool store_subsampled = stats->store_subsample > 0;
-    SG_RETURN_IF_ERROR(
-        MeasureBudgetCandidates(blocks, transform, o, cut, noise.get(), &arena, threads, dims,
-                                BudgetMinEpochs(o.objective, store_subsampled), seconds_each,
-                                checkpoint + ".measure", &candidates, &stats->budget_rates));
+    const uint32_t min_epochs = BudgetMinEpochs(o.objective, store_subsampled);
+    TrainOptions measured = o;
+    if (measured.eta == 0) measured.eta = DefaultEta(o.objective, store_subsampled, min_epochs);
+    SG_RETURN_IF_ERROR(MeasureBudgetCandidates(
+        blocks, transform, measured, cut, noise.get(), &arena, threads, dims, min_epochs,
+        seconds_each, checkpoint + ".measure", &candidates, &stats->budget_rates));
     plan = PlanBudget(o.objective, store_subsampled, candidates, o.budget_seconds,
                       o.budget_seconds - Seconds(call_start), o.checkpoint_every);
     plan.x_max = o.x_max;
@@ -552,10 +553,18 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
     }
     o.dim = plan.dim;
     o.epochs = plan.epochs;
+    // The rate of the planned length, kept in the plan: a replan shortens
+    // the epochs, not the rate a resumed run must train on.
+    if (o.eta == 0) o.eta = DefaultEta(o.objective, store_subsampled, o.epochs);
+    plan.eta = o.eta;
     stats->budget_short = plan.short_budget;
     stats->budget_predicted_seconds = Seconds(call_start) + plan.predicted_seconds;
     SG_RETURN_IF_ERROR(WriteBudgetPlan(plan_path, plan));
   }
+  // The rate follows the objective and the epochs (a budget's plan has
+  // resolved it already).
+  if (o.eta == 0) o.eta = DefaultEta(o.objective, stats->store_subsample > 0, o.epochs);
+  stats->eta = o.eta;
   stats->budget_planned = budget;
   stats->objective = o.objective;
   stats->dim = o.dim;

@@ -36,17 +36,26 @@ TEST_CASE("A budget trains the largest dim that gets enough epochs, as many as f
         INFO(ObjectiveName(objective)
              << (subsampled ? " subsampled" : "") << " budget " << budget << " every " << every);
         const double usable = budget * (1 - kBudgetMargin);
-        // The reference: every (dim, epochs) that fits, by brute force.
+        // The reference: every (dim, epochs) that fits, by brute force; the
+        // largest dim from the floor up with the minimum, else the smallest
+        // from the floor up with half of it, else the smallest.
+        const uint32_t floor_dim = BudgetFloorDim(objective);
         const BudgetCandidate* want = nullptr;
         uint32_t want_epochs = 0;
-        for (const BudgetCandidate& c : candidates) {
-          uint32_t fit = 0;
-          for (uint32_t e = 1; e <= kBudgetMaxEpochs; ++e) {
-            if (Cost(c, e, every) <= usable) fit = e;
-          }
-          if (fit >= min_epochs || want == nullptr) {
-            want = &c;
-            want_epochs = std::max<uint32_t>(fit, 1);
+        for (int tier = 0; tier < 3 && want == nullptr; ++tier) {
+          for (const BudgetCandidate& c : candidates) {
+            uint32_t fit = 0;
+            for (uint32_t e = 1; e <= kBudgetMaxEpochs; ++e) {
+              if (Cost(c, e, every) <= usable) fit = e;
+            }
+            const bool take = tier == 0 ? c.dim >= floor_dim && fit >= min_epochs
+                              : tier == 1
+                                  ? want == nullptr && c.dim >= floor_dim && 2 * fit >= min_epochs
+                                  : want == nullptr;
+            if (take) {
+              want = &c;
+              want_epochs = std::max<uint32_t>(fit, 1);
+            }
           }
         }
         const BudgetPlan plan =
@@ -66,6 +75,27 @@ TEST_CASE("A budget trains the largest dim that gets enough epochs, as many as f
   CHECK(PlanBudget(Objective::kGlove, false, candidates, 200, 200, 1).dim == 200);
   CHECK(PlanBudget(Objective::kSgns, false, candidates, 200, 200, 1).dim == 100);
   CHECK(PlanBudget(Objective::kSgns, true, candidates, 200, 200, 1).dim == 200);
+  // Skip-gram's dim 50 only when dim 100 gets under half the minimum: with
+  // epochs of 10 and 11 s, 105 s usable fits 10 epochs of dim 50 and 9 of
+  // dim 100 (0.2 + 9 x 11 + 10 x 0.4 = 103.2); 50 s usable, 4 of dim 100.
+  const std::vector<BudgetCandidate> close = {{50, 0.1, 10, 0.2}, {100, 0.2, 11, 0.4}};
+  const double budget_105 = 105 / (1 - kBudgetMargin);
+  BudgetPlan plan = PlanBudget(Objective::kSgns, true, close, budget_105, budget_105, 1);
+  CHECK(plan.dim == 100);
+  CHECK(plan.epochs == 9);
+  CHECK(plan.short_budget);
+  plan = PlanBudget(Objective::kGlove, false, close, budget_105, budget_105, 1);
+  CHECK(plan.dim == 50);  // GloVe has no floor
+  CHECK(plan.epochs == 10);
+  CHECK_FALSE(plan.short_budget);
+  const double budget_50 = 50 / (1 - kBudgetMargin);
+  plan = PlanBudget(Objective::kSgns, true, close, budget_50, budget_50, 1);
+  CHECK(plan.dim == 50);
+  CHECK(plan.epochs == 4);  // 0.1 + 4 x 10 + 5 x 0.2 = 41.1; 5 epochs: 51.3
+  // A dim given below the floor is planned as the only one it is.
+  plan = PlanBudget(Objective::kSgns, true, {close[0]}, budget_105, budget_105, 1);
+  CHECK(plan.dim == 50);
+  CHECK_FALSE(plan.short_budget);
   // Skip-gram wherever the counts are word2vec's: a window of up to 10, or
   // any window subsampled before windowing.
   CHECK(BudgetObjective(5, false) == Objective::kSgns);
@@ -108,6 +138,7 @@ TEST_CASE("A budget plan file reads back, and a damaged one is refused naming it
   plan.dim = 200;
   plan.epochs = 17;
   plan.x_max = 10;
+  plan.eta = 0.25 / 7;  // read back exactly: a resume hashes it
   REQUIRE(WriteBudgetPlan(path, plan).ok());
   BudgetPlan read;
   REQUIRE(ReadBudgetPlan(path, &read).ok());
@@ -115,12 +146,18 @@ TEST_CASE("A budget plan file reads back, and a damaged one is refused naming it
   CHECK(read.dim == 200);
   CHECK(read.epochs == 17);
   CHECK(read.x_max == 10);
+  CHECK(read.eta == plan.eta);
+  // A plan written before it held the rate reads with none (0).
+  WriteFile(path, "objective\tsgns\ndim\t200\nepochs\t17\nx_max\t10\n");
+  REQUIRE(ReadBudgetPlan(path, &read).ok());
+  CHECK(read.eta == 0);
   for (const char* bad :
-       {"objective\tsgns\ndim\t200\nepochs\t17\n",                 // a key missing
-        "objective\tword2vec\ndim\t200\nepochs\t17\nx_max\t10\n",  // unknown objective
-        "objective\tsgns\ndim\t0\nepochs\t17\nx_max\t10\n",        // dim 0
-        "objective\tsgns\ndim\t2x0\nepochs\t17\nx_max\t10\n",      // not a number
-        "objective\tsgns\ndim\t200\nepochs\t17\nx_max\t10",        // cut short
+       {"objective\tsgns\ndim\t200\nepochs\t17\n",                     // a key missing
+        "objective\tword2vec\ndim\t200\nepochs\t17\nx_max\t10\n",      // unknown objective
+        "objective\tsgns\ndim\t0\nepochs\t17\nx_max\t10\n",            // dim 0
+        "objective\tsgns\ndim\t2x0\nepochs\t17\nx_max\t10\n",          // not a number
+        "objective\tsgns\ndim\t200\nepochs\t17\nx_max\t10\neta\t0\n",  // no rate
+        "objective\tsgns\ndim\t200\nepochs\t17\nx_max\t10",            // cut short
         "objective sgns\n"}) {
     INFO(bad);
     WriteFile(path, bad);

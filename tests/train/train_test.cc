@@ -287,8 +287,9 @@ TEST_CASE("SGNS on a store subsampled before windowing trains its counts as they
   }
 }
 
-TEST_CASE("Skip-gram's default rate follows the store's subsampling, and a given rate wins",
-          "[train][sgns]") {
+TEST_CASE(
+    "Skip-gram's default rate follows the store's subsampling and the epochs; a given rate wins",
+    "[train][sgns]") {
   TrainFixture f;
   IngestOptions subsampled;
   subsampled.subsample = 1e-3;
@@ -297,13 +298,23 @@ TEST_CASE("Skip-gram's default rate follows the store's subsampling, and a given
   o.objective = Objective::kSgns;
   o.epochs = 1;
   TrainStats stats;
-  // word2vec's windows make about word2vec's updates an epoch: its rate; the
-  // pair store, whose pairs the trainer subsamples, a larger one.
+  // word2vec's windows make about word2vec's updates an epoch: its rate for
+  // 10 epochs or more, larger steps for fewer; the pair store, whose pairs
+  // the trainer subsamples, a larger one whatever the epochs.
   REQUIRE(Train(subsampled_store, f.dir.path() + "/a.txt", o, &stats).ok());
-  CHECK(stats.eta == DefaultEta(Objective::kSgns, true));
+  CHECK(stats.eta == DefaultEta(Objective::kSgns, true, 1));
   REQUIRE(Train(f.store, f.dir.path() + "/b.txt", o, &stats).ok());
-  CHECK(stats.eta == DefaultEta(Objective::kSgns, false));
-  CHECK(DefaultEta(Objective::kSgns, true) < DefaultEta(Objective::kSgns, false));
+  CHECK(stats.eta == DefaultEta(Objective::kSgns, false, 1));
+  for (uint32_t epochs : {1u, 2u, 5u, 7u, 10u, 20u, 100u}) {
+    INFO("epochs " << epochs);
+    const double want = epochs >= 10 ? 0.025 : std::min(0.05, 0.25 / epochs);
+    CHECK(DefaultEta(Objective::kSgns, true, epochs) == Approx(want));
+    CHECK(DefaultEta(Objective::kSgns, true, epochs) < DefaultEta(Objective::kSgns, false, epochs));
+    CHECK(DefaultEta(Objective::kGlove, false, epochs) == DefaultEta(Objective::kGlove, false, 1));
+  }
+  o.epochs = 7;
+  REQUIRE(Train(subsampled_store, f.dir.path() + "/d.txt", o, &stats).ok());
+  CHECK(stats.eta == Approx(0.25 / 7));
   o.eta = 0.01;
   REQUIRE(Train(subsampled_store, f.dir.path() + "/c.txt", o, &stats).ok());
   CHECK(stats.eta == 0.01);
@@ -321,12 +332,27 @@ TEST_CASE("A budget trains skip-gram on a store subsampled before windowing, wha
   TrainStats stats;
   REQUIRE(Train(f.IngestCorpus("wide", wide), f.dir.path() + "/g.txt", o, &stats).ok());
   CHECK(stats.objective == Objective::kGlove);  // window 15: GloVe's counts
-  REQUIRE(
-      Train(f.IngestCorpus("wide-subsampled", wide_subsampled), f.dir.path() + "/s.txt", o, &stats)
-          .ok());
+  const std::string subsampled_store = f.IngestCorpus("wide-subsampled", wide_subsampled);
+  REQUIRE(Train(subsampled_store, f.dir.path() + "/s.txt", o, &stats).ok());
   CHECK(stats.store_subsample == 1e-3);
-  CHECK(stats.objective == Objective::kSgns);              // word2vec's windows
-  CHECK(stats.eta == DefaultEta(Objective::kSgns, true));  // the rate of the objective it chose
+  CHECK(stats.objective == Objective::kSgns);  // word2vec's windows
+  // The rate of the objective and epochs it chose, kept in its plan.
+  CHECK(stats.eta == DefaultEta(Objective::kSgns, true, stats.epochs_planned));
+  BudgetPlan plan;
+  REQUIRE(ReadBudgetPlan(f.dir.path() + "/s.txt.plan", &plan).ok());
+  CHECK(plan.eta == stats.eta);
+  // A plan shortened as it ran keeps the rate it started with: a resume
+  // trains that rate, not the default of the shorter plan.
+  const uint32_t other_epochs = plan.eta == DefaultEta(Objective::kSgns, true, 4) ? 20 : 4;
+  REQUIRE(DefaultEta(Objective::kSgns, true, other_epochs) != plan.eta);
+  plan.epochs = other_epochs;
+  REQUIRE(WriteBudgetPlan(f.dir.path() + "/s.txt.plan", plan).ok());
+  o.resume = true;
+  TrainStats resumed;
+  const Status s = Train(subsampled_store, f.dir.path() + "/s.txt", o, &resumed);
+  REQUIRE(s.ok());
+  CHECK(resumed.budget_resumed);
+  CHECK(resumed.eta == plan.eta);
 }
 
 TEST_CASE("A budget plans from the store, trains its plan, and a resume finishes the plan it wrote",
