@@ -56,8 +56,8 @@ bool ParseObjective(const std::string& name, Objective* objective);
 // the epochs: the settings the user did not give.
 struct BudgetChoices {
   bool objective = true;  // from the store's window and subsampling (train/budget_plan.h)
-  bool dim = true;    // the largest of 50, 100, 200, 300 that gets enough epochs (BudgetMinEpochs)
-  bool x_max = true;  // GloVe: 10, as the presets
+  bool dim = true;        // of 50, 100, 200, 300, the one PlanBudget picks (train/budget_plan.h)
+  bool x_max = true;      // GloVe: 10, as the presets
 };
 
 struct EpochStats;
@@ -69,8 +69,9 @@ struct TrainOptions {
   uint32_t epochs = 25;                     // passes over the pairs. Default: 25.
   double x_max = 100;                       // GloVe: weighting cutoff. Default: 100.
   double alpha = 0.75;                      // GloVe: weighting exponent. Default: 0.75.
-  double eta =
-      0;  // initial learning rate; 0: the objective's, store's and run's default (DefaultEta).
+  // Initial learning rate; 0: the objective's, store's and run's default
+  // (DefaultEta).
+  double eta = 0;
   double grad_clip = 100;  // GloVe: per-component gradient clip, as glove.c. Default: 100.
   // GloVe: AdaGrad's steps of the vector components (not the biases) are
   // multiplied by step_scale, which falls linearly to 0 over the last
@@ -148,7 +149,7 @@ struct TrainStats {
   // With a budget: what was planned (or resumed), and how.
   bool budget_planned = false;
   bool budget_resumed = false;  // the plan was read from output + ".plan"
-  bool budget_short = false;    // no dim got enough epochs: the smallest was trained
+  bool budget_short = false;    // no dim got BudgetMinEpochs (PlanBudget says which trained)
   Objective objective = Objective::kGlove;
   uint32_t dim = 0;
   double x_max = 0;
@@ -183,12 +184,16 @@ const TrainPreset* FindTrainPreset(const std::string& name);
 // it cost 2.5-3.9 analogy points for +0.003 to +0.019 on WS-353 and +0.007
 // to +0.012 on SimLex (means) against 0.075, which brought wiki100M's
 // similarity level with or ahead of fastText's and gensim's. Shorter runs
-// get 0.25 / epochs, at most 0.05: fewer steps need larger ones (measured:
+// (kSgnsFullRateEpochs) get 0.025 x 10 / epochs, at most 0.05: fewer steps
+// need larger ones (measured:
 // 5 epochs at 0.05 beat 0.025 on all four measures on wiki100M, and 7 at
 // 0.036 on IMDB text8). SGNS on a store whose pairs the trainer subsamples
 // (fewer updates an epoch): 0.075, the best of 0.025-0.2 there
 // (docs/sgns.md).
 double DefaultEta(Objective objective, bool store_subsampled, uint32_t epochs);
+// SGNS on word2vec's windows: runs of fewer epochs than this get a larger
+// rate (DefaultEta).
+inline constexpr uint32_t kSgnsFullRateEpochs = 10;
 
 Status ValidateTrainOptions(const TrainOptions& options);
 

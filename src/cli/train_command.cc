@@ -67,9 +67,11 @@ TrainCommand::TrainCommand(CLI::App* parent) {
   app_->add_option(
       "--eta", options_.eta,
       fmt::format("Initial learning rate (default: {} for glove; for sgns on a store ingested "
-                  "with --subsample {} for 10 epochs or more and 0.25 / epochs for fewer, at most "
-                  "{}; {} on others)",
-                  DefaultEta(Objective::kGlove, false, 1), DefaultEta(Objective::kSgns, true, 10),
+                  "with --subsample {} for {} epochs or more and {} x {} / epochs for fewer, at "
+                  "most {}; {} on others)",
+                  DefaultEta(Objective::kGlove, false, 1),
+                  DefaultEta(Objective::kSgns, true, kSgnsFullRateEpochs), kSgnsFullRateEpochs,
+                  DefaultEta(Objective::kSgns, true, kSgnsFullRateEpochs), kSgnsFullRateEpochs,
                   DefaultEta(Objective::kSgns, true, 1), DefaultEta(Objective::kSgns, false, 1)));
   app_->add_option("--step-scale", options_.step_scale,
                    "GloVe: AdaGrad's steps of the vector components (not the biases) times this (1 "

@@ -46,10 +46,10 @@ BudgetPlan PlanBudget(Objective objective, bool store_subsampled,
   const double usable = seconds_left - kBudgetMargin * budget_seconds;
   const uint32_t min_epochs = BudgetMinEpochs(objective, store_subsampled);
   const uint32_t floor_dim = std::min(BudgetFloorDim(objective), candidates.back().dim);
-  std::vector<uint32_t> fits;
+  std::vector<uint32_t> fits(candidates.size());
   std::vector<double> used(candidates.size());
   for (size_t i = 0; i < candidates.size(); ++i) {
-    fits.push_back(EpochsThatFit(candidates[i], usable, checkpoint_every, &used[i]));
+    fits[i] = EpochsThatFit(candidates[i], usable, checkpoint_every, &used[i]);
   }
   const auto plan_of = [&](size_t i) {
     BudgetPlan plan;

@@ -37,8 +37,8 @@ inline constexpr uint32_t kBudgetDims[] = {50, 100, 200, 300};
 // on wiki100M dim 300 in 7 epochs lost 3.5 analogy points and 0.021 MEN to
 // dim 200 in 10; on IMDB text8 dim 200 in 7 was level with dim 100 in 10.
 uint32_t BudgetMinEpochs(Objective objective, bool store_subsampled);
-// Skip-gram trains a dim below this one only when no larger dim gets half
-// of BudgetMinEpochs: dim 50 trains barely faster than dim 100 (measured on
+// Skip-gram trains a dim below this one only when no dim at or above it
+// gets half of BudgetMinEpochs: dim 50 trains barely faster than dim 100 (measured on
 // IMDB text8: 5.08 against 4.57 M pairs/s) and lost to it on every measure
 // with more epochs (d50 x 11: 19.95% analogy, WS-353 0.523; d100 x 8:
 // 25.00%, 0.549). GloVe has no such floor (not measured). 0: none.
@@ -68,7 +68,7 @@ struct BudgetPlan {
   uint32_t epochs = 0;
   double x_max = 10;
   // The initial learning rate trained. 0 in plans written before the rate
-  // followed the epochs (DefaultEta of their epochs then).
+  // followed the epochs (a full run's DefaultEta then).
   double eta = 0;
   double predicted_seconds = 0;  // from the plan on: setup, epochs, checkpoints, vectors
   bool short_budget = false;     // no dim got BudgetMinEpochs: see PlanBudget

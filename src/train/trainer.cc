@@ -244,7 +244,9 @@ const TrainPreset* FindTrainPreset(const std::string& name) {
 double DefaultEta(Objective objective, bool store_subsampled, uint32_t epochs) {
   if (objective == Objective::kGlove) return 0.05;
   if (!store_subsampled) return 0.075;
-  return std::clamp(0.25 / std::max<uint32_t>(epochs, 1), 0.025, 0.05);
+  constexpr double kWord2vecAlpha = 0.025, kShortRunCap = 0.05;
+  return std::clamp(kWord2vecAlpha * kSgnsFullRateEpochs / std::max<uint32_t>(epochs, 1),
+                    kWord2vecAlpha, kShortRunCap);
 }
 
 const char* ObjectiveName(Objective objective) {
@@ -479,6 +481,11 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
     o.dim = plan.dim;
     o.epochs = plan.epochs;
     o.x_max = plan.x_max;
+    // A plan written before it held the rate trained the default of the
+    // time, which did not depend on the epochs: a full run's.
+    if (plan.eta == 0) {
+      plan.eta = DefaultEta(plan.objective, store->config().subsample > 0, kBudgetMaxEpochs);
+    }
     if (o.eta == 0) o.eta = plan.eta;
     dims = {o.dim};
     stats->budget_resumed = true;
@@ -561,8 +568,8 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
     stats->budget_predicted_seconds = Seconds(call_start) + plan.predicted_seconds;
     SG_RETURN_IF_ERROR(WriteBudgetPlan(plan_path, plan));
   }
-  // The rate follows the objective and the epochs (a budget's plan has
-  // resolved it already).
+  // The rate follows the objective and the epochs (a budget has resolved
+  // it already, from its plan).
   if (o.eta == 0) o.eta = DefaultEta(o.objective, stats->store_subsample > 0, o.epochs);
   stats->eta = o.eta;
   stats->budget_planned = budget;

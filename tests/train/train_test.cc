@@ -353,6 +353,18 @@ TEST_CASE("A budget trains skip-gram on a store subsampled before windowing, wha
   REQUIRE(s.ok());
   CHECK(resumed.budget_resumed);
   CHECK(resumed.eta == plan.eta);
+  // A plan written before it held the rate resumes at the default of the
+  // time, a full run's, whatever its epochs: the run trained that rate if
+  // its plan had 10 epochs or more, and its checkpoint is refused if not.
+  WriteFile(f.dir.path() + "/s.txt.plan",
+            fmt::format("objective\tsgns\ndim\t{}\nepochs\t4\nx_max\t{}\n", plan.dim, plan.x_max));
+  const Status old = Train(subsampled_store, f.dir.path() + "/s.txt", o, &resumed);
+  if (plan.eta == DefaultEta(Objective::kSgns, true, kBudgetMaxEpochs)) {
+    REQUIRE(old.ok());
+    CHECK(resumed.eta == plan.eta);
+  } else {
+    CHECK_FALSE(old.ok());
+  }
 }
 
 TEST_CASE("A budget plans from the store, trains its plan, and a resume finishes the plan it wrote",
