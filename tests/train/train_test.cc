@@ -287,9 +287,8 @@ TEST_CASE("SGNS on a store subsampled before windowing trains its counts as they
   }
 }
 
-TEST_CASE(
-    "Skip-gram's default rate follows the store's subsampling and the epochs; a given rate wins",
-    "[train][sgns]") {
+TEST_CASE("Skip-gram's default rate follows the store and the epochs, and a given rate wins",
+          "[train][sgns]") {
   TrainFixture f;
   IngestOptions subsampled;
   subsampled.subsample = 1e-3;
