@@ -119,15 +119,12 @@ Status ReadBudgetPlan(const std::string& path, BudgetPlan* plan) {
         return bad(fmt::format("{} '{}'", key, value));
       (key == "dim" ? read.dim : read.epochs) = static_cast<uint32_t>(n);
       (key == "dim" ? dim : epochs) = true;
-    } else if (key == "x_max") {
-      read.x_max = std::strtod(value.c_str(), &rest);
-      if (value.empty() || *rest != '\0' || !(read.x_max > 0))
-        return bad(fmt::format("x_max '{}'", value));
-      x_max = true;
-    } else if (key == "eta") {  // optional: see BudgetPlan::eta
-      read.eta = std::strtod(value.c_str(), &rest);
-      if (value.empty() || *rest != '\0' || !(read.eta > 0))
-        return bad(fmt::format("eta '{}'", value));
+    } else if (key == "x_max" || key == "eta") {  // eta optional: see BudgetPlan::eta
+      const double v = std::strtod(value.c_str(), &rest);
+      if (value.empty() || *rest != '\0' || !(v > 0))
+        return bad(fmt::format("{} '{}'", key, value));
+      (key == "x_max" ? read.x_max : read.eta) = v;
+      x_max = x_max || key == "x_max";
     } else {
       return bad(fmt::format("unknown key '{}'", key));
     }

@@ -560,18 +560,19 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
     }
     o.dim = plan.dim;
     o.epochs = plan.epochs;
-    // The rate of the planned length, kept in the plan: a replan shortens
-    // the epochs, not the rate a resumed run must train on.
-    if (o.eta == 0) o.eta = DefaultEta(o.objective, store_subsampled, o.epochs);
-    plan.eta = o.eta;
     stats->budget_short = plan.short_budget;
     stats->budget_predicted_seconds = Seconds(call_start) + plan.predicted_seconds;
-    SG_RETURN_IF_ERROR(WriteBudgetPlan(plan_path, plan));
   }
-  // The rate follows the objective and the epochs (a budget has resolved
-  // it already, from its plan).
+  // The rate follows the objective and the epochs, which a budget may just
+  // have chosen (a resumed one has its plan's rate).
   if (o.eta == 0) o.eta = DefaultEta(o.objective, stats->store_subsample > 0, o.epochs);
   stats->eta = o.eta;
+  if (plan_needed) {
+    // The rate of the planned length, kept in the plan: a replan shortens
+    // the epochs, not the rate a resumed run must train on.
+    plan.eta = o.eta;
+    SG_RETURN_IF_ERROR(WriteBudgetPlan(plan_path, plan));
+  }
   stats->budget_planned = budget;
   stats->objective = o.objective;
   stats->dim = o.dim;
