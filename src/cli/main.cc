@@ -3,6 +3,8 @@
 // 0 success, 1 error, 2 bad usage.
 #include <cstdio>
 #include <memory>
+#include <string>
+#include <system_error>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -71,6 +73,15 @@ int main(int argc, char** argv) {
       s = Status::IOError(
           "out of memory: the machine (or ulimit -v) gave less than this run needs; "
           "lower --memory or --threads");
+    } catch (const std::system_error& e) {
+      // std::thread reports a refused thread as EAGAIN, whose text alone
+      // ("Resource temporarily unavailable") names neither cause nor cure.
+      s = Status::IOError(
+          e.code() == std::errc::resource_unavailable_try_again
+              ? fmt::format("a thread could not start ({}): the machine (or ulimit -v or -u) "
+                            "gave less than this run needs; lower --memory or --threads",
+                            e.what())
+              : std::string(e.what()));
     } catch (const std::exception& e) {
       s = Status::IOError(e.what());
     }

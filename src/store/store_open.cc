@@ -142,6 +142,14 @@ rocksdb::Options StoreOptions(size_t memory_bytes, bool create) {
   options.max_write_buffer_number = config::kStoreMaxWriteBuffers;
   options.max_open_files = config::kStoreMaxOpenFiles;
   options.max_background_jobs = config::kStoreBackgroundJobs;
+  // Tables are opened on the opening thread. With more, RocksDB starts its
+  // file-opening threads on every open, files or none, into a vector of
+  // std::thread; one refused by the machine (ulimit -v: each new thread
+  // reserves a stack and a malloc arena) destroys the others while joinable,
+  // and std::terminate aborts the process instead of returning an error.
+  // With max_open_files bounded, an open loads at most 16 tables, so one
+  // thread costs little.
+  options.max_file_opening_threads = 1;
   options.level_compaction_dynamic_level_bytes = true;
   options.info_log_level = rocksdb::WARN_LEVEL;
   options.keep_log_file_num = config::kStoreInfoLogFiles;
