@@ -78,8 +78,9 @@ int main(int argc, char** argv) {
       // ("Resource temporarily unavailable") names neither cause nor cure.
       s = Status::IOError(
           e.code() == std::errc::resource_unavailable_try_again
-              ? fmt::format("a thread could not start ({}): the machine (or ulimit -v or -u) "
-                            "gave less than this run needs; lower --memory or --threads",
+              ? fmt::format("a thread could not start ({}): the machine's limits (ulimit "
+                            "-v, -s or -u) leave this run too little; raise them, or lower "
+                            "--memory or --threads where the command takes them",
                             e.what())
               : std::string(e.what()));
     } catch (const std::exception& e) {
