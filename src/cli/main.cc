@@ -72,7 +72,7 @@ int main(int argc, char** argv) {
     } catch (const std::bad_alloc&) {
       s = Status::IOError(
           "out of memory: the machine (or ulimit -v) gave less than this run needs; "
-          "lower --memory or --threads");
+          "lower --memory or --threads where the command takes them");
     } catch (const std::system_error& e) {
       // std::thread reports a refused thread as EAGAIN, whose text alone
       // ("Resource temporarily unavailable") names neither cause nor cure.
