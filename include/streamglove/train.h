@@ -186,8 +186,9 @@ const TrainPreset* FindTrainPreset(const std::string& name);
 // similarity level with or ahead of fastText's and gensim's. Shorter runs
 // (kSgnsFullRateEpochs) get 0.025 x 10 / epochs, at most 0.05: fewer steps
 // need larger ones (measured: 5 epochs at 0.05 beat 0.025 on all four
-// measures on wiki100M, and 7 at 0.036 on IMDB text8). SGNS on a store whose pairs the trainer
-// subsamples (fewer updates an epoch): 0.075, the best of 0.025-0.2 there (docs/sgns.md).
+// measures on wiki100M, and 7 at 0.036 on IMDB text8). SGNS on a store
+// whose pairs the trainer subsamples (fewer updates an epoch): 0.075, the
+// best of 0.025-0.2 there (docs/sgns.md).
 double DefaultEta(Objective objective, bool store_subsampled, uint32_t epochs);
 // SGNS on word2vec's windows: runs of fewer epochs than this get a larger
 // rate (DefaultEta).

@@ -40,8 +40,8 @@ uint32_t BudgetMinEpochs(Objective objective, bool store_subsampled);
 // Skip-gram trains a dim below this one only when no dim at or above it
 // gets half of BudgetMinEpochs: dim 50 trains barely faster than dim 100
 // (measured on IMDB text8: 5.08 against 4.57 M pairs/s) and lost to it on
-// every measure with more epochs (d50 x 11: 19.95% analogy, WS-353 0.523; d100 x 8:
-// 25.00%, 0.549). GloVe has no such floor (not measured). 0: none.
+// every measure with more epochs (d50 x 11: 19.95% analogy, WS-353 0.523;
+// d100 x 8: 25.00%, 0.549). GloVe has no such floor (not measured). 0: none.
 uint32_t BudgetFloorDim(Objective objective);
 // ...and trains at most this many (time left over is not spent).
 inline constexpr uint32_t kBudgetMaxEpochs = 50;
