@@ -106,10 +106,11 @@ class ChunkReader {
     return {offset_, carry_continues_line_, carry_starts_in_token_};
   }
 
-  // Makes the first input start at `position` (from next_position() of an
-  // earlier run): its bytes before position.offset are decompressed and
-  // skipped. REQUIRES: called before the first Next().
-  void StartAt(const Position& position) { start_at_ = position; }
+  // Makes input `input` start at `position` (from next_position() of an
+  // earlier run, or the end of what an earlier run read of a file that has
+  // grown since): its bytes before position.offset are decompressed and
+  // skipped. REQUIRES: called before Next() reaches the input.
+  void StartAt(size_t input, const Position& position) { starts_[input] = position; }
 
   const std::vector<InputFile>& inputs() const { return inputs_; }
   // Bytes of the inputs consumed so far, as stored (compressed): for progress.
@@ -130,7 +131,7 @@ class ChunkReader {
   uint64_t bytes_total_ = 0;
   uint64_t bytes_finished_ = 0;  // on-disk bytes of inputs already read
 
-  Position start_at_;  // for the first input
+  std::vector<Position> starts_;  // by input
   size_t next_input_ = 0;
   std::unique_ptr<ByteSource> source_;       // the current input, when open
   InputFormat format_ = InputFormat::kText;  // the current input's

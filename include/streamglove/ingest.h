@@ -1,12 +1,16 @@
 // Ingestion: corpus shards -> co-occurrence counts in a store on disk.
 //
-// Counting follows Stanford GloVe's cooccur exactly (see
+// Counting follows Stanford GloVe's cooccur's windows (see
 // src/cooccur/window_counter.h) in exact fixed-point arithmetic, so a store's
 // counts do not depend on thread count, shard order, batch boundaries or
-// interruptions. Work is committed in batches: each batch's counts and the
-// reading position reach the store in one atomic step, so after a crash
-// (kill -9 included) the same command continues from the last batch. Inputs
-// already in the store are recognised by content and skipped.
+// interruptions. By default a store's vocabulary grows: every token is
+// counted, and an ingest adds the words its inputs bring, so a store built
+// by several ingests equals one ingest of all their inputs. A fixed
+// vocabulary (chosen when the store is made) drops the tokens outside it
+// before windowing, as Stanford's cooccur does. Work is committed in batches: each batch's counts
+// and the reading position reach the store in one atomic step, so after a crash (kill -9 included)
+// the same command continues from the last batch. Inputs already in the store are recognised by
+// content and skipped.
 #ifndef STREAMGLOVE_INGEST_H_
 #define STREAMGLOVE_INGEST_H_
 
@@ -39,12 +43,20 @@ struct IngestOptions {
   // subsample again). t in (0, 1); 0: none. Default: 0.
   double subsample = 0;
 
-  // For a new store: the vocabulary pass over the same inputs keeps words
-  // seen at least min_count times (default: 5), at most max_vocab of them
-  // (0: no limit; default 0). Ignored for an existing store.
+  // For a new store, the vocabulary cut: words seen at least min_count
+  // times (default: 5), at most max_vocab of them (0: no limit; default 0).
+  // A growing store records it as its readers' default cut (training and
+  // dumps may ask for another); a fixed vocabulary is cut to it when made.
+  // Ignored for an existing store.
   uint64_t min_count = 5;
   uint64_t max_vocab = 0;
-  // For a new store: take this vocabulary file instead. Default: empty.
+  // For a new store: fix the vocabulary at what the first ingest's
+  // vocabulary pass keeps (Stanford GloVe's exact counts; later inputs' words
+  // outside it are dropped, and reported). Implied by `subsample` and
+  // `vocab_file`. Default: false (the vocabulary grows).
+  bool fixed_vocabulary = false;
+  // For a new store: a fixed vocabulary from this file instead of a
+  // vocabulary pass. Default: empty.
   std::string vocab_file;
 
   // Worker threads, 0 for one per core. More than the cores this process may
@@ -76,8 +88,12 @@ struct IngestStats {
   uint64_t tokens = 0;
   uint64_t increments = 0;  // pair increments counted
   uint64_t batches = 0;
-  uint64_t bytes_read = 0;  // as stored (compressed)
-  uint64_t vocab_size = 0;
+  uint64_t bytes_read = 0;      // as stored (compressed)
+  uint64_t vocab_size = 0;      // the store's words after the ingest
+  uint64_t new_words = 0;       // words this ingest added to a growing store
+  uint64_t unknown_tokens = 0;  // tokens outside a fixed vocabulary (not counted)...
+  uint64_t unknown_words = 0;   // ...and their distinct words
+  uint64_t inputs_grown = 0;    // inputs continued where an earlier ingest ended
   bool vocabulary_built = false;
   double vocab_seconds = 0;
   double count_seconds = 0;   // reading, tokenizing, counting (overlapped)

@@ -18,8 +18,12 @@ struct StoreStats {
   DistanceWeighting weighting = DistanceWeighting::kHarmonic;
   double subsample = 0;  // subsampled before windowing with this t; 0: not
   uint64_t scale = 1;
-  uint64_t vocab_size = 0;
-  uint64_t inputs = 0;  // completely ingested inputs
+  bool fixed_vocabulary = false;  // out-of-vocabulary tokens dropped; otherwise the store grows
+  uint64_t words = 0;             // distinct words counted (count > 0)
+  uint64_t min_count = 1;         // the store's default cut for readers
+  uint64_t max_vocab = 0;
+  uint64_t vocab_size = 0;  // words in that cut
+  uint64_t inputs = 0;      // completely ingested inputs
   std::vector<std::string> input_paths;
   bool partly_ingested = false;  // an input was interrupted mid-way
   uint64_t tokens = 0;           // tokens read from ingested inputs
@@ -38,8 +42,9 @@ struct VerifyReport {
 };
 
 // Checks a store's invariants: it opens (format version, config, vocabulary
-// readable); the vocabulary is unique words with positive counts in rank
-// order; every table file's checksums; every pair decodes with both ids in
+// readable); the vocabulary is unique words, whose counts sum to the
+// inputs' tokens (at most that with a fixed vocabulary), and every word in a
+// pair has been counted; every table file's checksums; every pair decodes with both ids in
 // the vocabulary, in (row, col) order, with a positive value; a symmetric
 // store holds X_ij = X_ji (compared by an order-free checksum of both
 // triangles); input records are unique and a pending partial input is not
@@ -53,10 +58,14 @@ enum class DumpFormat {
   kVocab,  // the store's vocabulary as Stanford's vocab.txt (streamglove/vocab_file.h); no pairs
 };
 
-// Writes every non-zero pair in (row, col) order to `out_path` ("-": stdout),
-// or with kVocab the vocabulary.
-Status DumpStore(const std::string& dir, size_t memory_bytes, DumpFormat format,
-                 const std::string& out_path);
+// Writes every non-zero pair of two words in the vocabulary cut (words seen
+// at least `min_count` times, at most `max_vocab` of them; min_count 0: the
+// store's own cut), in (row rank, col rank) order, to `out_path` ("-":
+// stdout), or with kVocab the cut's words. Ranks (and ids in kGlove) are
+// positions in the cut vocabulary (src/store/ranked_vocab.h), so the dump
+// of a store depends only on its counts, not on the order of its ingests.
+Status DumpStore(const std::string& dir, size_t memory_bytes, DumpFormat format, uint64_t min_count,
+                 uint64_t max_vocab, const std::string& out_path);
 
 }  // namespace streamglove
 

@@ -99,9 +99,13 @@ struct TrainOptions {
   // With a device: one update at a time, in order, so a run equals
   // threads = 1 on the CPU to float rounding (for checking a device; slow).
   bool device_sequential = false;
-  uint64_t seed = 1;                      // initialisation and shuffling. Default: 1.
-  uint64_t min_count = 1;                 // train only words with at least this count. Default: 1.
-  uint64_t max_vocab = 0;                 // ...and at most this many (0: all). Default: 0.
+  uint64_t seed = 1;  // initialisation and shuffling. Default: 1.
+  // Train only words with at least min_count occurrences in the store, the
+  // max_vocab most frequent of them. Either 0 takes the store's own cut (a
+  // growing store's ingest --min-count and --max-vocab at creation, default 5
+  // and all; a fixed vocabulary is already cut: 1 and all). Default: 0.
+  uint64_t min_count = 0;
+  uint64_t max_vocab = 0;
   size_t memory_bytes = size_t{1} << 30;  // the whole process, parameters included. Default: 1 GiB.
   BlockCompression block_compression = BlockCompression::kAuto;
   uint32_t checkpoint_every = 1;  // epochs between checkpoints (and after the last). Default: 1.

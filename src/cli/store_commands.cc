@@ -18,9 +18,10 @@ IngestCommand::IngestCommand(CLI::App* parent) {
   reports_errors_ = MpiLauncherRank() == 0;
   app_ = parent->add_subcommand(
       "ingest",
-      "Count co-occurrences of INPUT into the store (created, with a vocabulary pass, if new). "
-      "Resumable: rerun the same command after an interruption. Inputs already ingested are "
-      "skipped.");
+      "Count co-occurrences of INPUT into the store (created if new). A later ingest adds its "
+      "inputs: their new words join the vocabulary and every count grows, as if all had been "
+      "ingested at once. Resumable: rerun the same command after an interruption. Inputs already "
+      "ingested are skipped; one that grew is read from where it ended.");
   corpus_flags_.Register(app_);
   app_->add_option("--store", store_, "Store directory")->required();
   app_->add_option("--window", options_.window, "Context window (words on each side), at most 20")
@@ -41,13 +42,19 @@ IngestCommand::IngestCommand(CLI::App* parent) {
                    "subsample again; "
                    "0: none)")
       ->capture_default_str();
-  app_->add_option("--min-count", options_.min_count, "New store: drop words seen fewer times")
+  app_->add_option("--min-count", options_.min_count,
+                   "New store: the vocabulary cut, words seen at least this often (training's and "
+                   "dump's default; every word is counted unless --fixed-vocab)")
       ->capture_default_str();
   app_->add_option("--max-vocab", options_.max_vocab,
-                   "New store: keep at most this many words (0: all)")
+                   "New store: ...and at most this many of them (0: all)")
       ->capture_default_str();
+  app_->add_flag("--fixed-vocab", options_.fixed_vocabulary,
+                 "New store: fix the vocabulary at the first ingest's cut and drop other words "
+                 "before windowing (Stanford GloVe's cooccur counts; later inputs' new words are "
+                 "reported, not counted)");
   app_->add_option("--vocab", options_.vocab_file,
-                   "New store: use this vocabulary file instead of a vocabulary pass");
+                   "New store: a fixed vocabulary from this file instead of a vocabulary pass");
   app_->add_option("--memory", memory_, "Peak memory of the whole process, RocksDB included")
       ->capture_default_str();
   app_->add_option("--threads", options_.threads, "Worker threads (0: one per core)")
@@ -110,12 +117,15 @@ Status IngestCommand::Run() {
   const double seconds = stats.vocab_seconds + stats.count_seconds + stats.commit_seconds;
   fmt::print(
       stderr,
-      "ingest: {} inputs ingested, {} skipped; {} tokens, {} pair increments in {} batches; "
+      "ingest: {} inputs ingested{}, {} skipped; {} tokens, {} pair increments in {} batches; "
       "vocabulary {} words{}; {:.2f} s (vocabulary {:.2f} s, counting {:.2f} s, store {:.2f} s; "
       "{:.1f} M tokens/s, {:.1f} M pairs/s, {} threads, {} spilled runs)\n",
-      stats.inputs_ingested, stats.inputs_skipped, stats.tokens, stats.increments, stats.batches,
-      stats.vocab_size, stats.vocabulary_built ? " (built)" : "", seconds, stats.vocab_seconds,
-      stats.count_seconds, stats.commit_seconds,
+      stats.inputs_ingested,
+      stats.inputs_grown > 0 ? fmt::format(" ({} grown)", stats.inputs_grown) : std::string(),
+      stats.inputs_skipped, stats.tokens, stats.increments, stats.batches, stats.vocab_size,
+      stats.unknown_words > 0 ? fmt::format(" (fixed: {} new words left out)", stats.unknown_words)
+                              : fmt::format(" ({} new)", stats.new_words),
+      seconds, stats.vocab_seconds, stats.count_seconds, stats.commit_seconds,
       stats.tokens / std::max(stats.count_seconds, 1e-9) / 1e6,
       stats.increments / std::max(stats.count_seconds, 1e-9) / 1e6, stats.threads,
       stats.spilled_runs);
@@ -138,6 +148,10 @@ Status StatsCommand::Run() {
                                 {"symmetric", s.symmetric},
                                 {"weighting", DistanceWeightingName(s.weighting)},
                                 {"subsample", s.subsample},
+                                {"fixed_vocabulary", s.fixed_vocabulary},
+                                {"words", s.words},
+                                {"min_count", s.min_count},
+                                {"max_vocab", s.max_vocab},
                                 {"vocab_size", s.vocab_size},
                                 {"tokens", s.tokens},
                                 {"nonzero_pairs", s.nonzero_pairs},
@@ -158,11 +172,16 @@ Status StatsCommand::Run() {
       s.subsample > 0 ? fmt::format(", subsampled before windowing (t = {})", s.subsample) : "";
   fmt::print(
       "store            {}\nformat version   {}\nwindow           {}{}{}{}\nvocabulary       {} "
-      "words\n"
+      "words{}\n"
       "tokens           {}\nnon-zero pairs   {}\nsum of counts    {:.3f}\ninputs ingested  {}{}\n"
       "size on disk     {} ({:.2f} bytes per pair)\n",
       store_, s.format_version, s.window, s.symmetric ? ", symmetric" : ", asymmetric", weighting,
-      subsampled, s.vocab_size, s.tokens, s.nonzero_pairs, s.sum_of_counts, s.inputs,
+      subsampled, s.words,
+      s.fixed_vocabulary
+          ? " (fixed)"
+          : fmt::format(" (grows; {} seen at least {} times{})", s.vocab_size, s.min_count,
+                        s.max_vocab > 0 ? fmt::format(", at most {}", s.max_vocab) : ""),
+      s.tokens, s.nonzero_pairs, s.sum_of_counts, s.inputs,
       s.partly_ingested ? " (and one partly)" : "", FormatBytes(s.size_on_disk),
       s.nonzero_pairs ? static_cast<double>(s.size_on_disk) / s.nonzero_pairs : 0.0);
   if (s.derived_bytes > 0)
@@ -202,6 +221,12 @@ DumpCommand::DumpCommand(CLI::App* parent) {
       ->capture_default_str()
       ->check(CLI::IsMember({"text", "glove", "vocab"}));
   app_->add_option("-o,--output", output_, "Output file (- for stdout)")->capture_default_str();
+  app_->add_option("--min-count", min_count_,
+                   "Only words seen at least this often (0: the store's cut)")
+      ->capture_default_str();
+  app_->add_option("--max-vocab", max_vocab_,
+                   "...and at most this many, the most frequent (0: the store's cut)")
+      ->capture_default_str();
 }
 
 Status DumpCommand::Run() {
@@ -209,7 +234,7 @@ Status DumpCommand::Run() {
                    format_ == "glove"   ? DumpFormat::kGlove
                    : format_ == "vocab" ? DumpFormat::kVocab
                                         : DumpFormat::kText,
-                   output_);
+                   min_count_, max_vocab_, output_);
 }
 
 }  // namespace streamglove

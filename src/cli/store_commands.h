@@ -70,6 +70,8 @@ class DumpCommand final : public Command {
   std::string store_;
   std::string format_ = "text";
   std::string output_ = "-";
+  uint64_t min_count_ = 0;  // 0: the store's cut
+  uint64_t max_vocab_ = 0;
 };
 
 }  // namespace streamglove

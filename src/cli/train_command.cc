@@ -104,9 +104,12 @@ TrainCommand::TrainCommand(CLI::App* parent) {
                  "CPU to float rounding; for checking a device, slow)");
   app_->add_option("--seed", options_.seed, "Seed for initialisation and shuffling")
       ->capture_default_str();
-  app_->add_option("--min-count", options_.min_count, "Train only words seen at least this often")
+  app_->add_option("--min-count", options_.min_count,
+                   "Train only words seen at least this often (0: the store's cut, ingest's "
+                   "--min-count when it was made)")
       ->capture_default_str();
-  app_->add_option("--max-vocab", options_.max_vocab, "Train at most this many words (0: all)")
+  app_->add_option("--max-vocab", options_.max_vocab,
+                   "Train at most this many words, the most frequent (0: the store's cut)")
       ->capture_default_str();
   app_->add_option("--memory", memory_,
                    "Peak memory of the whole process: the parameters, then blocks in what is left")

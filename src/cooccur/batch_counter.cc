@@ -46,9 +46,11 @@ Status PlanMemory(const IngestOptions& options, const CorpusOptions& corpus, int
   const size_t fixed = config::kProcessBaselineBytes + store_bytes + vocab_bytes +
                        (plan->chunks_in_flight + 1) * plan->chunk_bytes + merge_bytes;
   if (m < fixed + config::kMinIngestBufferBytes) {
-    return Status::InvalidArgument(
-        fmt::format("--memory {} is too small for this vocabulary: give at least {}",
-                    FormatBytes(m), FormatBytes(fixed + config::kMinIngestBufferBytes)));
+    return Status::InvalidArgument(fmt::format(
+        "--memory {} is too small for this vocabulary ({} of it): give at least {}, or make the "
+        "store with --fixed-vocab, which keeps only the words that pass --min-count",
+        FormatBytes(m), FormatBytes(vocab_bytes),
+        FormatBytes(fixed + config::kMinIngestBufferBytes)));
   }
   const size_t rest = m - fixed;
   // Each worker's dense region takes half its share, up to a cap: larger
@@ -69,7 +71,24 @@ Status PlanMemory(const IngestOptions& options, const CorpusOptions& corpus, int
   return Status::OK();
 }
 
+// What counting with a vocabulary holds: the index (`index_bytes`) and the
+// table it was built from, and each worker's word counts with their sum at
+// a commit.
+size_t CountingVocabBytes(size_t index_bytes, uint64_t words, int threads) {
+  return index_bytes * 2 + (threads + size_t{1}) * words * sizeof(uint64_t);
+}
+
 }  // namespace
+
+Status BatchCounter::CheckVocabularyFits(const IngestOptions& options, const CorpusOptions& corpus,
+                                         int threads, uint64_t words, uint64_t word_bytes) {
+  // A WordCountTable's 32-byte slots are at most 5/8 used, so at worst 3.2
+  // slots a word, plus the words' bytes.
+  const size_t index_bytes = words * 32 * 16 / 5 + word_bytes;
+  IngestMemoryPlan plan{};
+  return PlanMemory(options, corpus, threads, CountingVocabBytes(index_bytes, words, threads),
+                    &plan);
+}
 
 // One chunk's journey through the pipeline.
 struct BatchCounter::ChunkWork {
@@ -82,9 +101,11 @@ struct BatchCounter::Worker {
          const WindowConfig& window, const IngestMemoryPlan& plan, BatchRuns* runs)
       : tokenizer(corpus, inputs),
         pairs(vocab->size(), plan.dense_max_product, plan.buffer_records, runs),
-        counter(vocab, window, &pairs) {}
+        word_counts(vocab->size(), 0),
+        counter(vocab, window, &pairs, word_counts.data()) {}
   ChunkTokenizer tokenizer;
   PairAccumulator pairs;
+  std::vector<uint64_t> word_counts;  // by id, since the last TakeWordCounts()
   WindowCounter counter;
 };
 
@@ -96,6 +117,7 @@ BatchCounter::BatchCounter(size_t inputs, std::vector<std::string> fingerprints,
       threads_(threads),
       runs_(runs_dir),
       input_tokens_(inputs, 0),
+      replaces_(inputs),
       meter_("ingest", progress),
       arena_(threads) {}
 
@@ -107,8 +129,9 @@ Status BatchCounter::Create(const std::vector<InputFile>& inputs,
                             const IngestOptions& options, int threads, const std::string& runs_dir,
                             std::unique_ptr<BatchCounter>* counter) {
   IngestMemoryPlan plan{};
-  SG_RETURN_IF_ERROR(
-      PlanMemory(options, corpus_options, threads, vocab->memory_bytes() * 2, &plan));
+  SG_RETURN_IF_ERROR(PlanMemory(options, corpus_options, threads,
+                                CountingVocabBytes(vocab->memory_bytes(), vocab->size(), threads),
+                                &plan));
   plan.dense_max_product = DenseRegion::MaxProductForBytes(vocab->size(), plan.dense_bytes);
   std::unique_ptr<BatchCounter> c(new BatchCounter(inputs.size(), std::move(fingerprints), window,
                                                    options.progress, threads, runs_dir));
@@ -141,10 +164,20 @@ Status BatchCounter::Create(const std::vector<InputFile>& inputs,
   return Status::OK();
 }
 
-void BatchCounter::ResumeAt(const IngestProgress& progress) {
-  reader_->StartAt({progress.offset, progress.continues_line, progress.starts_in_token});
-  stitcher_->set_context(progress.context);
-  input_tokens_[0] = progress.tokens;
+void BatchCounter::StartInputAt(size_t input, const IngestProgress& from,
+                                const std::string& replaces) {
+  reader_->StartAt(input, {from.offset, from.continues_line, from.starts_in_token});
+  if (input == 0) stitcher_->set_context(from.context);
+  input_tokens_[input] = from.tokens;
+  replaces_[input] = replaces;
+}
+
+void BatchCounter::TakeWordCounts(std::vector<uint64_t>* counts) {
+  counts->assign(workers_.empty() ? 0 : workers_[0]->word_counts.size(), 0);
+  for (const auto& w : workers_) {
+    for (size_t id = 0; id < counts->size(); ++id) (*counts)[id] += w->word_counts[id];
+    std::fill(w->word_counts.begin(), w->word_counts.end(), 0);
+  }
 }
 
 Status BatchCounter::CountBatch(uint64_t max_bytes, bool whole_inputs, Result* result) {
@@ -210,9 +243,13 @@ Status BatchCounter::CountBatch(uint64_t max_bytes, bool whole_inputs, Result* r
                     last_input = c.input;
                     result->ends_input = c.ends_input;
                     if (c.ends_input) {
-                      result->finished.push_back(
-                          InputRecord{fingerprints_[c.input], inputs[c.input].path,
-                                      c.offset + c.size(), input_tokens_[c.input]});
+                      // Whether bytes appended later would start a new document.
+                      const bool at_document_end = c.size() == 0 || c.text().back() == '\n';
+                      result->finished.push_back(InputRecord{
+                          fingerprints_[c.input], inputs[c.input].path, c.offset + c.size(),
+                          input_tokens_[c.input], at_document_end});
+                      if (!replaces_[c.input].empty())
+                        result->replaced.push_back(replaces_[c.input]);
                     }
                   }
                   idle_works.push(work);
@@ -226,7 +263,7 @@ Status BatchCounter::CountBatch(uint64_t max_bytes, bool whole_inputs, Result* r
     result->next =
         IngestProgress{fingerprints_[last_input], inputs[last_input].path, pos.offset,
                        pos.continues_line,        pos.starts_in_token,     stitcher_->context(),
-                       input_tokens_[last_input]};
+                       input_tokens_[last_input], replaces_[last_input]};
   }
   return Status::OK();
 }

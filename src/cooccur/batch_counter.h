@@ -48,6 +48,7 @@ class BatchCounter {
     bool ends_input = false;
     IngestProgress next;
     std::vector<InputRecord> finished;  // inputs read to their end in this batch
+    std::vector<std::string> replaced;  // records they supersede (StartInputAt)
   };
 
   // `fingerprints` name `inputs` in the records. `runs_dir`: an empty
@@ -59,8 +60,19 @@ class BatchCounter {
                        const std::string& runs_dir, std::unique_ptr<BatchCounter>* counter);
   ~BatchCounter();
 
-  // Continues inputs[0], partly ingested up to `progress`.
-  void ResumeAt(const IngestProgress& progress);
+  // OK when counting with a vocabulary of `words` words (of `word_bytes`
+  // bytes in all) fits options.memory_bytes; otherwise Create()'s error. For
+  // refusing a vocabulary before it is loaded and stored: the estimate takes
+  // the index at its largest.
+  static Status CheckVocabularyFits(const IngestOptions& options, const CorpusOptions& corpus,
+                                    int threads, uint64_t words, uint64_t word_bytes);
+
+  // Starts inputs[input] where an earlier run stopped: `from` is its
+  // progress record (only inputs[0] may continue inside a document: its
+  // context is restored) or, for a file that grew since it was ingested,
+  // the end of what was ingested, whose input record `replaces` names; the
+  // input's finished record then supersedes it.
+  void StartInputAt(size_t input, const IngestProgress& from, const std::string& replaces);
 
   // Counts chunks until `max_bytes` of text are read (with `whole_inputs`,
   // until the end of the input where that happens), the end of the inputs,
@@ -84,6 +96,10 @@ class BatchCounter {
   // next batch. The runs are the caller's to read and remove, also after an
   // error.
   Status FinishBatchAsRuns(size_t max_runs, std::vector<PairRun>* runs);
+
+  // The occurrences of each word id counted since the last call (every
+  // in-vocabulary token of the batch once), and resets them.
+  void TakeWordCounts(std::vector<uint64_t>* counts);
 
   // Totals over the batches so far.
   uint64_t tokens() const { return tokens_; }
@@ -112,6 +128,7 @@ class BatchCounter {
   std::unique_ptr<ChunkStitcher> stitcher_;
   std::vector<std::unique_ptr<ChunkWork>> works_;
   std::vector<uint64_t> input_tokens_;  // touched by the serial stitch stage only
+  std::vector<std::string> replaces_;   // by input: the record a grown input supersedes
   std::atomic<uint64_t> tokens_{0}, increments_{0};
   ProgressMeter meter_;
   tbb::task_arena arena_;

@@ -33,42 +33,80 @@ double SecondsSince(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
 }
 
-Status PrepareStore(const std::string& dir, const std::vector<InputFile>& inputs,
-                    const CorpusOptions& corpus, const IngestOptions& options, int threads,
-                    Store* store, IngestStats* stats) {
-  const StoreConfig want = IngestStoreConfig(corpus, options);
-  if (store->initialized()) {
-    if (!options.vocab_file.empty()) {
-      stats->messages.push_back(fmt::format(
-          "--vocab {} ignored: the store keeps its own vocabulary", options.vocab_file));
-    }
-    return CheckStoreCompatible(dir, store->config(), want);
+// The words of `inputs` and their counts there, in rank order (a
+// vocabulary pass, cut to min_count and max_vocab). When `known_words` (the
+// store's, or none) and the new ones will be counted with, a vocabulary too
+// large for the memory budget is refused before it is loaded.
+Status CountWords(const std::string& dir, const std::vector<InputFile>& inputs,
+                  const CorpusOptions& corpus, const IngestOptions& options, int threads,
+                  uint64_t min_count, uint64_t max_vocab,
+                  const std::vector<VocabEntry>* known_words, std::vector<VocabEntry>* words) {
+  VocabOptions v;
+  v.min_count = min_count;
+  v.max_vocab = max_vocab;
+  v.threads = threads;
+  v.memory_bytes = options.memory_bytes;
+  v.temp_dir = dir;
+  v.progress = options.progress;
+  VocabStats vs;
+  const std::string path = dir + "/vocab.building";
+  SG_RETURN_IF_ERROR(BuildVocabulary(inputs, corpus, v, path, &vs));
+  Status s;
+  if (known_words != nullptr) {
+    std::error_code ec;
+    uint64_t bytes = std::filesystem::file_size(path, ec);  // words and counts: enough
+    if (ec) bytes = 0;
+    for (const VocabEntry& e : *known_words) bytes += e.word.size();
+    s = BatchCounter::CheckVocabularyFits(options, corpus, threads,
+                                          known_words->size() + vs.kept_words, bytes);
   }
-  const auto start = Clock::now();
+  if (s.ok()) s = ReadVocabFile(path, words);
+  std::error_code ignored;  // a leftover is replaced by the next run's
+  std::filesystem::remove(path, ignored);
+  return s;
+}
+
+Status CreateStore(const std::string& dir, const std::vector<InputFile>& inputs,
+                   const CorpusOptions& corpus, const IngestOptions& options, int threads,
+                   Store* store, IngestStats* stats) {
+  const StoreConfig config = IngestStoreConfig(corpus, options);
   std::vector<VocabEntry> vocab;
   if (!options.vocab_file.empty()) {
     SG_RETURN_IF_ERROR(ReadVocabFile(options.vocab_file, &vocab));
   } else {
-    VocabOptions v;
-    v.min_count = options.min_count;
-    v.max_vocab = options.max_vocab;
-    v.threads = threads;
-    v.memory_bytes = options.memory_bytes;
-    v.temp_dir = dir;
-    v.progress = options.progress;
-    VocabStats vs;
-    const std::string path = dir + "/vocab.building";
-    SG_RETURN_IF_ERROR(BuildVocabulary(inputs, corpus, v, path, &vs));
-    Status s = ReadVocabFile(path, &vocab);
-    std::error_code ignored;  // a leftover is replaced by the next run's
-    std::filesystem::remove(path, ignored);
-    SG_RETURN_IF_ERROR(s);
+    const VocabCut cut = FirstVocabularyCut(config, options);
+    const std::vector<VocabEntry> none;
+    SG_RETURN_IF_ERROR(CountWords(dir, inputs, corpus, options, threads, cut.min_count,
+                                  cut.max_vocab, &none, &vocab));
     stats->vocabulary_built = true;
   }
-  if (vocab.empty())
-    return Status::InvalidArgument("the vocabulary is empty (is --min-count too high?)");
+  return InitializeStore(config, std::move(vocab), store, stats);
+}
+
+Status PrepareStore(const std::string& dir, const std::vector<InputFile>& inputs,
+                    const CorpusOptions& corpus, const IngestOptions& options, int threads,
+                    Store* store, IngestStats* stats) {
+  const auto start = Clock::now();
+  if (!store->initialized()) {
+    SG_RETURN_IF_ERROR(CreateStore(dir, inputs, corpus, options, threads, store, stats));
+  } else {
+    if (!options.vocab_file.empty()) {
+      stats->messages.push_back(fmt::format(
+          "--vocab {} ignored: the store keeps its own vocabulary", options.vocab_file));
+    }
+    SG_RETURN_IF_ERROR(
+        CheckStoreCompatible(dir, store->config(), IngestStoreConfig(corpus, options)));
+    if (!inputs.empty()) {
+      std::vector<VocabEntry> seen;
+      // A fixed vocabulary keeps its size; a growing one holds the new words.
+      SG_RETURN_IF_ERROR(CountWords(dir, inputs, corpus, options, threads, 1, 0,
+                                    store->config().fixed_vocabulary ? nullptr : &store->vocab(),
+                                    &seen));
+      SG_RETURN_IF_ERROR(AddInputWords(std::move(seen), store, stats));
+    }
+  }
   stats->vocab_seconds = SecondsSince(start);
-  return store->Initialize(want, vocab);
+  return Status::OK();
 }
 
 }  // namespace
@@ -130,8 +168,8 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
   InputSelection selected;
   SG_RETURN_IF_ERROR(SelectInputs(store_dir, inputs, options, store.get(), &selected, stats));
   const std::vector<InputFile>& todo = selected.inputs;
-  if (Status s = PrepareStore(store_dir, todo.empty() ? inputs : todo, corpus_options, options,
-                              threads, store.get(), stats);
+  if (Status s = PrepareStore(store_dir, store->initialized() || !todo.empty() ? todo : inputs,
+                              corpus_options, options, threads, store.get(), stats);
       !s.ok()) {
     if (created && !store->initialized()) {
       store.reset();
@@ -155,7 +193,10 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
   std::unique_ptr<BatchCounter> counter;
   SG_RETURN_IF_ERROR(BatchCounter::Create(todo, selected.fingerprints, &vocab, window.config,
                                           corpus_options, options, threads, runs_dir, &counter));
-  if (selected.resuming) counter->ResumeAt(selected.progress);
+  if (selected.resuming) counter->StartInputAt(0, selected.progress, selected.progress.replaces);
+  for (const auto& [input, from] : selected.grown)
+    counter->StartInputAt(input, from, from.replaces);
+  stats->inputs_grown = selected.grown.size();
 
   bool corpus_done = false;
   while (!corpus_done) {
@@ -181,11 +222,14 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
     std::unique_ptr<Store::Batch> batch;
     SG_RETURN_IF_ERROR(store->NewBatch(starts.size(), &batch));
     SG_RETURN_IF_ERROR(counter->Merge(&counts, starts, batch.get()));
-    SG_RETURN_IF_ERROR(store->CommitBatch(std::move(batch),
-                                          batch_result.ends_input ? nullptr : &batch_result.next,
-                                          batch_result.finished));
+    BatchMetadata metadata;
+    metadata.progress = batch_result.ends_input ? nullptr : &batch_result.next;
+    metadata.finished = std::move(batch_result.finished);
+    metadata.replaced = std::move(batch_result.replaced);
+    counter->TakeWordCounts(&metadata.word_counts);
+    SG_RETURN_IF_ERROR(store->CommitBatch(std::move(batch), metadata));
     counter->Clear(counts);
-    stats->inputs_ingested += batch_result.finished.size();
+    stats->inputs_ingested += metadata.finished.size();
     ++stats->batches;
     stats->commit_seconds += SecondsSince(commit_start);
     if (Interrupted() && !corpus_done) {
@@ -193,7 +237,7 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
       std::filesystem::remove_all(runs_dir, ec);
       const std::string last =
           batch_result.ends_input
-              ? fmt::format("the last to the end of {}", batch_result.finished.back().path)
+              ? fmt::format("the last to the end of {}", metadata.finished.back().path)
               : fmt::format("the last up to byte {} of {}", batch_result.next.offset,
                             batch_result.next.path);
       return InterruptedStatus(

@@ -39,14 +39,40 @@ StoreConfig IngestStoreConfig(const CorpusOptions& corpus, const IngestOptions& 
 Status CheckStoreCompatible(const std::string& dir, const StoreConfig& have,
                             const StoreConfig& want);
 
+// What the vocabulary pass over a new store's inputs keeps: a fixed
+// vocabulary's cut, or (growing) every word.
+struct VocabCut {
+  uint64_t min_count = 1;
+  uint64_t max_vocab = 0;
+};
+VocabCut FirstVocabularyCut(const StoreConfig& config, const IngestOptions& options);
+
+// Initializes a new store with `vocab` (from the vocabulary pass or a file,
+// in rank order). Its counts are kept only by a subsampled store (its keep
+// probabilities depend on them); every other store counts occurrences in the
+// batches that count the pairs, so that counts and pairs always agree.
+Status InitializeStore(const StoreConfig& config, std::vector<VocabEntry> vocab, Store* store,
+                       IngestStats* stats);
+
+// An existing store and `seen`, the words of the inputs it is about to read
+// (in rank order of their counts there): a growing store adds those it does
+// not hold; a fixed one reports, in stats->messages, the tokens it will drop.
+Status AddInputWords(std::vector<VocabEntry> seen, Store* store, IngestStats* stats);
+
 // The inputs an ingest reads, in order: a partly ingested one first (to
 // finish it from its recorded position), then the others the store does not
-// hold yet (all of them with --force), each content once.
+// hold yet (all of them with --force), each content once. An input whose
+// path was ingested before with other content must only have grown (bytes
+// appended after a document end): it is read from where its earlier record
+// ends; any other change is refused.
 struct InputSelection {
   std::vector<InputFile> inputs;
   std::vector<std::string> fingerprints;  // of `inputs`, hex
   IngestProgress progress;                // of the partly ingested input, when resuming
   bool resuming = false;
+  // Inputs that grew: (index in `inputs`, where to start: offset, tokens so
+  // far, the record it supersedes).
+  std::vector<std::pair<size_t, IngestProgress>> grown;
 };
 
 // Fingerprints `inputs` and selects what to read into `store` (which may be

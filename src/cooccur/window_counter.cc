@@ -23,7 +23,7 @@ std::vector<uint64_t> Weights(const WindowConfig& config) {
 }  // namespace
 
 WindowCounter::WindowCounter(const VocabIndex* vocab, const WindowConfig& config,
-                             PairAccumulator* out)
+                             PairAccumulator* out, uint64_t* word_counts)
     : vocab_(vocab),
       reach_(config.reach()),
       symmetric_(config.symmetric),
@@ -31,6 +31,7 @@ WindowCounter::WindowCounter(const VocabIndex* vocab, const WindowConfig& config
       subsampled_(config.subsampled),
       units_(config.reach()),
       out_(out),
+      word_counts_(word_counts),
       ring_(2 * size_t{config.reach()}, 0) {}
 
 void WindowCounter::BeginChunk(ChunkEdges* edges) {
@@ -51,6 +52,7 @@ void WindowCounter::OnToken(std::string_view token) {
   ++edges_->tokens;
   const uint32_t id = vocab_->Lookup(token);
   if (id == VocabIndex::kUnknown) return;
+  if (word_counts_ != nullptr) ++word_counts_[id];
   // The ring holds each id twice, at i and i + reach, so the ids before this
   // one are ring_[slot + reach - d] without a division per pair.
   const size_t slot = position_ % reach_;

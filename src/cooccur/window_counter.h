@@ -56,8 +56,10 @@ struct ChunkEdges {
 
 class WindowCounter final : public TokenSink {
  public:
-  // `vocab` and `out` must outlive this object.
-  WindowCounter(const VocabIndex* vocab, const WindowConfig& config, PairAccumulator* out);
+  // `vocab`, `out` and `word_counts` (vocab->size() counters, or null) must
+  // outlive this object; each in-vocabulary token adds 1 to its word's.
+  WindowCounter(const VocabIndex* vocab, const WindowConfig& config, PairAccumulator* out,
+                uint64_t* word_counts = nullptr);
 
   // Starts a chunk; its edges are filled in as it is tokenized.
   void BeginChunk(ChunkEdges* edges);
@@ -79,6 +81,7 @@ class WindowCounter final : public TokenSink {
   const SubsampledWindow* subsampled_;
   std::vector<uint64_t> units_;  // AddSubsampledWindow's weights
   PairAccumulator* out_;
+  uint64_t* word_counts_;
   ChunkEdges* edges_ = nullptr;
   std::vector<uint32_t> ring_;  // the last `reach_` ids of the current segment, twice (see OnToken)
   uint64_t position_ = 0;       // in-vocabulary ids seen in the current segment

@@ -108,6 +108,13 @@ Status PlanOnRoot(const std::string& store_dir, int ranks, const std::vector<Inp
                     "`streamglove ingest` (without mpirun) first",
                     store_dir, selected.progress.path, selected.progress.offset));
   }
+  if (!selected.grown.empty()) {
+    const InputFile& grown = selected.inputs[selected.grown.front().first];
+    return Status::InvalidArgument(
+        fmt::format("{}: grew since it was ingested: add its new part with `streamglove ingest` "
+                    "(without mpirun), which reads it from where it ended",
+                    grown.path));
+  }
   if ((*store)->initialized()) {
     SG_RETURN_IF_ERROR(
         CheckStoreCompatible(store_dir, (*store)->config(), IngestStoreConfig(corpus, options)));
@@ -303,6 +310,36 @@ Status DecodeRoundReport(const std::string& text, std::vector<std::string>* file
   return Status::OK();
 }
 
+// A rank's word counts of a round, sparse: (varint(id delta) varint(count))
+// for each counted id, ascending.
+std::string EncodeWordCounts(const std::vector<uint64_t>& counts) {
+  std::string text;
+  uint64_t last = 0;
+  for (uint64_t id = 0; id < counts.size(); ++id) {
+    if (counts[id] == 0) continue;
+    PutVarint64(&text, id - last);
+    PutVarint64(&text, counts[id]);
+    last = id;
+  }
+  return text;
+}
+
+Status AddWordCounts(const std::string& text, std::vector<uint64_t>* sums) {
+  const char* p = text.data();
+  const char* const limit = p + text.size();
+  uint64_t id = 0;
+  while (p != limit) {
+    uint64_t delta = 0, count = 0;
+    if (!GetVarint64(&p, limit, &delta) || !GetVarint64(&p, limit, &count) ||
+        id + delta >= sums->size()) {
+      return Status::Corruption("distributed ingest: malformed word counts from a rank");
+    }
+    id += delta;
+    (*sums)[id] += count;
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
@@ -381,17 +418,22 @@ Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
                       options.memory_bytes - config::StoreMemoryBytes(options.memory_bytes))
            : options.memory_bytes;
 
-  // 2. The vocabulary of a new store.
+  // 2. The vocabulary: a new store's, or the words an existing one adds
+  // (a fixed one reports the words it will drop).
   phase = Clock::now();
-  if (plan.needs_vocabulary) {
+  std::vector<VocabEntry> balance_counts;  // rank 0: what RowStarts weighs rows by
+  {
+    const bool fresh = plan.needs_vocabulary;
+    const StoreConfig want = IngestStoreConfig(corpus, options);
     std::vector<VocabEntry> vocab;
     s = Status::OK();
-    if (!options.vocab_file.empty()) {
+    if (fresh && !options.vocab_file.empty()) {
       if (root) s = ReadVocabFile(options.vocab_file, &vocab);
     } else {
+      const VocabCut cut = fresh ? FirstVocabularyCut(want, options) : VocabCut{};
       VocabOptions v;
-      v.min_count = options.min_count;
-      v.max_vocab = options.max_vocab;
+      v.min_count = cut.min_count;
+      v.max_vocab = cut.max_vocab;
       v.threads = options.threads;
       v.memory_bytes = work_memory;
       v.temp_dir = paths.dir;
@@ -399,12 +441,14 @@ Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
       ExchangeStats vocab_exchange;
       s = BuildDistributedVocabulary(world, mine, corpus, v, &vocab, &vocab_exchange);
       stats->vocab_exchange_bytes = world->Sum(vocab_exchange.bytes_sent);
-      stats->ingest.vocabulary_built = true;
+      stats->ingest.vocabulary_built = fresh;
     }
     if (root && s.ok()) {
-      s = vocab.empty()
-              ? Status::InvalidArgument("the vocabulary is empty (is --min-count too high?)")
-              : store->Initialize(IngestStoreConfig(corpus, options), vocab);
+      // A new store's counts come from its batches: the rows are balanced
+      // by the vocabulary pass's.
+      if (fresh) balance_counts = vocab;
+      s = fresh ? InitializeStore(want, std::move(vocab), store.get(), &stats->ingest)
+                : AddInputWords(std::move(vocab), store.get(), &stats->ingest);
     }
     s = world->Agree(s);
     if (!s.ok() && created && !store->initialized()) {
@@ -418,10 +462,19 @@ Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
   if (root) {
     stats->ingest.vocab_size = store->vocab().size();
     EncodeConfig(store->config(), &config_text);
-    row_starts_text = RowStarts(store->vocab(), store->config().window, ranks);
+    row_starts_text = RowStarts(balance_counts.empty() ? store->vocab() : balance_counts,
+                                store->config().window, ranks);
   }
-  SG_RETURN_IF_ERROR(
-      world->Agree(root ? WriteVocabFile(paths.vocab, store->vocab()) : Status::OK()));
+  // The ranks take ids from the file's order, and counts only to subsample
+  // (a subsampled store's, never 0); a word no batch has counted yet is
+  // written with 1, as a vocabulary file's counts are positive.
+  std::vector<VocabEntry> ranks_vocab;
+  if (root) {
+    ranks_vocab = store->vocab();
+    for (VocabEntry& e : ranks_vocab) e.count = std::max<uint64_t>(e.count, 1);
+  }
+  SG_RETURN_IF_ERROR(world->Agree(root ? WriteVocabFile(paths.vocab, ranks_vocab) : Status::OK()));
+  ranks_vocab.clear();
   world->Broadcast(&config_text);
   world->Broadcast(&row_starts_text);
   std::vector<uint64_t> owner_starts;  // pair keys: the first of each rank's rows
@@ -499,6 +552,8 @@ Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
 
     std::vector<PairRun> runs;
     s = counter->FinishBatchAsRuns(runs_per_rank, &runs);
+    std::vector<uint64_t> word_counts;
+    counter->TakeWordCounts(&word_counts);
     // Removed once every owner has read them, however the round ends.
     struct RemoveRuns {
       const std::vector<PairRun>* runs;
@@ -558,19 +613,24 @@ Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
     // Rank 0 commits the ranks' files (row ranges in rank order: disjoint)
     // with the round's input records, in one step.
     phase = Clock::now();
-    std::vector<std::string> reports;
+    std::vector<std::string> reports, counts;
     world->Gather(EncodeRoundReport(row_files, round.finished), &reports);
+    world->Gather(EncodeWordCounts(word_counts), &counts);
     s = Status::OK();
     if (root) {
       std::vector<std::string> files;
-      std::vector<InputRecord> records;
+      BatchMetadata metadata;
+      metadata.word_counts.assign(vocab.size(), 0);
       for (const std::string& report : reports) {
-        if (s.ok()) s = DecodeRoundReport(report, &files, &records);
+        if (s.ok()) s = DecodeRoundReport(report, &files, &metadata.finished);
       }
-      if (s.ok()) s = store->CommitBatchFiles(files, records);
+      for (const std::string& c : counts) {
+        if (s.ok()) s = AddWordCounts(c, &metadata.word_counts);
+      }
+      if (s.ok()) s = store->CommitBatchFiles(files, metadata);
       if (s.ok()) {
-        stats->ingest.inputs_ingested += records.size();
-        for (const InputRecord& r : records) stats->text_bytes += r.bytes;
+        stats->ingest.inputs_ingested += metadata.finished.size();
+        for (const InputRecord& r : metadata.finished) stats->text_bytes += r.bytes;
       }
     }
     SG_RETURN_IF_ERROR(world->Agree(s));

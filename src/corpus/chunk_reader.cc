@@ -25,7 +25,7 @@ CorpusOptions WithChunkFloor(CorpusOptions options) {
 }  // namespace
 
 ChunkReader::ChunkReader(std::vector<InputFile> inputs, const CorpusOptions& options)
-    : inputs_(std::move(inputs)), options_(WithChunkFloor(options)) {
+    : inputs_(std::move(inputs)), options_(WithChunkFloor(options)), starts_(inputs_.size()) {
   for (const InputFile& in : inputs_) bytes_total_ += in.size;
 }
 
@@ -57,25 +57,26 @@ Status ChunkReader::OpenInput() {
     carry_.resize(filled);
     if (carry_ == kWarcVersionPrefix) format_ = InputFormat::kWet;
   }
-  if (next_input_ == 0 && start_at_.offset > 0) {
+  const Position& start_at = starts_[next_input_];
+  if (start_at.offset > 0) {
     // Resuming: skip what an earlier run already read (first what carry_ holds).
-    const size_t held = std::min<uint64_t>(carry_.size(), start_at_.offset);
+    const size_t held = std::min<uint64_t>(carry_.size(), start_at.offset);
     carry_.erase(0, held);
     offset_ = held;
-    std::string skip(std::min<uint64_t>(start_at_.offset, size_t{1} << 20), '\0');
-    while (offset_ < start_at_.offset) {
+    std::string skip(std::min<uint64_t>(start_at.offset, size_t{1} << 20), '\0');
+    while (offset_ < start_at.offset) {
       size_t got = 0;
-      const size_t want = std::min<uint64_t>(skip.size(), start_at_.offset - offset_);
+      const size_t want = std::min<uint64_t>(skip.size(), start_at.offset - offset_);
       SG_RETURN_IF_ERROR(source_->Read(skip.data(), want, &got));
       if (got == 0) {
         return Status::InvalidArgument(fmt::format(
             "{}: byte {}: input ends before the resume point (byte {}); was it changed?",
-            inputs_[0].path, offset_, start_at_.offset));
+            inputs_[next_input_].path, offset_, start_at.offset));
       }
       offset_ += got;
     }
-    carry_continues_line_ = start_at_.continues_line;
-    carry_starts_in_token_ = start_at_.starts_in_token;
+    carry_continues_line_ = start_at.continues_line;
+    carry_starts_in_token_ = start_at.starts_in_token;
     line_start_ = offset_;  // a resumed line is measured from here
   }
   return Status::OK();

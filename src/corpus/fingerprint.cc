@@ -4,7 +4,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <charconv>
 
 #include <fmt/format.h>
 
@@ -33,7 +35,11 @@ Status ReadAt(int fd, const std::string& path, uint64_t offset, size_t n, std::s
 
 }  // namespace
 
-Status FingerprintFile(const std::string& path, std::string* fingerprint) {
+namespace {
+
+// Opens `path`, a regular file, and calls f(fd, size).
+template <typename F>
+Status WithRegularFile(const std::string& path, F f) {
   // Before opening: opening a FIFO would wait for a writer.
   struct stat before;
   if (::stat(path.c_str(), &before) != 0) return ErrnoStatus(path, errno);
@@ -51,15 +57,43 @@ Status FingerprintFile(const std::string& path, std::string* fingerprint) {
     s = Status::InvalidArgument(
         fmt::format("{}: not a regular file (ingest must be able to re-read inputs)", path));
   }
-  std::string head, tail;
-  const uint64_t size = static_cast<uint64_t>(st.st_size);
-  if (s.ok()) s = ReadAt(fd, path, 0, kSampleBytes, &head);
-  if (s.ok())
-    s = ReadAt(fd, path, size > kSampleBytes ? size - kSampleBytes : 0, kSampleBytes, &tail);
+  if (s.ok()) s = f(fd, static_cast<uint64_t>(st.st_size));
   ::close(fd);
-  SG_RETURN_IF_ERROR(s);
+  return s;
+}
+
+Status FingerprintOpenFile(int fd, const std::string& path, uint64_t size,
+                           std::string* fingerprint) {
+  std::string head, tail;
+  SG_RETURN_IF_ERROR(ReadAt(fd, path, 0, std::min<uint64_t>(size, kSampleBytes), &head));
+  SG_RETURN_IF_ERROR(ReadAt(fd, path, size > kSampleBytes ? size - kSampleBytes : 0,
+                            std::min<uint64_t>(size, kSampleBytes), &tail));
   *fingerprint = fmt::format("{:016x}{:016x}{:016x}", size, HashBytes(head), HashBytes(tail));
   return Status::OK();
+}
+
+}  // namespace
+
+Status FingerprintFile(const std::string& path, std::string* fingerprint) {
+  return WithRegularFile(path, [&](int fd, uint64_t size) {
+    return FingerprintOpenFile(fd, path, size, fingerprint);
+  });
+}
+
+Status FingerprintFilePrefix(const std::string& path, uint64_t size, std::string* fingerprint) {
+  return WithRegularFile(path, [&](int fd, uint64_t file_size) {
+    if (size > file_size) {
+      return Status::InvalidArgument(
+          fmt::format("{}: {} bytes, fewer than the {} asked for", path, file_size, size));
+    }
+    return FingerprintOpenFile(fd, path, size, fingerprint);
+  });
+}
+
+bool FingerprintSize(const std::string& fingerprint, uint64_t* size) {
+  if (fingerprint.size() != 48) return false;
+  const auto [p, ec] = std::from_chars(fingerprint.data(), fingerprint.data() + 16, *size, 16);
+  return ec == std::errc() && p == fingerprint.data() + 16;
 }
 
 }  // namespace streamglove

@@ -3,6 +3,7 @@
 #ifndef STREAMGLOVE_CORPUS_FINGERPRINT_H_
 #define STREAMGLOVE_CORPUS_FINGERPRINT_H_
 
+#include <cstdint>
 #include <string>
 
 #include "streamglove/status.h"
@@ -13,6 +14,14 @@ namespace streamglove {
 // file size, and different for any two real shards. REQUIRES: a regular file
 // (standard input cannot be re-read to resume, so it has none).
 Status FingerprintFile(const std::string& path, std::string* fingerprint);
+
+// The fingerprint the file's first `size` bytes would have as a file of
+// their own: equal to an earlier fingerprint of the file when it has only
+// grown since (bytes appended). REQUIRES: size <= the file's size.
+Status FingerprintFilePrefix(const std::string& path, uint64_t size, std::string* fingerprint);
+
+// The size a fingerprint records; false when `fingerprint` is not one.
+bool FingerprintSize(const std::string& fingerprint, uint64_t* size);
 
 }  // namespace streamglove
 

@@ -74,6 +74,34 @@ Status StoreImpl::Initialize(const StoreConfig& config, const std::vector<VocabE
   return Status::OK();
 }
 
+Status StoreImpl::AddWords(const std::vector<std::string>& words) {
+  SG_RETURN_IF_ERROR(RequireInitialized());
+  if (config_.fixed_vocabulary) {
+    return Status::InvalidArgument(fmt::format("{}: the store's vocabulary is fixed", dir_));
+  }
+  if (vocab_.size() + words.size() > UINT32_MAX) {
+    return Status::InvalidArgument(
+        fmt::format("{}: {} vocabulary words exceed 2^32 - 1", dir_, vocab_.size() + words.size()));
+  }
+  rocksdb::WriteBatch batch;
+  rocksdb::Status s;
+  std::string value;
+  for (size_t i = 0; s.ok() && i < words.size(); ++i) {
+    if (words[i].empty()) return Status::InvalidArgument(fmt::format("{}: an empty word", dir_));
+    value.clear();
+    EncodeVocabValue(VocabEntry{words[i], 0}, &value);
+    s = batch.Put(VocabKey(static_cast<uint32_t>(vocab_.size() + i)), value);
+  }
+  if (s.ok()) {
+    rocksdb::WriteOptions wo;
+    wo.sync = true;
+    s = db_->Write(wo, &batch);
+  }
+  if (!s.ok()) return FromRocks(s, "adding words to the vocabulary");
+  for (const std::string& w : words) vocab_.push_back(VocabEntry{w, 0});
+  return Status::OK();
+}
+
 Status StoreImpl::ListInputs(std::vector<InputRecord>* inputs) {
   inputs->clear();
   const std::string first(kInputKeyPrefix);

@@ -9,6 +9,12 @@
 //   "M/progress"            IngestProgress of the input being ingested, if any
 //   "V" id (4 bytes BE)     vocabulary entry: word '\t' count
 //
+// Word ids are assigned once, in the order words first reach the store, and
+// never change; a word's count is what the committed batches counted of it
+// (a word may have count 0: assigned by an ingest that was interrupted
+// before a batch counted it). Readers rank the words by count when they read
+// (store/ranked_vocab.h), so ids need not be ranks.
+//
 // Atomicity: every CommitBatch() writes its pairs and its metadata changes as
 // SST files, one per key range and one of metadata, ingested by one
 // IngestExternalFile (one MANIFEST record): all of them or none is in the
@@ -39,7 +45,10 @@ namespace streamglove {
 
 // Bumped on any change to what a store holds or how; a store of a newer
 // version is refused.
-inline constexpr uint32_t kStoreFormatVersion = 1;
+// Version 1 (a vocabulary fixed at creation, ids = ranks, counts never
+// updated) is read as a fixed-vocabulary store and upgraded in place by the
+// first Open() for writing.
+inline constexpr uint32_t kStoreFormatVersion = 2;
 
 struct StoreConfig {
   uint32_t format_version = kStoreFormatVersion;
@@ -56,6 +65,14 @@ struct StoreConfig {
   std::string tokenizer = "whitespace";
   bool lowercase = false;
   std::string json_field = "text";
+  // The vocabulary is the one chosen at creation: tokens outside it are
+  // dropped before windowing (Stanford GloVe's cooccur). Otherwise every
+  // token is counted and an ingest adds the words it meets.
+  bool fixed_vocabulary = false;
+  // The vocabulary cut readers apply when not told otherwise: words with at
+  // least min_count occurrences, at most max_vocab of them (0: all).
+  uint64_t min_count = 5;
+  uint64_t max_vocab = 0;
 };
 
 // A completely ingested input.
@@ -64,6 +81,9 @@ struct InputRecord {
   std::string path;         // as given when ingested
   uint64_t bytes = 0;       // decompressed bytes
   uint64_t tokens = 0;      // tokens read (in and out of vocabulary)
+  // The decompressed bytes end at a document end (a newline, or nothing), so
+  // bytes appended later start a new document: the input may grow.
+  bool ends_at_document_end = false;
 };
 
 // The input being ingested when the last batch was committed.
@@ -75,6 +95,24 @@ struct IngestProgress {
   bool starts_in_token = false;   // ...and starts inside a cut token
   std::vector<uint32_t> context;  // last ≤ window in-vocabulary ids of the open document
   uint64_t tokens = 0;            // tokens of this input counted so far
+  // An input that grew since it was ingested: the fingerprint of its earlier
+  // record, which its finished record supersedes; empty otherwise.
+  std::string replaces;
+};
+
+// What a committed batch changes besides its pairs, atomically with them.
+struct BatchMetadata {
+  // The input being ingested after the batch, or null when the batch ended
+  // at an input's end (the progress record is deleted).
+  const IngestProgress* progress = nullptr;
+  std::vector<InputRecord> finished;  // inputs read to their end in the batch
+  // Fingerprints of input records that `finished` supersede (an input that
+  // grew since it was ingested): deleted.
+  std::vector<std::string> replaced;
+  // Occurrences the batch counted of word id i (empty: none). A store
+  // subsampled at ingest keeps its creation counts (its keep probabilities
+  // depend on them) and ignores these.
+  std::vector<uint64_t> word_counts;
 };
 
 class Store {
@@ -96,11 +134,17 @@ class Store {
 
   // True once Initialize() has written config and vocabulary.
   virtual bool initialized() const = 0;
-  // REQUIRES: !initialized(). Writes config and vocabulary atomically.
+  // REQUIRES: !initialized(). Writes config and vocabulary (ids in order)
+  // atomically.
   virtual Status Initialize(const StoreConfig& config, const std::vector<VocabEntry>& vocab) = 0;
   // REQUIRES: initialized().
   virtual const StoreConfig& config() const = 0;
+  // Every word by id (not in rank order; counts may be 0).
   virtual const std::vector<VocabEntry>& vocab() const = 0;
+  // Appends `words` (none in vocab() yet) with ids from vocab().size() on and
+  // count 0, in one synced write, so the batches that count them can name
+  // them. REQUIRES: initialized(); !config().fixed_vocabulary.
+  virtual Status AddWords(const std::vector<std::string>& words) = 0;
 
   virtual Status ListInputs(std::vector<InputRecord>* inputs) = 0;
   virtual Status FindInput(const std::string& fingerprint, InputRecord* record, bool* found) = 0;
@@ -129,10 +173,9 @@ class Store {
   };
   // REQUIRES: ranges >= 1.
   virtual Status NewBatch(size_t ranges, std::unique_ptr<Batch>* batch) = 0;
-  // Atomically adds the batch's pairs to the store, sets the progress record
-  // (or deletes it when `progress` is null) and adds `finished` input records.
-  virtual Status CommitBatch(std::unique_ptr<Batch> batch, const IngestProgress* progress,
-                             const std::vector<InputRecord>& finished) = 0;
+  // Atomically adds the batch's pairs to the store with `metadata`'s changes:
+  // the progress record, input records, word counts.
+  virtual Status CommitBatch(std::unique_ptr<Batch> batch, const BatchMetadata& metadata) = 0;
 
   // A batch written by another process than the store's owner (a rank of
   // a distributed ingest, src/cooccur_mpi/): its ranges go to SST files
@@ -146,10 +189,10 @@ class Store {
   // range order, which the batch then no longer removes.
   static Status FinishDetachedBatch(std::unique_ptr<Batch> batch, std::vector<std::string>* files);
   // Atomically adds the pairs of detached batches' `files` (whose key ranges
-  // must not overlap) and the `finished` input records, and deletes the
-  // progress record. The files are moved into the store.
+  // must not overlap) with `metadata`'s changes. The files are moved into
+  // the store.
   virtual Status CommitBatchFiles(const std::vector<std::string>& files,
-                                  const std::vector<InputRecord>& finished) = 0;
+                                  const BatchMetadata& metadata) = 0;
 
   using PairVisitor = std::function<Status(uint32_t row, uint32_t col, uint64_t value)>;
 

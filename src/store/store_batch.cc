@@ -203,8 +203,7 @@ Status StoreImpl::NewBatch(size_t ranges, std::unique_ptr<Batch>* batch) {
   return Status::OK();
 }
 
-Status StoreImpl::CommitBatch(std::unique_ptr<Batch> batch, const IngestProgress* progress,
-                              const std::vector<InputRecord>& finished) {
+Status StoreImpl::CommitBatch(std::unique_ptr<Batch> batch, const BatchMetadata& metadata) {
   SG_RETURN_IF_ERROR(RequireInitialized());
   auto* b = dynamic_cast<BatchImpl*>(batch.get());
   if (b == nullptr || b->owner() != this) {
@@ -229,13 +228,13 @@ Status StoreImpl::CommitBatch(std::unique_ptr<Batch> batch, const IngestProgress
     paths.push_back(f->path());
   }
   // `batch` goes out of scope after the ingestion and removes the temporary files.
-  return IngestWithMetadata(std::move(paths), finished, progress);
+  return IngestWithMetadata(std::move(paths), metadata);
 }
 
 Status StoreImpl::CommitBatchFiles(const std::vector<std::string>& files,
-                                   const std::vector<InputRecord>& finished) {
+                                   const BatchMetadata& metadata) {
   SG_RETURN_IF_ERROR(RequireInitialized());
-  SG_RETURN_IF_ERROR(IngestWithMetadata(files, finished, nullptr));
+  SG_RETURN_IF_ERROR(IngestWithMetadata(files, metadata));
   // What RocksDB linked into the store is its own now.
   std::error_code ec;
   for (const std::string& path : files) std::filesystem::remove(path, ec);
@@ -243,61 +242,91 @@ Status StoreImpl::CommitBatchFiles(const std::vector<std::string>& files,
 }
 
 Status StoreImpl::IngestWithMetadata(std::vector<std::string> pair_files,
-                                     const std::vector<InputRecord>& finished,
-                                     const IngestProgress* progress) {
-  // Metadata in key order, as an SST file requires: "M/input/..." < "M/progress".
+                                     const BatchMetadata& metadata) {
+  // Metadata in key order, as an SST file requires: "M/input/..." <
+  // "M/progress" < 'V' ids (big-endian, so in id order). An empty value
+  // deletes the key (a superseded input record).
   std::vector<std::pair<std::string, std::string>> inputs;
-  inputs.reserve(finished.size());
-  for (const InputRecord& record : finished) {
+  inputs.reserve(metadata.finished.size() + metadata.replaced.size());
+  for (const InputRecord& record : metadata.finished) {
     std::string value;
     EncodeInputRecord(record, &value);
     inputs.emplace_back(InputKey(record.fingerprint), std::move(value));
   }
+  for (const std::string& fingerprint : metadata.replaced)
+    inputs.emplace_back(InputKey(fingerprint), std::string());
   std::sort(inputs.begin(), inputs.end());
   for (size_t i = 1; i < inputs.size(); ++i) {
     if (inputs[i].first == inputs[i - 1].first) {
-      return Status::InvalidArgument(
-          fmt::format("{}: input {} finished twice in one batch", dir_, inputs[i].first));
+      return Status::InvalidArgument(fmt::format(
+          "{}: input {} finished or replaced twice in one batch", dir_, inputs[i].first));
     }
   }
   std::string progress_value;
-  if (progress != nullptr) EncodeProgress(*progress, &progress_value);
+  if (metadata.progress != nullptr) EncodeProgress(*metadata.progress, &progress_value);
+  // A subsampled store's counts are its keep probabilities' (BatchMetadata).
+  const bool counts_grow = config_.subsample == 0;
+  if (metadata.word_counts.size() > vocab_.size()) {
+    return Status::InvalidArgument(fmt::format("{}: word counts of {} ids for a vocabulary of {}",
+                                               dir_, metadata.word_counts.size(), vocab_.size()));
+  }
+  std::vector<std::pair<uint32_t, uint64_t>> counts;  // (id, new count)
+  for (size_t id = 0; counts_grow && id < metadata.word_counts.size(); ++id) {
+    if (metadata.word_counts[id] != 0)
+      counts.emplace_back(static_cast<uint32_t>(id), vocab_[id].count + metadata.word_counts[id]);
+  }
+  std::string value;
+  auto vocab_value = [&](uint32_t id, uint64_t count) -> const std::string& {
+    value.clear();
+    EncodeVocabValue(VocabEntry{vocab_[id].word, count}, &value);
+    return value;
+  };
+
+  rocksdb::Status s;
   if (pair_files.empty()) {
     // SstFileWriter refuses an empty file; metadata alone goes through the WAL.
     rocksdb::WriteBatch wb;
-    rocksdb::Status s;
-    for (const auto& [key, value] : inputs) {
-      if (s.ok()) s = wb.Put(key, value);
+    for (const auto& [key, v] : inputs) {
+      if (s.ok()) s = v.empty() ? wb.Delete(key) : wb.Put(key, v);
     }
-    if (s.ok())
-      s = progress != nullptr ? wb.Put(kProgressKey, progress_value) : wb.Delete(kProgressKey);
+    if (s.ok()) {
+      s = metadata.progress != nullptr ? wb.Put(kProgressKey, progress_value)
+                                       : wb.Delete(kProgressKey);
+    }
+    for (const auto& [id, count] : counts) {
+      if (s.ok()) s = wb.Put(VocabKey(id), vocab_value(id, count));
+    }
     if (s.ok()) {
       rocksdb::WriteOptions wo;
       wo.sync = true;
       s = db_->Write(wo, &wb);
     }
-    return s.ok() ? Status::OK() : FromRocks(s, "committing batch metadata");
+    if (!s.ok()) return FromRocks(s, "committing batch metadata");
+  } else {
+    // Metadata keys ("M/...", 'V') follow every pair block key ('C' ...):
+    // their own small file does not overlap the pairs'.
+    BatchFile meta(fmt::format("{}/{}/batch-{}-meta.sst", dir_, kStoreTmpDir, next_batch_++), 0);
+    SG_RETURN_IF_ERROR(meta.Open(options_, db_->DefaultColumnFamily()));
+    for (const auto& [key, v] : inputs)
+      SG_RETURN_IF_ERROR(v.empty() ? meta.Delete(key) : meta.Put(key, v));
+    SG_RETURN_IF_ERROR(metadata.progress != nullptr ? meta.Put(kProgressKey, progress_value)
+                                                    : meta.Delete(kProgressKey));
+    for (const auto& [id, count] : counts)
+      SG_RETURN_IF_ERROR(meta.Put(VocabKey(id), vocab_value(id, count)));
+    SG_RETURN_IF_ERROR(meta.Finish());
+    pair_files.push_back(meta.path());
+    WaitForL0Compactions(pair_files.size());
+    rocksdb::IngestExternalFileOptions opts;
+    opts.move_files = true;  // a hard link: the batch never exists twice on disk
+    opts.allow_global_seqno = true;
+    opts.allow_blocking_flush = true;
+    opts.write_global_seqno = false;  // keep the files immutable; the seqno lives in the MANIFEST
+    // One ingestion of all the files is one MANIFEST record: all or none of
+    // them is in the store after a crash.
+    s = db_->IngestExternalFile(pair_files, opts);
+    if (!s.ok()) return FromRocks(s, fmt::format("committing batch {}", pair_files.front()));
   }
-
-  // Metadata keys ("M/...") follow every pair block key ('C' ...): their own
-  // small file does not overlap the pairs'.
-  BatchFile metadata(fmt::format("{}/{}/batch-{}-meta.sst", dir_, kStoreTmpDir, next_batch_++), 0);
-  SG_RETURN_IF_ERROR(metadata.Open(options_, db_->DefaultColumnFamily()));
-  for (const auto& [key, value] : inputs) SG_RETURN_IF_ERROR(metadata.Put(key, value));
-  SG_RETURN_IF_ERROR(progress != nullptr ? metadata.Put(kProgressKey, progress_value)
-                                         : metadata.Delete(kProgressKey));
-  SG_RETURN_IF_ERROR(metadata.Finish());
-  pair_files.push_back(metadata.path());
-  WaitForL0Compactions(pair_files.size());
-  rocksdb::IngestExternalFileOptions opts;
-  opts.move_files = true;  // a hard link: the batch never exists twice on disk
-  opts.allow_global_seqno = true;
-  opts.allow_blocking_flush = true;
-  opts.write_global_seqno = false;  // keep the files immutable; the seqno lives in the MANIFEST
-  // One ingestion of all the files is one MANIFEST record: all or none of
-  // them is in the store after a crash.
-  const rocksdb::Status s = db_->IngestExternalFile(pair_files, opts);
-  if (!s.ok()) return FromRocks(s, fmt::format("committing batch {}", pair_files.front()));
+  for (const auto& [id, count] : counts) vocab_[id].count = count;
   return Status::OK();
 }
 

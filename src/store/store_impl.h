@@ -43,21 +43,23 @@ class StoreImpl final : public Store {
   // Steps of Store::Open(), in this order.
   Status OpenDb(size_t memory_bytes, bool create, bool read_only);
   Status LoadMetadata();
+  // Rewrites an older format's config record as this build's (Open() only).
+  Status UpgradeFormat();
 
   bool initialized() const override { return initialized_; }
   Status Initialize(const StoreConfig& config, const std::vector<VocabEntry>& vocab) override;
   const StoreConfig& config() const override { return config_; }
   const std::vector<VocabEntry>& vocab() const override { return vocab_; }
+  Status AddWords(const std::vector<std::string>& words) override;
 
   Status ListInputs(std::vector<InputRecord>* inputs) override;
   Status FindInput(const std::string& fingerprint, InputRecord* record, bool* found) override;
   Status GetProgress(IngestProgress* progress, bool* found) override;
 
   Status NewBatch(size_t ranges, std::unique_ptr<Batch>* batch) override;
-  Status CommitBatch(std::unique_ptr<Batch> batch, const IngestProgress* progress,
-                     const std::vector<InputRecord>& finished) override;
+  Status CommitBatch(std::unique_ptr<Batch> batch, const BatchMetadata& metadata) override;
   Status CommitBatchFiles(const std::vector<std::string>& files,
-                          const std::vector<InputRecord>& finished) override;
+                          const BatchMetadata& metadata) override;
 
   Status ForEachPairInRows(uint32_t row_begin, uint32_t row_end, const PairVisitor& f) override;
 
@@ -77,9 +79,7 @@ class StoreImpl final : public Store {
   void WaitForL0Compactions(size_t files_per_batch);
   // Ingests `pair_files` (key ranges not overlapping, possibly none) with
   // the metadata changes, all in one step.
-  Status IngestWithMetadata(std::vector<std::string> pair_files,
-                            const std::vector<InputRecord>& finished,
-                            const IngestProgress* progress);
+  Status IngestWithMetadata(std::vector<std::string> pair_files, const BatchMetadata& metadata);
 
   const std::string dir_;
   const int lock_fd_;

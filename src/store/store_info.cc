@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "store/ranked_vocab.h"
 #include "store/store.h"
 #include "util/file.h"
 
@@ -22,7 +23,11 @@ Status ComputeStoreStats(const std::string& dir, size_t memory_bytes, StoreStats
   stats->weighting = c.weighting;
   stats->subsample = c.subsample;
   stats->scale = c.scale;
-  stats->vocab_size = store->vocab().size();
+  stats->fixed_vocabulary = c.fixed_vocabulary;
+  stats->min_count = c.min_count;
+  stats->max_vocab = c.max_vocab;
+  for (const VocabEntry& e : store->vocab()) stats->words += e.count > 0;
+  stats->vocab_size = RankedVocab(c, store->vocab(), 0, 0).size();
   std::vector<InputRecord> inputs;
   SG_RETURN_IF_ERROR(store->ListInputs(&inputs));
   stats->inputs = inputs.size();
@@ -45,34 +50,36 @@ Status ComputeStoreStats(const std::string& dir, size_t memory_bytes, StoreStats
   return Status::OK();
 }
 
-Status DumpStore(const std::string& dir, size_t memory_bytes, DumpFormat format,
-                 const std::string& out_path) {
+Status DumpStore(const std::string& dir, size_t memory_bytes, DumpFormat format, uint64_t min_count,
+                 uint64_t max_vocab, const std::string& out_path) {
   std::unique_ptr<Store> store;
   SG_RETURN_IF_ERROR(Store::OpenForReading(dir, memory_bytes, &store));
   if (!store->initialized())
     return Status::InvalidArgument(fmt::format("{}: the store holds no vocabulary yet", dir));
-  const auto& vocab = store->vocab();
+  const RankedVocab ranked(store->config(), store->vocab(), min_count, max_vocab);
+  const std::vector<VocabEntry>& vocab = ranked.words();
   if (format == DumpFormat::kVocab) return WriteVocabFile(out_path, vocab);
   const double scale = static_cast<double>(store->config().scale);
   AtomicFileWriter out;
   SG_RETURN_IF_ERROR(out.Open(out_path));
   std::string line;
-  SG_RETURN_IF_ERROR(store->ForEachPair([&](uint32_t row, uint32_t col, uint64_t value) {
-    const double count = static_cast<double>(value) / scale;
-    line.clear();
-    if (format == DumpFormat::kText) {
-      fmt::format_to(std::back_inserter(line), "{} {} {}\n", vocab[row].word, vocab[col].word,
-                     count);
-    } else {
-      const int32_t w1 = static_cast<int32_t>(row) + 1, w2 = static_cast<int32_t>(col) + 1;
-      char rec[16];
-      std::memcpy(rec, &w1, 4);
-      std::memcpy(rec + 4, &w2, 4);
-      std::memcpy(rec + 8, &count, 8);
-      line.assign(rec, sizeof(rec));
-    }
-    return out.Append(line);
-  }));
+  SG_RETURN_IF_ERROR(
+      ForEachRankedPair(store.get(), ranked, [&](uint32_t row, uint32_t col, uint64_t value) {
+        const double count = static_cast<double>(value) / scale;
+        line.clear();
+        if (format == DumpFormat::kText) {
+          fmt::format_to(std::back_inserter(line), "{} {} {}\n", vocab[row].word, vocab[col].word,
+                         count);
+        } else {
+          const int32_t w1 = static_cast<int32_t>(row) + 1, w2 = static_cast<int32_t>(col) + 1;
+          char rec[16];
+          std::memcpy(rec, &w1, 4);
+          std::memcpy(rec + 4, &w2, 4);
+          std::memcpy(rec + 8, &count, 8);
+          line.assign(rec, sizeof(rec));
+        }
+        return out.Append(line);
+      }));
   return out.Commit();
 }
 

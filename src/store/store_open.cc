@@ -177,6 +177,7 @@ Status Store::Open(const std::string& dir, size_t memory_bytes, bool create,
   SG_RETURN_IF_ERROR(RemoveEmptyWalFiles(dir));
   SG_RETURN_IF_ERROR(impl->OpenDb(memory_bytes, create, /*read_only=*/false));
   SG_RETURN_IF_ERROR(impl->LoadMetadata());
+  SG_RETURN_IF_ERROR(impl->UpgradeFormat());
   *store = std::move(impl);
   return Status::OK();
 }
@@ -237,7 +238,7 @@ Status StoreImpl::LoadMetadata() {
         fmt::format("{}: store format version {} is newer than this build supports ({})", dir_,
                     version, kStoreFormatVersion));
   }
-  if (version != kStoreFormatVersion) {
+  if (version != 1 && version != kStoreFormatVersion) {
     return Status::Corruption(
         fmt::format("{}: {}: unknown store format version {}", dir_, kConfigKey, version));
   }
@@ -264,6 +265,23 @@ Status StoreImpl::LoadMetadata() {
   }
   if (!it->status().ok()) return FromRocks(it->status(), "reading the vocabulary");
   initialized_ = true;
+  return Status::OK();
+}
+
+Status StoreImpl::UpgradeFormat() {
+  if (!initialized_ || config_.format_version == kStoreFormatVersion) return Status::OK();
+  // Version 1 differs only in M/config: its vocabulary and input records
+  // read as a fixed-vocabulary store's (DecodeConfig), so rewriting the
+  // record is the whole upgrade, and older builds then refuse the store.
+  StoreConfig upgraded = config_;
+  upgraded.format_version = kStoreFormatVersion;
+  std::string value;
+  EncodeConfig(upgraded, &value);
+  rocksdb::WriteOptions wo;
+  wo.sync = true;
+  const rocksdb::Status s = db_->Put(wo, kConfigKey, value);
+  if (!s.ok()) return FromRocks(s, "upgrading the store format");
+  config_ = upgraded;
   return Status::OK();
 }
 

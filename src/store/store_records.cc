@@ -17,8 +17,15 @@ constexpr uint64_t kConfigLinearWeighting = 8;  // (W - d + 1) / W; without it o
 // Subsampled before windowing: the threshold t follows the other fields, as
 // the varint of its IEEE 754 bits.
 constexpr uint64_t kConfigSubsampled = 16;
+// Version 2: the vocabulary was fixed at creation (out-of-vocabulary tokens
+// dropped); without it the store grows. Version 1 stores are all fixed.
+constexpr uint64_t kConfigFixedVocabulary = 32;
 constexpr uint64_t kConfigFlags = kConfigSymmetric | kConfigDistanceWeighting | kConfigLowercase |
-                                  kConfigLinearWeighting | kConfigSubsampled;
+                                  kConfigLinearWeighting | kConfigSubsampled |
+                                  kConfigFixedVocabulary;
+
+// Input record flag bits (version 2; on disk: never change).
+constexpr uint64_t kInputEndsAtDocumentEnd = 1;
 
 // Progress flag bits (on disk: never change).
 constexpr uint64_t kProgressContinuesLine = 1;
@@ -90,15 +97,21 @@ void EncodeConfig(const StoreConfig& config, std::string* out) {
   PutVarint64(out, config.format_version);
   PutVarint64(out, config.window);
   PutVarint64(
-      out, (config.symmetric ? kConfigSymmetric : 0) |
-               (config.weighting == DistanceWeighting::kHarmonic ? kConfigDistanceWeighting : 0) |
-               (config.weighting == DistanceWeighting::kLinear ? kConfigLinearWeighting : 0) |
-               (config.lowercase ? kConfigLowercase : 0) |
-               (config.subsample > 0 ? kConfigSubsampled : 0));
+      out,
+      (config.symmetric ? kConfigSymmetric : 0) |
+          (config.weighting == DistanceWeighting::kHarmonic ? kConfigDistanceWeighting : 0) |
+          (config.weighting == DistanceWeighting::kLinear ? kConfigLinearWeighting : 0) |
+          (config.lowercase ? kConfigLowercase : 0) |
+          (config.subsample > 0 ? kConfigSubsampled : 0) |
+          (config.fixed_vocabulary && config.format_version >= 2 ? kConfigFixedVocabulary : 0));
   PutVarint64(out, config.scale);
   PutLengthPrefixed(out, config.tokenizer);
   PutLengthPrefixed(out, config.json_field);
   if (config.subsample > 0) PutVarint64(out, std::bit_cast<uint64_t>(config.subsample));
+  if (config.format_version >= 2) {
+    PutVarint64(out, config.min_count);
+    PutVarint64(out, config.max_vocab);
+  }
 }
 
 bool DecodeConfigVersion(std::string_view value, uint32_t* format_version) {
@@ -123,7 +136,17 @@ bool DecodeConfig(std::string_view value, StoreConfig* config) {
     c.subsample = std::bit_cast<double>(bits);
     if (!(c.subsample > 0 && c.subsample < 1)) return false;
   }
+  if (c.format_version == 1) {
+    // Version 1 fixed the vocabulary at creation, already cut.
+    if ((flags & kConfigFixedVocabulary) != 0) return false;
+    flags |= kConfigFixedVocabulary;
+    c.min_count = 1;
+    c.max_vocab = 0;
+  } else if (!r.Varint(&c.min_count) || !r.Varint(&c.max_vocab) || c.min_count == 0) {
+    return false;
+  }
   if (!r.AtEnd()) return false;
+  c.fixed_vocabulary = (flags & kConfigFixedVocabulary) != 0;
   c.symmetric = (flags & kConfigSymmetric) != 0;
   c.weighting = (flags & kConfigDistanceWeighting) != 0 ? DistanceWeighting::kHarmonic
                 : (flags & kConfigLinearWeighting) != 0 ? DistanceWeighting::kLinear
@@ -137,16 +160,21 @@ void EncodeInputRecord(const InputRecord& record, std::string* out) {
   PutLengthPrefixed(out, record.path);
   PutVarint64(out, record.bytes);
   PutVarint64(out, record.tokens);
+  PutVarint64(out, record.ends_at_document_end ? kInputEndsAtDocumentEnd : 0);
 }
 
 bool DecodeInputRecord(std::string_view fingerprint, std::string_view value, InputRecord* record) {
   Reader r(value);
   InputRecord rec;
   rec.fingerprint = fingerprint;
-  if (!r.LengthPrefixed(&rec.path) || !r.Varint(&rec.bytes) || !r.Varint(&rec.tokens) ||
-      !r.AtEnd()) {
+  if (!r.LengthPrefixed(&rec.path) || !r.Varint(&rec.bytes) || !r.Varint(&rec.tokens)) {
     return false;
   }
+  // Version 1 records end here: whether they may grow is unknown.
+  uint64_t flags = 0;
+  if (!r.AtEnd() && (!r.Varint(&flags) || (flags & ~kInputEndsAtDocumentEnd) != 0 || !r.AtEnd()))
+    return false;
+  rec.ends_at_document_end = (flags & kInputEndsAtDocumentEnd) != 0;
   *record = std::move(rec);
   return true;
 }
@@ -160,6 +188,7 @@ void EncodeProgress(const IngestProgress& progress, std::string* out) {
   PutVarint64(out, progress.context.size());
   for (uint32_t id : progress.context) PutVarint64(out, id);
   PutVarint64(out, progress.tokens);
+  PutLengthPrefixed(out, progress.replaces);
 }
 
 bool DecodeProgress(std::string_view value, IngestProgress* progress) {
@@ -177,7 +206,9 @@ bool DecodeProgress(std::string_view value, IngestProgress* progress) {
   for (uint32_t& id : p.context) {
     if (!r.Varint32(&id)) return false;
   }
-  if (!r.Varint(&p.tokens) || !r.AtEnd()) return false;
+  if (!r.Varint(&p.tokens)) return false;
+  // Version 1 records end here.
+  if (!r.AtEnd() && (!r.LengthPrefixed(&p.replaces) || !r.AtEnd())) return false;
   *progress = std::move(p);
   return true;
 }

@@ -148,7 +148,11 @@ std::string StoreStamp(Store* store) {
   std::vector<InputRecord> inputs;
   IngestProgress progress;
   bool partial = false;
-  std::string key = fmt::format("v{} w{} ", store->vocab().size(), store->config().window);
+  // Words counted, not ids assigned: an interrupted ingest may leave ids
+  // that no batch counted, and the same inputs must give the same stream.
+  uint64_t words = 0;
+  for (const VocabEntry& e : store->vocab()) words += e.count > 0;
+  std::string key = fmt::format("v{} w{} ", words, store->config().window);
   if (store->ListInputs(&inputs).ok()) {
     std::sort(inputs.begin(), inputs.end(),
               [](auto& a, auto& b) { return a.fingerprint < b.fingerprint; });
@@ -160,8 +164,9 @@ std::string StoreStamp(Store* store) {
   return fmt::format("{:016x}", HashBytes(key));
 }
 
-Status OpenBlockStream(Store* store, const std::string& dir, uint32_t vocab, size_t block_bytes,
-                       BlockCompression compression, BlockStreamInfo* info) {
+Status OpenBlockStream(Store* store, const std::string& dir, const RankedVocab& ranked,
+                       size_t block_bytes, BlockCompression compression, BlockStreamInfo* info) {
+  const uint32_t vocab = ranked.size();
   *info = BlockStreamInfo();
   info->dir = dir;
   const std::string stamp = StoreStamp(store);
@@ -216,8 +221,7 @@ Status OpenBlockStream(Store* store, const std::string& dir, uint32_t vocab, siz
   std::mt19937_64 rng(HashBytes(stamp) ^ vocab);
   const double scale = static_cast<double>(store->config().scale);
   SG_RETURN_IF_ERROR(
-      store->ForEachPairBelow(vocab, [&](uint32_t row, uint32_t col, uint64_t value) {
-        if (col >= vocab) return Status::OK();
+      ForEachRankedPair(store, ranked, [&](uint32_t row, uint32_t col, uint64_t value) {
         const PairRecord32 r{row, col, static_cast<float>(static_cast<double>(value) / scale)};
         const uint32_t b = static_cast<uint32_t>(rng() % blocks);
         ++info->block_records[b];

@@ -21,6 +21,7 @@
 #include <thread>
 #include <vector>
 
+#include "store/ranked_vocab.h"
 #include "store/store.h"
 #include "streamglove/status.h"
 #include "streamglove/train.h"
@@ -57,7 +58,7 @@ struct PairTransform {
 struct BlockStreamInfo {
   std::string dir;
   bool compressed = false;  // block files are zstd frames (block-NNNNN.zst)
-  uint32_t vocab = 0;       // ids below this are kept
+  uint32_t vocab = 0;       // the ranks below this are kept (RankedVocab)
   uint64_t pairs = 0;
   std::vector<uint64_t> block_records;
   std::vector<uint32_t> block_crcs;  // CRC-32 of each block's records (12-byte, uncompressed)
@@ -74,16 +75,15 @@ std::string BlockPath(const BlockStreamInfo& info, size_t i);
 // A stamp of the store's contents: changes whenever a batch commits.
 std::string StoreStamp(Store* store);
 
-// Opens or (re)builds the block stream of `store` in `dir` for the ids below
-// `vocab`, with blocks of about `block_bytes` (an existing stream whose blocks
-// are much larger, or compressed otherwise than `compression` asks, is
-// rebuilt). kAuto compresses when the stream, estimated from the store's size,
-// exceeds half the memory available for the page cache; compressed blocks are
-// written compressed (a zstd frame per 32 KiB of records), never raw first.
-// Memory: two 32 KiB buffers per block (at most 1024 blocks) and one
+// Opens or (re)builds the block stream of `store` in `dir` for the words of
+// `vocab` (records hold their ranks), with blocks of about `block_bytes` (an existing stream whose
+// blocks are much larger, or compressed otherwise than `compression` asks, is rebuilt). kAuto
+// compresses when the stream, estimated from the store's size, exceeds half the memory available
+// for the page cache; compressed blocks are written compressed (a zstd frame per 32 KiB of
+// records), never raw first. Memory: two 32 KiB buffers per block (at most 1024 blocks) and one
 // compressor.
-Status OpenBlockStream(Store* store, const std::string& dir, uint32_t vocab, size_t block_bytes,
-                       BlockCompression compression, BlockStreamInfo* info);
+Status OpenBlockStream(Store* store, const std::string& dir, const RankedVocab& vocab,
+                       size_t block_bytes, BlockCompression compression, BlockStreamInfo* info);
 
 // A part of the stream as BlockReader hands it out: pairs grouped in
 // buckets, bucket k being pairs[bucket_begin[k], bucket_begin[k + 1]). Each

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 #include <tbb/task_arena.h>
 
+#include "store/ranked_vocab.h"
 #include "store/store.h"
 #include "streamglove/options.h"
 #include "streamglove/train.h"
@@ -42,14 +43,6 @@ using Clock = std::chrono::steady_clock;
 
 // What starts a device's error lines.
 constexpr char kCudaPurpose[] = "--device cuda";
-
-// The vocabulary cut: ids are ranks, so the kept words are a prefix.
-uint32_t VocabCut(const std::vector<VocabEntry>& vocab, const TrainOptions& o) {
-  uint64_t n = 0;
-  while (n < vocab.size() && vocab[n].count >= o.min_count) ++n;
-  if (o.max_vocab != 0) n = std::min(n, o.max_vocab);
-  return static_cast<uint32_t>(n);
-}
 
 // Hyperparameters a checkpoint must share with the run that resumes it. A
 // budget's epochs are its plan's (OUT.plan), which may shorten as the run
@@ -292,7 +285,6 @@ Status ValidateTrainOptions(const TrainOptions& o) {
   if (!(o.subsample >= 0 && o.subsample < 1))
     return Status::InvalidArgument("--subsample must be in [0, 1)");
   SG_RETURN_IF_ERROR(CheckThreads(o.threads));
-  if (o.min_count < 1) return Status::InvalidArgument("--min-count must be at least 1");
   if (o.checkpoint_every < 1)
     return Status::InvalidArgument("--checkpoint-every must be at least 1");
   if (o.memory_bytes < kMinMemoryBytes) {
@@ -464,8 +456,9 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
   SG_RETURN_IF_ERROR(Store::OpenForReading(store_dir, o.memory_bytes, &store));
   if (!store->initialized())
     return Status::InvalidArgument(fmt::format("{}: the store holds no vocabulary yet", store_dir));
-  const std::vector<VocabEntry> vocab = store->vocab();
-  const uint32_t cut = VocabCut(vocab, o);
+  const RankedVocab ranked(store->config(), store->vocab(), o.min_count, o.max_vocab);
+  const std::vector<VocabEntry>& vocab = ranked.words();
+  const uint32_t cut = ranked.size();
   if (cut == 0) return Status::InvalidArgument("no word passes --min-count / --max-vocab");
 
   // A budget decides the objective before anything depends on it; the dims
@@ -515,7 +508,7 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
   SG_RETURN_IF_ERROR(PlanMemory(o, cut, staging, &dims, &block_bytes));
   BlockStreamInfo blocks;
   const auto build_start = Clock::now();
-  SG_RETURN_IF_ERROR(OpenBlockStream(store.get(), store_dir + "/" + kBlockStreamDir, cut,
+  SG_RETURN_IF_ERROR(OpenBlockStream(store.get(), store_dir + "/" + kBlockStreamDir, ranked,
                                      block_bytes, o.block_compression, &blocks));
   stats->block_build_seconds = Seconds(build_start);
   stats->blocks_built = blocks.built;

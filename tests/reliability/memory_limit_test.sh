@@ -47,10 +47,24 @@ spilled() { grep -oE '[0-9]+ spill(ed)? runs' "$work/$1.err" | grep -oE '^[0-9]+
 for t in 1 4; do
   measure vocab-$t "$bin" vocab "$work/corpus" --min-count 2 --memory $limit --threads $t -o "$work/vocab-$t.txt"
   [ "$(spilled vocab-$t)" -gt 0 ] || { echo "FAIL: vocab at $t threads did not spill: the budget never bound"; exit 1; }
+  # A fixed vocabulary, cut to 200,000 words; a growing one holds all 2 million (below).
   measure ingest-$t "$bin" ingest --store "$work/store-$t" "$work/corpus" --min-count 2 --max-vocab $max_vocab \
-    --window 5 --memory $limit --threads $t
+    --fixed-vocab --window 5 --memory $limit --threads $t
   [ "$(spilled ingest-$t)" -gt 0 ] || { echo "FAIL: ingest at $t threads did not spill: the budget never bound"; exit 1; }
 done
+# A growing store would hold every distinct word (about 2 million here) in
+# memory while counting: more than 256M allows, so it is refused in one line,
+# within the limit, before the counting starts.
+if /usr/bin/time -f %M -o "$work/grow.rss" "$bin" ingest --store "$work/store-grow" "$work/corpus" \
+  --window 5 --memory $limit --threads 2 -q 2>"$work/grow.err"; then
+  echo "FAIL: a growing ingest of 2 million words fitted in --memory $limit"; exit 1
+fi
+grep -q "too small for this vocabulary" "$work/grow.err" && [ "$(wc -l < "$work/grow.err")" = 1 ] ||
+  { echo "FAIL: a growing ingest over budget: $(cat "$work/grow.err")"; exit 1; }
+kib=$(tail -n 1 "$work/grow.rss")
+[ "$kib" -le "$allowed_kib" ] ||
+  { echo "FAIL: the refused growing ingest peaked at $((kib / 1024)) MiB"; fail=1; }
+echo "ok: a growing ingest over budget is refused at $((kib / 1024)) MiB: $(cat "$work/grow.err")"
 cmp -s "$work/vocab-1.txt" "$work/vocab-4.txt" ||
   { echo "FAIL: the vocabulary depends on the thread count"; exit 1; }
 

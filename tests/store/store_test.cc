@@ -13,6 +13,7 @@
 
 #include "store/pair_block.h"
 #include "store/pair_block_merge_operator.h"
+#include "store/ranked_vocab.h"
 #include "streamglove/store_info.h"
 #include "test_util.h"
 #include "util/file.h"
@@ -62,7 +63,16 @@ Status CommitPairs(Store* store, const Pairs& pairs, const IngestProgress* progr
   for (const auto& [rc, value] : pairs) {
     SG_RETURN_IF_ERROR(batch->Add(rc.first / rows_per_range, rc.first, rc.second, value));
   }
-  return store->CommitBatch(std::move(batch), progress, finished);
+  BatchMetadata metadata;
+  metadata.progress = progress;
+  metadata.finished = finished;
+  return store->CommitBatch(std::move(batch), metadata);
+}
+
+std::unique_ptr<Store::Batch> NewEmptyBatch(Store* store) {
+  std::unique_ptr<Store::Batch> batch;
+  REQUIRE(store->NewBatch(1, &batch).ok());
+  return batch;
 }
 
 Pairs ReadPairs(Store* store) {
@@ -212,7 +222,9 @@ TEST_CASE("Batches written by other processes commit with their records in one s
     files.push_back(written[0]);
   }
   const std::vector<InputRecord> records = {{"f1", "a.txt", 10, 2}, {"f2", "b.txt", 20, 4}};
-  REQUIRE(store->CommitBatchFiles(files, records).ok());
+  BatchMetadata metadata;
+  metadata.finished = records;
+  REQUIRE(store->CommitBatchFiles(files, metadata).ok());
   Pairs expected = before;
   for (const Pairs& p : rank_pairs) {
     for (const auto& [rc, value] : p) expected[rc] += value;
@@ -354,7 +366,7 @@ TEST_CASE("CommitBatch refuses key ranges that share a pair block and commits no
     REQUIRE(store->NewBatch(3, &batch).ok());
     REQUIRE(batch->Add(0, 1, 5, 1).ok());
     REQUIRE(batch->Add(2, 1, 9, 1).ok());  // the same block as (1, 5), two ranges on
-    const Status s = store->CommitBatch(std::move(batch), &progress, {});
+    const Status s = store->CommitBatch(std::move(batch), BatchMetadata{&progress, {}, {}, {}});
     CHECK(s.code() == Status::Code::kInvalidArgument);
     CHECK(s.message().find("overlap") != std::string::npos);
   }
@@ -363,7 +375,7 @@ TEST_CASE("CommitBatch refuses key ranges that share a pair block and commits no
     REQUIRE(store->NewBatch(2, &batch).ok());
     REQUIRE(batch->Add(0, 2, 0, 1).ok());
     REQUIRE(batch->Add(1, 1, 0, 1).ok());
-    CHECK(store->CommitBatch(std::move(batch), &progress, {}).code() ==
+    CHECK(store->CommitBatch(std::move(batch), BatchMetadata{&progress, {}, {}, {}}).code() ==
           Status::Code::kInvalidArgument);
   }
   SECTION("adjacent blocks of one row in two ranges are fine") {
@@ -373,7 +385,7 @@ TEST_CASE("CommitBatch refuses key ranges that share a pair block and commits no
     REQUIRE(batch->FinishRange(0).ok());
     CHECK(batch->Add(0, 1, kBlockColumns, 1).code() == Status::Code::kInvalidArgument);
     REQUIRE(batch->Add(1, 1, kBlockColumns, 4).ok());
-    REQUIRE(store->CommitBatch(std::move(batch), &progress, {}).ok());
+    REQUIRE(store->CommitBatch(std::move(batch), BatchMetadata{&progress, {}, {}, {}}).ok());
     CHECK(ReadPairs(store.get()) == Pairs{{{1, kBlockColumns - 1}, 3}, {{1, kBlockColumns}, 4}});
     bool found = false;
     IngestProgress got;
@@ -505,14 +517,15 @@ TEST_CASE("verify passes a sound store and names broken invariants", "[store]") 
   const std::string path = dir.path() + "/store";
   {
     std::unique_ptr<Store> store = NewInitializedStore(path);
+    // 73 tokens: the test vocabulary's counts, every token a word's.
     REQUIRE(CommitPairs(store.get(), {{{0, 1}, 7}, {{1, 0}, 7}, {{2, 2}, 3}}, nullptr,
-                        {InputRecord{"f1", "a.txt", 10, 5}})
+                        {InputRecord{"f1", "a.txt", 10, 73}})
                 .ok());
   }
   VerifyReport report;
   REQUIRE(VerifyStore(path, kMemory, &report).ok());
   CHECK(report.problems.empty());
-  CHECK(report.checks.size() == 6);
+  CHECK(report.checks.size() == 7);
 
   // One more pair above the diagonal only: no longer symmetric.
   {
@@ -539,4 +552,116 @@ TEST_CASE("verify passes a sound store and names broken invariants", "[store]") 
   for (const std::string& p : report.problems) found += p;
   INFO(found);
   CHECK((found.find("hecksum") != std::string::npos || found.find("orrupt") != std::string::npos));
+}
+
+TEST_CASE("Words added later get the next ids and batches grow their counts atomically",
+          "[store]") {
+  TempDir dir;
+  REQUIRE(dir.Create("", "sg-store-grow-").ok());
+  const std::string path = dir.path() + "/store";
+  {
+    std::unique_ptr<Store> store = NewInitializedStore(path, {{"a", 0}, {"b", 0}});
+    REQUIRE(store->AddWords({"c", "d"}).ok());
+    REQUIRE(store->vocab().size() == 4);
+    CHECK(store->vocab()[2].word == "c");
+    BatchMetadata metadata;
+    metadata.word_counts = {5, 0, 7};  // d is not counted
+    std::unique_ptr<Store::Batch> batch;
+    REQUIRE(store->NewBatch(1, &batch).ok());
+    REQUIRE(batch->Add(0, 0, 2, 9).ok());
+    REQUIRE(store->CommitBatch(std::move(batch), metadata).ok());
+    metadata.word_counts = {1, 2};
+    REQUIRE(store->CommitBatch(NewEmptyBatch(store.get()), metadata).ok());  // metadata alone
+    CHECK(store->vocab()[0].count == 6);
+    // More ids than the vocabulary holds: refused, nothing changes.
+    metadata.word_counts.assign(5, 1);
+    CHECK(store->CommitBatch(NewEmptyBatch(store.get()), metadata).code() ==
+          Status::Code::kInvalidArgument);
+  }
+  std::unique_ptr<Store> store = OpenOrDie(path, false);
+  const std::vector<VocabEntry> want = {{"a", 6}, {"b", 2}, {"c", 7}, {"d", 0}};
+  REQUIRE(store->vocab().size() == want.size());
+  for (size_t i = 0; i < want.size(); ++i) {
+    CHECK(store->vocab()[i].word == want[i].word);
+    CHECK(store->vocab()[i].count == want[i].count);
+  }
+  // Ranked by count, cut at min_count: c, a, b; d (never counted) is not a word yet.
+  const RankedVocab ranked(store->config(), store->vocab(), 1, 0);
+  REQUIRE(ranked.size() == 3);
+  CHECK(ranked.words()[0].word == "c");
+  CHECK(ranked.rank(2) == 0);
+  CHECK(ranked.rank(3) == RankedVocab::kCut);
+  CHECK_FALSE(ranked.ids_are_ranks());
+  std::vector<std::tuple<uint32_t, uint32_t, uint64_t>> pairs;
+  REQUIRE(ForEachRankedPair(store.get(), ranked, [&](uint32_t r, uint32_t c, uint64_t v) {
+            pairs.emplace_back(r, c, v);
+            return Status::OK();
+          }).ok());
+  CHECK(pairs == std::vector<std::tuple<uint32_t, uint32_t, uint64_t>>{{1, 0, 9}});
+  // A fixed vocabulary takes no words.
+  StoreConfig fixed;
+  fixed.fixed_vocabulary = true;
+  std::unique_ptr<Store> fixed_store = OpenOrDie(dir.path() + "/fixed", true);
+  REQUIRE(fixed_store->Initialize(fixed, TestVocab()).ok());
+  CHECK(fixed_store->AddWords({"x"}).code() == Status::Code::kInvalidArgument);
+}
+
+TEST_CASE("Ranks order by count then bytes, and rank order visits rows and columns by rank",
+          "[store]") {
+  TempDir dir;
+  REQUIRE(dir.Create("", "sg-store-rank-").ok());
+  // Ids in first-seen order; counts make the ranks 3 1 0 2 (ties by bytes).
+  std::unique_ptr<Store> store =
+      NewInitializedStore(dir.path() + "/store", {{"z", 1}, {"b", 5}, {"y", 9}, {"a", 5}});
+  Pairs all;
+  for (uint32_t r = 0; r < 4; ++r) {
+    for (uint32_t c = 0; c < 4; ++c) all[{r, c}] = 10 * r + c + 1;
+  }
+  REQUIRE(CommitPairs(store.get(), all).ok());
+  StoreConfig config;
+  config.min_count = 5;
+  const RankedVocab ranked(config, store->vocab(), 0, 0);
+  REQUIRE(ranked.size() == 3);
+  CHECK(ranked.words()[0].word == "y");
+  CHECK(ranked.words()[1].word == "a");
+  CHECK(ranked.words()[2].word == "b");
+  std::vector<std::tuple<uint32_t, uint32_t, uint64_t>> got, want;
+  for (uint32_t r = 0; r < 3; ++r) {
+    for (uint32_t c = 0; c < 3; ++c) {
+      want.emplace_back(r, c, all[{ranked.id(r), ranked.id(c)}]);
+    }
+  }
+  REQUIRE(ForEachRankedPair(store.get(), ranked, [&](uint32_t r, uint32_t c, uint64_t v) {
+            got.emplace_back(r, c, v);
+            return Status::OK();
+          }).ok());
+  CHECK(got == want);
+  CHECK(RankedVocab(config, store->vocab(), 1, 2).size() == 2);  // max_vocab
+}
+
+TEST_CASE("A version 1 store reads as a fixed vocabulary and is upgraded when opened to write",
+          "[store]") {
+  TempDir dir;
+  REQUIRE(dir.Create("", "sg-store-v1-").ok());
+  const std::string path = dir.path() + "/store";
+  {
+    StoreConfig v1;
+    v1.format_version = 1;  // EncodeConfig writes version 1's layout
+    std::unique_ptr<Store> store = OpenOrDie(path, true);
+    REQUIRE(store->Initialize(v1, TestVocab()).ok());
+  }
+  {
+    std::unique_ptr<Store> store;
+    REQUIRE(Store::OpenForReading(path, kMemory, &store).ok());
+    CHECK(store->config().format_version == 1);
+    CHECK(store->config().fixed_vocabulary);
+    CHECK(store->config().min_count == 1);
+    CHECK(store->vocab().size() == TestVocab().size());
+  }
+  OpenOrDie(path, false);  // upgrades
+  std::unique_ptr<Store> store;
+  REQUIRE(Store::OpenForReading(path, kMemory, &store).ok());
+  CHECK(store->config().format_version == kStoreFormatVersion);
+  CHECK(store->config().fixed_vocabulary);
+  CHECK(store->vocab()[0].count == TestVocab()[0].count);
 }

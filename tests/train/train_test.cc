@@ -229,7 +229,7 @@ TEST_CASE(
   TrainFixture f;
   std::unique_ptr<Store> store;
   REQUIRE(Store::OpenForReading(f.store, 64 << 20, &store).ok());
-  const uint32_t vocab = static_cast<uint32_t>(store->vocab().size());
+  const RankedVocab vocab(store->config(), store->vocab(), 1, 0);
   const std::string dir = f.dir.path() + "/blocks";
   BlockStreamInfo info;
   REQUIRE(OpenBlockStream(store.get(), dir, vocab, size_t{1} << 30, BlockCompression::kNone, &info)

@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# Adding inputs to a store: however a corpus is split into ingests, in any
+# order, with kill -9 and resumes, the store equals one ingest of all its
+# inputs (every dump byte-identical), and both equal an independent
+# brute-force counter (brute_force_counts.py). Later inputs bring new words.
+# Also: a file that grew is read from where it ended; a changed one is
+# refused; a fixed vocabulary reports the words it drops and equals
+# Stanford-style counting with that vocabulary; a subsampled store keeps its
+# first keep probabilities.
+#
+#   additions_test.sh STREAMGLOVE
+set -euo pipefail
+bin=$1
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/sg-additions.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+fail() { echo "FAIL: $*"; exit 1; }
+flags=(--window 5 --memory 256M --batch-size 64K -q)
+
+# Four parts: frequent words shared by all, words that first appear in part
+# k (so each later part brings new ones), and a tail of rare words.
+python3 - <<'EOF'
+import random
+rng = random.Random(11)
+for k in range(4):
+    with open(f"part{k}.txt", "w") as f:
+        for _ in range(2500):
+            words = []
+            for _ in range(rng.randint(1, 40)):
+                r = rng.random()
+                if r < 0.8:
+                    words.append(f"w{int(rng.paretovariate(1.1)) % 300}")
+                elif r < 0.95:
+                    words.append(f"n{rng.randint(0, k)}x{int(rng.paretovariate(1.0)) % 200}")
+                else:
+                    words.append(f"r{rng.randint(0, 10**6)}")
+            f.write(" ".join(words) + "\n")
+EOF
+parts=(part0.txt part1.txt part2.txt part3.txt)
+
+# Every dump of a store, at the store's cut (5) and at no cut.
+dumps() {
+  for cut in 0 1; do
+    for format in text glove vocab; do
+      "$bin" dump --store "$1" --format "$format" --min-count "$cut" | md5sum
+    done
+  done
+}
+same_store() { [ "$(dumps "$1")" = "$(dumps "$2")" ] || fail "$3: $1 differs from $2"; }
+
+# A dump against the brute-force counter's files: same words in the same
+# order, counts equal as doubles.
+check_against_counter() {  # STORE PREFIX MIN_COUNT
+  "$bin" dump --store "$1" --format vocab --min-count "$3" > got.vocab
+  "$bin" dump --store "$1" --format text --min-count "$3" > got.pairs
+  cmp -s got.vocab "$2.vocab" || fail "$1: vocabulary differs from the brute-force counter's"
+  python3 - got.pairs "$2.pairs" <<'EOF' || fail "$1: pairs differ from the brute-force counter's"
+import sys
+a, b = (open(p, "rb").read().splitlines() for p in sys.argv[1:3])
+assert len(a) == len(b), (len(a), len(b))
+for x, y in zip(a, b):
+    xs, ys = x.split(b" "), y.split(b" ")
+    assert xs[:2] == ys[:2] and float(xs[2]) == float(ys[2]), (x, y)
+EOF
+}
+
+# 1. One ingest of everything, against the brute-force counter.
+start=$(date +%s.%N)
+"$bin" ingest --store one "${parts[@]}" "${flags[@]}"
+full=$(echo "$(date +%s.%N) - $start" | bc)
+# A kill lands within the first half of an uninterrupted ingest of everything.
+kill_delay() { awk -v f="$full" -v r="$RANDOM" 'BEGIN { printf "%.3f", 0.5 * f * r / 32768 }'; }
+"$here/brute_force_counts.py" --window 5 --min-count 1 all "${parts[@]}"
+"$here/brute_force_counts.py" --window 5 --min-count 5 all5 "${parts[@]}"
+check_against_counter one all 1
+check_against_counter one all5 0
+echo "one ingest equals the brute-force counter ($(wc -l < all.vocab) words, $(wc -l < all.pairs) pairs)"
+
+# 2. Other groupings and orders.
+"$bin" ingest --store split part2.txt "${flags[@]}"
+"$bin" ingest --store split part0.txt part3.txt "${flags[@]}"
+"$bin" ingest --store split part1.txt "${flags[@]}"
+same_store one split "three ingests"
+"$bin" verify --store split > /dev/null || fail "verify of the split store"
+
+# 3. kill -9 at random moments of each ingest, then resumed.
+kills=0
+for group in "part3.txt" "part1.txt" "part0.txt part2.txt"; do
+  for _ in 1 2 3; do
+    # shellcheck disable=SC2086
+    "$bin" ingest --store killed $group "${flags[@]}" 2>> killed.err &
+    pid=$!
+    sleep "$(kill_delay)"
+    if kill -9 "$pid" 2>/dev/null; then kills=$((kills + 1)); fi
+    wait "$pid" 2>/dev/null || true
+  done
+  # shellcheck disable=SC2086
+  "$bin" ingest --store killed $group "${flags[@]}"
+done
+[ ! -s killed.err ] || fail "an interrupted run reported: $(head -3 killed.err)"
+same_store one killed "three ingests with $kills kills"
+echo "three groupings equal one ingest; $kills of 9 kill -9 hit a running ingest"
+
+# 4. A file that grows: only its new part is counted; kill -9 during it.
+cp part0.txt grow.txt
+"$bin" ingest --store grown grow.txt "${flags[@]}"
+cat part1.txt >> grow.txt
+for _ in 1 2; do
+  "$bin" ingest --store grown grow.txt "${flags[@]}" 2>> grown.err &
+  pid=$!
+  sleep "$(kill_delay)"
+  kill -9 "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+done
+"$bin" ingest --store grown grow.txt "${flags[@]}"
+[ ! -s grown.err ] || fail "an interrupted run reported: $(head -3 grown.err)"
+"$bin" ingest --store whole grow.txt "${flags[@]}"
+same_store whole grown "a grown file"
+tokens=$("$bin" stats --store grown --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["tokens"])')
+[ "$tokens" = "$(cat grow.txt | wc -w)" ] || fail "grown store counts $tokens tokens, the file holds $(wc -w < grow.txt)"
+echo "a grown file is counted once: $tokens tokens"
+
+# 5. A file changed otherwise is refused in one line, and the store is kept.
+before=$(dumps grown)
+sed -i '1s/^/changed /' grow.txt
+rc=0
+"$bin" ingest --store grown grow.txt "${flags[@]}" 2> changed.err || rc=$?
+[ "$rc" = 1 ] && [ "$(wc -l < changed.err)" = 1 ] && grep -q "grow.txt: changed since it was ingested" changed.err ||
+  fail "a changed input: exit $rc, $(cat changed.err)"
+[ "$before" = "$(dumps grown)" ] || fail "a refused changed input altered the store"
+echo "a changed file is refused: $(cat changed.err)"
+
+# 6. A fixed vocabulary: later words are reported and dropped, as Stanford's
+# cooccur drops words outside its vocabulary.
+"$bin" ingest --store fixed part0.txt --fixed-vocab --min-count 1 "${flags[@]}"
+"$bin" ingest --store fixed part1.txt part2.txt part3.txt --window 5 --memory 256M 2> fixed.err
+"$bin" dump --store fixed --format vocab > part0.vocab
+"$here/brute_force_counts.py" --window 5 --vocab part0.vocab fixed part0.txt part1.txt part2.txt part3.txt
+check_against_counter fixed fixed 0
+outside=$(python3 - <<'EOF'
+known = {l.split()[0] for l in open("part0.vocab")}
+words = [w for p in ("part1.txt", "part2.txt", "part3.txt") for w in open(p).read().split()]
+print(sum(w not in known for w in words), len({w for w in words if w not in known}))
+EOF
+)
+grep -q "^ingest: ${outside% *} tokens of these inputs (${outside#* } distinct words" fixed.err ||
+  fail "a fixed vocabulary's report: $(cat fixed.err), expected $outside"
+echo "a fixed vocabulary drops and reports $outside (tokens, words) of later inputs"
+
+# 7. A subsampled store keeps the vocabulary and keep probabilities of its
+# first ingest: additions count as one ingest with that vocabulary would.
+"$bin" ingest --store sub1 part0.txt --subsample 1e-3 --min-count 2 "${flags[@]}"
+"$bin" ingest --store sub1 part1.txt part2.txt part3.txt --subsample 1e-3 "${flags[@]}" 2> /dev/null
+"$bin" vocab part0.txt --min-count 2 -o sub.vocab -q
+"$bin" ingest --store sub2 "${parts[@]}" --vocab sub.vocab --subsample 1e-3 "${flags[@]}"
+same_store sub1 sub2 "a subsampled store's additions"
+echo "PASS"
