@@ -110,6 +110,11 @@ struct TrainOptions {
   BlockCompression block_compression = BlockCompression::kAuto;
   uint32_t checkpoint_every = 1;  // epochs between checkpoints (and after the last). Default: 1.
   bool resume = false;            // continue from the checkpoint beside the output
+  // Without a checkpoint to resume: start from an earlier run's parameters
+  // (its output, with the checkpoint beside it; the same objective and dim),
+  // word by word, new words fresh: after an addition to the store, a shorter
+  // run gets where a full one from scratch would. Default: empty (none).
+  std::string warm_start;
   // A wall-time budget for the whole call (0: none). With one, the epochs
   // (and what budget_choices allows) are planned from rates measured on the
   // store's own pairs, so that training, checkpoints and the vectors file end
@@ -145,6 +150,7 @@ struct TrainStats {
   bool blocks_built = false;
   double block_build_seconds = 0;
   uint32_t start_epoch = 0;  // > 0 when resumed
+  uint32_t warm_words = 0;   // words started from --warm-start's run
   double store_subsample =
       0;  // the store's subsampling before windowing (SGNS does not subsample again)
   std::vector<EpochStats> epochs;

@@ -128,6 +128,10 @@ TrainCommand::TrainCommand(CLI::App* parent) {
   app_->add_option("--checkpoint-every", options_.checkpoint_every, "Epochs between checkpoints")
       ->capture_default_str();
   app_->add_flag("--resume", options_.resume, "Continue from OUT.checkpoint");
+  app_->add_option("--warm-start", options_.warm_start,
+                   "Start from an earlier run's output (with its .checkpoint; the same "
+                   "--objective and --dim) instead of random vectors: its words keep their rows, "
+                   "new words start fresh. For training again after an ingest added to the store");
   app_->add_option(
       "--budget", budget_,
       "Wall time for the whole call (90s, 10m, 1h30m): the epochs, and the objective, dim and "
@@ -199,7 +203,11 @@ Status TrainCommand::Run() {
              "({:.2f} M pairs/s, {}); vectors in {}\n",
              stats.vocab_size, stats.pairs, stats.blocks, stats.blocks_built ? "built" : "reused",
              stats.block_build_seconds, stats.epochs.size(),
-             stats.start_epoch > 0 ? fmt::format(" (resumed after {})", stats.start_epoch) : "",
+             stats.start_epoch > 0 ? fmt::format(" (resumed after {})", stats.start_epoch)
+             : options_.warm_start.empty()
+                 ? std::string()
+                 : fmt::format(" (warm: {} of {} words from {})", stats.warm_words,
+                               stats.vocab_size, options_.warm_start),
              seconds, seconds > 0 ? stats.pairs * stats.epochs.size() / seconds / 1e6 : 0.0,
              options_.device == TrainDevice::kCpu ? fmt::format("{} threads", stats.threads)
                                                   : stats.device,

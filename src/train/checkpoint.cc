@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "train/embedding_model.h"
 #include "util/coding.h"
 #include "util/crc32.h"
 #include "util/file.h"
@@ -23,6 +24,85 @@ constexpr size_t kTrailerBytes = sizeof(uint64_t);  // the CRC-32 of everything 
 // The arrays are written as the floats lie in memory: the format is
 // little-endian, so only little-endian hosts can write or read it.
 static_assert(std::endian::native == std::endian::little, "checkpoints are little-endian");
+
+// Reads a checkpoint front to back: the header, then its arrays' bytes.
+class CheckpointReader {
+ public:
+  Status Open(const std::string& path) {
+    path_ = path;
+    SG_RETURN_IF_ERROR(in_.Open(path));
+    std::error_code ec;
+    file_bytes_ = std::filesystem::file_size(path, ec);
+    if (ec) return Status::IOError(fmt::format("{}: {}", path, ec.message()));
+    SG_RETURN_IF_ERROR(ReadExact(header_, sizeof(header_)));
+    if (std::memcmp(header_, kOldCheckpointMagic, sizeof(kOldCheckpointMagic)) == 0) {
+      return Status::InvalidArgument(
+          fmt::format("{}: a checkpoint of an older streamglove (format 01, no checksum): train "
+                      "again without --resume",
+                      path));
+    }
+    if (std::memcmp(header_, kCheckpointMagic, sizeof(kCheckpointMagic)) != 0)
+      return Status::Corruption(fmt::format("{}: byte 0: not a streamglove checkpoint", path));
+    if (file_bytes_ < kHeaderBytes + kTrailerBytes) {
+      return Status::Corruption(
+          fmt::format("{}: byte {}: truncated checkpoint", path, file_bytes_));
+    }
+    crc_ = ExtendCrc32(0, header_, sizeof(header_));
+    return Status::OK();
+  }
+  uint64_t field(int i) const { return DecodeFixed64(header_ + sizeof(kCheckpointMagic) + 8 * i); }
+  uint64_t vocab() const { return field(0); }
+  uint64_t dim() const { return field(1); }
+  uint64_t array_bytes() const { return file_bytes_ - kHeaderBytes - kTrailerBytes; }
+
+  // The next n bytes of the arrays, into `to` (checksummed as read).
+  Status ReadArrays(void* to, size_t n) {
+    SG_RETURN_IF_ERROR(ReadExact(to, n));
+    crc_ = ExtendCrc32(crc_, to, n);
+    return Status::OK();
+  }
+  // Reads the rest of the arrays without keeping them.
+  Status SkipArrays() {
+    std::vector<char> buffer(size_t{1} << 20);
+    for (uint64_t left = kHeaderBytes + array_bytes() - in_.position(); left > 0;) {
+      const size_t n = static_cast<size_t>(std::min<uint64_t>(left, buffer.size()));
+      SG_RETURN_IF_ERROR(ReadArrays(buffer.data(), n));
+      left -= n;
+    }
+    return Status::OK();
+  }
+  // After the arrays: the trailer against what was read.
+  Status CheckTrailer() {
+    unsigned char trailer[kTrailerBytes];
+    SG_RETURN_IF_ERROR(ReadExact(trailer, sizeof(trailer)));
+    if (DecodeFixed64(trailer) != crc_) {
+      return Status::Corruption(
+          fmt::format("{}: checksum mismatch: the checkpoint is damaged", path_));
+    }
+    return Status::OK();
+  }
+
+ private:
+  Status ReadExact(void* to, size_t n) {
+    char* p = static_cast<char*>(to);
+    while (n > 0) {
+      size_t got = 0;
+      SG_RETURN_IF_ERROR(in_.Read(p, n, &got));
+      if (got == 0)
+        return Status::Corruption(
+            fmt::format("{}: byte {}: truncated checkpoint", path_, in_.position()));
+      p += got;
+      n -= got;
+    }
+    return Status::OK();
+  }
+
+  std::string path_;
+  SequentialFile in_;
+  uint64_t file_bytes_ = 0;
+  unsigned char header_[kHeaderBytes];
+  uint32_t crc_ = 0;
+};
 
 }  // namespace
 
@@ -49,80 +129,67 @@ Status SaveCheckpoint(const std::string& path, uint32_t vocab, uint32_t dim, uin
 
 Status LoadCheckpoint(const std::string& path, uint32_t vocab, uint32_t dim, uint64_t options_hash,
                       const std::vector<LargeArray<float>*>& arrays, uint32_t* epochs_done) {
-  SequentialFile in;
+  CheckpointReader in;
   SG_RETURN_IF_ERROR(in.Open(path));
-  std::error_code ec;
-  const uint64_t file_bytes = std::filesystem::file_size(path, ec);
-  if (ec) return Status::IOError(fmt::format("{}: {}", path, ec.message()));
-  auto read_exact = [&](void* to, size_t n) -> Status {
-    char* p = static_cast<char*>(to);
-    while (n > 0) {
-      size_t got = 0;
-      SG_RETURN_IF_ERROR(in.Read(p, n, &got));
-      if (got == 0)
-        return Status::Corruption(
-            fmt::format("{}: byte {}: truncated checkpoint", path, in.position()));
-      p += got;
-      n -= got;
-    }
-    return Status::OK();
-  };
-  unsigned char header[kHeaderBytes];
-  SG_RETURN_IF_ERROR(read_exact(header, sizeof(header)));
-  if (std::memcmp(header, kOldCheckpointMagic, sizeof(kOldCheckpointMagic)) == 0) {
-    return Status::InvalidArgument(
-        fmt::format("{}: a checkpoint of an older streamglove (format 01, no checksum): train "
-                    "again without --resume",
-                    path));
-  }
-  if (std::memcmp(header, kCheckpointMagic, sizeof(kCheckpointMagic)) != 0) {
-    return Status::Corruption(fmt::format("{}: byte 0: not a streamglove checkpoint", path));
-  }
-  if (file_bytes < kHeaderBytes + kTrailerBytes) {
-    return Status::Corruption(fmt::format("{}: byte {}: truncated checkpoint", path, file_bytes));
-  }
-  const unsigned char* fields = header + sizeof(kCheckpointMagic);
-  const uint64_t file_vocab = DecodeFixed64(fields), file_dim = DecodeFixed64(fields + 8);
-  const uint64_t file_epochs = DecodeFixed64(fields + 16), file_hash = DecodeFixed64(fields + 24);
   uint64_t array_bytes = 0;
   for (const LargeArray<float>* a : arrays) array_bytes += a->size() * sizeof(float);
   // The arrays are read straight into place when the file has the run's
   // shape; otherwise it is only checksummed, so that damage reads as damage
   // and an intact checkpoint of another run as that.
-  const bool fits = file_vocab == vocab && file_dim == dim &&
-                    file_bytes == kHeaderBytes + array_bytes + kTrailerBytes;
-  uint32_t crc = ExtendCrc32(0, header, sizeof(header));
+  const bool fits = in.vocab() == vocab && in.dim() == dim && in.array_bytes() == array_bytes;
   if (fits) {
-    for (LargeArray<float>* a : arrays) {
-      SG_RETURN_IF_ERROR(read_exact(a->data(), a->size() * sizeof(float)));
-      crc = ExtendCrc32(crc, a->data(), a->size() * sizeof(float));
-    }
+    for (LargeArray<float>* a : arrays)
+      SG_RETURN_IF_ERROR(in.ReadArrays(a->data(), a->size() * sizeof(float)));
   } else {
-    std::vector<char> buffer(size_t{1} << 20);
-    for (uint64_t left = file_bytes - kHeaderBytes - kTrailerBytes; left > 0;) {
-      const size_t n = static_cast<size_t>(std::min<uint64_t>(left, buffer.size()));
-      SG_RETURN_IF_ERROR(read_exact(buffer.data(), n));
-      crc = ExtendCrc32(crc, buffer.data(), n);
-      left -= n;
-    }
+    SG_RETURN_IF_ERROR(in.SkipArrays());
   }
-  unsigned char trailer[kTrailerBytes];
-  SG_RETURN_IF_ERROR(read_exact(trailer, sizeof(trailer)));
-  if (DecodeFixed64(trailer) != crc) {
-    return Status::Corruption(
-        fmt::format("{}: checksum mismatch: the checkpoint is damaged", path));
-  }
-  if (file_vocab != vocab || file_dim != dim) {
+  SG_RETURN_IF_ERROR(in.CheckTrailer());
+  if (in.vocab() != vocab || in.dim() != dim) {
     return Status::InvalidArgument(
-        fmt::format("{}: checkpoint of {} words x {} dims; this run has {} x {}", path, file_vocab,
-                    file_dim, vocab, dim));
+        fmt::format("{}: checkpoint of {} words x {} dims; this run has {} x {}", path, in.vocab(),
+                    in.dim(), vocab, dim));
   }
-  if (!fits || file_hash != options_hash) {  // (another objective keeps another number of arrays)
+  if (!fits || in.field(3) != options_hash) {  // (another objective keeps another number of arrays)
     return Status::InvalidArgument(
         fmt::format("{}: checkpoint was trained with other hyperparameters", path));
   }
-  *epochs_done = static_cast<uint32_t>(file_epochs);
+  *epochs_done = static_cast<uint32_t>(in.field(2));
   return Status::OK();
+}
+
+Status LoadCheckpointRows(const std::string& path, uint32_t dim, const std::vector<uint32_t>& rows,
+                          const std::vector<LargeArray<float>*>& arrays) {
+  // First the whole file's checksum: no row of a damaged file is copied.
+  {
+    CheckpointReader check;
+    SG_RETURN_IF_ERROR(check.Open(path));
+    SG_RETURN_IF_ERROR(check.SkipArrays());
+    SG_RETURN_IF_ERROR(check.CheckTrailer());
+  }
+  CheckpointReader in;
+  SG_RETURN_IF_ERROR(in.Open(path));
+  const size_t stride = RowStride(dim);
+  if (in.dim() != dim || in.vocab() != rows.size() ||
+      in.array_bytes() != arrays.size() * rows.size() * stride * sizeof(float)) {
+    return Status::InvalidArgument(fmt::format(
+        "{}: a checkpoint of {} words x {} dims ({} bytes of arrays); this run wants {} words x {} "
+        "dims in {} arrays (the same --dim and --objective)",
+        path, in.vocab(), in.dim(), in.array_bytes(), rows.size(), dim, arrays.size()));
+  }
+  constexpr size_t kRowsPerRead = 4096;
+  std::vector<float> buffer(kRowsPerRead * stride);
+  for (LargeArray<float>* a : arrays) {
+    for (size_t first = 0; first < rows.size(); first += kRowsPerRead) {
+      const size_t n = std::min(kRowsPerRead, rows.size() - first);
+      SG_RETURN_IF_ERROR(in.ReadArrays(buffer.data(), n * stride * sizeof(float)));
+      for (size_t i = 0; i < n; ++i) {
+        const uint32_t to = rows[first + i];
+        if (to == kNotCopied) continue;
+        std::copy_n(buffer.data() + i * stride, stride, a->data() + size_t{to} * stride);
+      }
+    }
+  }
+  return in.CheckTrailer();
 }
 
 }  // namespace streamglove

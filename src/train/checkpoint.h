@@ -25,6 +25,15 @@ Status SaveCheckpoint(const std::string& path, uint32_t vocab, uint32_t dim, uin
 Status LoadCheckpoint(const std::string& path, uint32_t vocab, uint32_t dim, uint64_t options_hash,
                       const std::vector<LargeArray<float>*>& arrays, uint32_t* epochs_done);
 
+// Row `rows[r]` of every array takes row r of the checkpoint's (skipped:
+// kNotCopied), whatever the run it came from, so that a run on a grown
+// vocabulary starts where an earlier one ended (train --warm-start). The
+// checkpoint must have `dim`, rows.size() rows and as many arrays (the same
+// objective); it is checksummed whole before any row is copied.
+inline constexpr uint32_t kNotCopied = UINT32_MAX;
+Status LoadCheckpointRows(const std::string& path, uint32_t dim, const std::vector<uint32_t>& rows,
+                          const std::vector<LargeArray<float>*>& arrays);
+
 }  // namespace streamglove
 
 #endif  // STREAMGLOVE_TRAIN_CHECKPOINT_H_

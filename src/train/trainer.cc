@@ -22,6 +22,7 @@
 #include "train/budget_plan.h"
 #include "train/glove_model.h"
 #include "train/sgns_model.h"
+#include "train/warm_start.h"
 #include "train_device/device_plugin.h"
 #include "train_device/device_trainer.h"
 #include "util/alias_table.h"
@@ -266,6 +267,12 @@ Status ValidateTrainOptions(const TrainOptions& o) {
   if (o.dim < 1 || o.dim > kMaxDim)
     return Status::InvalidArgument(fmt::format("--dim must be between 1 and {}", kMaxDim));
   if (o.epochs < 1) return Status::InvalidArgument("--epochs must be at least 1");
+  if (!o.warm_start.empty() &&
+      (!PathExists(o.warm_start) || !PathExists(o.warm_start + ".checkpoint"))) {
+    return Status::InvalidArgument(
+        fmt::format("--warm-start {}: needs an earlier run's output and its {}.checkpoint",
+                    o.warm_start, o.warm_start));
+  }
   if (!(o.x_max > 0)) return Status::InvalidArgument("--x-max must be positive");
   if (!(o.alpha > 0)) return Status::InvalidArgument("--alpha must be positive");
   if (!(o.eta >= 0))
@@ -580,6 +587,8 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
   if (o.resume && PathExists(checkpoint)) {
     SG_RETURN_IF_ERROR(model->Load(checkpoint, options_hash, &epoch));
     stats->start_epoch = epoch;
+  } else if (!o.warm_start.empty()) {
+    SG_RETURN_IF_ERROR(WarmStart(o.warm_start, vocab, model.get(), &stats->warm_words));
   }
   // The trainer takes the model as it is now, fresh or resumed (a device
   // copies it); the plugin outlives it.

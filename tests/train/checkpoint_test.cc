@@ -106,3 +106,32 @@ TEST_CASE("A truncated or extended checkpoint is refused and an intact one of an
   WriteFile(f.path, old_format);
   CHECK(f.Load().message().find("older streamglove") != std::string::npos);
 }
+
+TEST_CASE("A checkpoint's rows go where a warm start maps them, whatever run wrote it",
+          "[train][checkpoint]") {
+  CheckpointFixture f;  // 3 rows of RowStride(15) = 16 floats, two arrays
+  LargeArray<float> x(64), y(64);
+  std::fill_n(x.data(), 64, 9.0f);
+  std::fill_n(y.data(), 64, 9.0f);
+  // Row 0 -> 3, row 1 dropped, row 2 -> 0; row 1 and 2 of the new arrays keep theirs.
+  REQUIRE(LoadCheckpointRows(f.path, 15, {3, kNotCopied, 0}, {&x, &y}).ok());
+  for (size_t k = 0; k < 16; ++k) {
+    CHECK(x.data()[3 * 16 + k] == f.a.data()[k]);
+    CHECK(x.data()[k] == f.a.data()[2 * 16 + k]);
+    CHECK(y.data()[3 * 16 + k] == f.b.data()[k]);
+    CHECK(x.data()[16 + k] == 9.0f);
+    CHECK(y.data()[2 * 16 + k] == 9.0f);
+  }
+  // Another dim, row count or number of arrays (objective) is refused.
+  CHECK(LoadCheckpointRows(f.path, 14, {0, 1, 2}, {&x, &y}).code() ==
+        Status::Code::kInvalidArgument);
+  CHECK(LoadCheckpointRows(f.path, 15, {0, 1}, {&x, &y}).code() == Status::Code::kInvalidArgument);
+  CHECK(LoadCheckpointRows(f.path, 15, {0, 1, 2}, {&x}).code() == Status::Code::kInvalidArgument);
+  // A damaged file copies nothing.
+  std::string bytes = ReadFile(f.path);
+  bytes[bytes.size() - 20] ^= 1;
+  WriteFile(f.path, bytes);
+  std::fill_n(x.data(), 64, 9.0f);
+  CHECK(LoadCheckpointRows(f.path, 15, {0, 1, 2}, {&x, &y}).code() == Status::Code::kCorruption);
+  CHECK(x.data()[0] == 9.0f);
+}

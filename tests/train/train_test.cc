@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <random>
 #include <sstream>
 
@@ -432,4 +433,39 @@ TEST_CASE("A budget keeps the settings given and chooses the rest", "[train][bud
   REQUIRE(ReadBudgetPlan(f.dir.path() + "/g.txt.plan", &plan).ok());
   CHECK(plan.x_max == 7);
   CHECK(plan.epochs == stats.epochs.size());
+}
+
+TEST_CASE("A warm start takes an earlier run's rows word by word and new words start fresh",
+          "[train]") {
+  TrainFixture f;
+  TrainStats stats;
+  const auto earlier = ParseText(f.Run("a.txt", f.Options(), &stats), false);  // min-count 2
+  std::map<std::string, std::vector<float>> by_word(earlier.begin(), earlier.end());
+  // So small a rate that one epoch leaves every row where it started.
+  TrainOptions o = f.Options();
+  o.epochs = 1;
+  o.eta = 1e-12;
+  o.warm_start = f.dir.path() + "/a.txt";
+  for (uint64_t min_count : {5, 1}) {  // fewer words (other ranks), then more
+    o.min_count = min_count;
+    const auto warm = ParseText(f.Run(fmt::format("warm-{}.txt", min_count), o, &stats), false);
+    uint32_t kept = 0, fresh_differ = 0;
+    for (const auto& [word, v] : warm) {
+      const auto it = by_word.find(word);
+      if (it == by_word.end()) {
+        fresh_differ += v != warm.front().second;
+        continue;
+      }
+      ++kept;
+      REQUIRE(v.size() == it->second.size());
+      for (size_t k = 0; k < v.size(); ++k) CHECK(v[k] == Approx(it->second[k]).margin(1e-5));
+    }
+    CHECK(stats.warm_words == kept);
+    CHECK(kept == std::min(warm.size(), earlier.size()));
+    if (min_count == 1) CHECK(fresh_differ == warm.size() - kept);
+  }
+  // Another dim is refused, naming the checkpoint.
+  o.dim = 8;
+  const Status s = Train(f.store, f.dir.path() + "/bad.txt", o, &stats);
+  CHECK(s.ToString().find("a.txt.checkpoint") != std::string::npos);
 }

@@ -1,0 +1,31 @@
+#include "train/warm_start.h"
+
+#include <string_view>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "streamglove/embeddings.h"
+#include "train/checkpoint.h"
+
+namespace streamglove {
+
+Status WarmStart(const std::string& vectors, const std::vector<VocabEntry>& vocab,
+                 EmbeddingModel* model, uint32_t* kept) {
+  *kept = 0;
+  Embeddings earlier;
+  SG_RETURN_IF_ERROR(earlier.Load(vectors));
+  std::unordered_map<std::string_view, uint32_t> rank;
+  rank.reserve(vocab.size());
+  for (uint32_t r = 0; r < vocab.size(); ++r) rank.emplace(vocab[r].word, r);
+  std::vector<uint32_t> rows(earlier.size(), kNotCopied);
+  for (uint32_t i = 0; i < earlier.size(); ++i) {
+    const auto it = rank.find(earlier.word(i));
+    if (it == rank.end()) continue;
+    rows[i] = it->second;
+    ++*kept;
+  }
+  return LoadCheckpointRows(vectors + ".checkpoint", model->dim(), rows, model->CheckpointArrays());
+}
+
+}  // namespace streamglove
