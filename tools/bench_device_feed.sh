@@ -28,7 +28,8 @@ mkdir -p "$work"
 store=$work/store
 dim=${DIM:-50}
 epochs=${EPOCHS:-3}
-[ -d "$store" ] || "$bin" ingest --store "$store" "$corpus" --window 15 --min-count 5 --memory 2G -q
+# Stanford's counts (a fixed vocabulary): glove.c trains on the same pairs.
+[ -d "$store" ] || "$bin" ingest --store "$store" "$corpus" --window 15 --min-count 5 --fixed-vocab --memory 2G -q
 
 # The mean pairs/s of the epochs after the first, from OUT.log.tsv.
 rate() {

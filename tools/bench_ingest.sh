@@ -33,8 +33,9 @@ zstd -dc "$corpus" >"$work/wiki100M.txt"
 for mode in read tokenize lookup; do
   timed "scan-$mode" "$build/streamglove-scan" "$corpus" --mode $mode --vocab "$work/vocab.txt"
 done
-timed ingest "$bin" ingest --store "$work/store" "$corpus" --min-count 5 --window 15 --memory "$memory"
-timed ingest-1G "$bin" ingest --store "$work/store-1G" "$corpus" --min-count 5 --window 15 --memory 1G
+# Stanford's counting (a fixed vocabulary), to compare with vocab_count + cooccur.
+timed ingest "$bin" ingest --store "$work/store" "$corpus" --min-count 5 --fixed-vocab --window 15 --memory "$memory"
+timed ingest-1G "$bin" ingest --store "$work/store-1G" "$corpus" --min-count 5 --fixed-vocab --window 15 --memory 1G
 split=$(grep -oE 'vocabulary [0-9.]+ s, counting [0-9.]+ s, store [0-9.]+ s' "$work/ingest.err")
 "$bin" stats --store "$work/store" --json >"$work/stats.json"
 pairs=$(grep -oE '"nonzero_pairs": ?[0-9]+' "$work/stats.json" | grep -oE '[0-9]+$')

@@ -33,7 +33,8 @@ dims=${DIMS:-50 300}
 glove_bin=${GLOVE_BIN:-}
 store=$work/store
 
-[ -d "$store" ] || "$bin" ingest --store "$store" "$corpus" --window 15 --min-count 5 --memory 2G -q
+# Stanford's counts (a fixed vocabulary): glove.c trains on the same pairs.
+[ -d "$store" ] || "$bin" ingest --store "$store" "$corpus" --window 15 --min-count 5 --fixed-vocab --memory 2G -q
 pairs=$("$bin" stats --store "$store" --json | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["nonzero_pairs"])')
 vocab=$("$bin" stats --store "$store" --json | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["vocab_size"])')
 if [ -n "$glove_bin" ]; then
