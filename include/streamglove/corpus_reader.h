@@ -136,9 +136,10 @@ class ChunkReader {
   std::unique_ptr<ByteSource> source_;       // the current input, when open
   InputFormat format_ = InputFormat::kText;  // the current input's
   bool source_eof_ = false;
-  uint64_t offset_ = 0;      // decompressed offset of carry_[0]
-  uint64_t line_start_ = 0;  // offset where the line being read began
-  std::string carry_;        // bytes read past the previous chunk's cut
+  bool chunk_returned_ = false;  // of the current input
+  uint64_t offset_ = 0;          // decompressed offset of carry_[0]
+  uint64_t line_start_ = 0;      // offset where the line being read began
+  std::string carry_;            // bytes read past the previous chunk's cut
   bool carry_continues_line_ = false;
   bool carry_starts_in_token_ = false;
 };

@@ -20,6 +20,7 @@ struct StoreStats {
   uint64_t scale = 1;
   bool fixed_vocabulary = false;  // out-of-vocabulary tokens dropped; otherwise the store grows
   uint64_t words = 0;             // distinct words counted (count > 0)
+  uint64_t last_added_words = 0;  // words the last ingest that brought any added
   uint64_t min_count = 1;         // the store's default cut for readers
   uint64_t max_vocab = 0;
   uint64_t vocab_size = 0;  // words in that cut
@@ -42,14 +43,12 @@ struct VerifyReport {
 };
 
 // Checks a store's invariants: it opens (format version, config, vocabulary
-// readable); the vocabulary is unique words, whose counts sum to the
-// inputs' tokens (at most that with a fixed vocabulary), and every word in a
-// pair has been counted; every table file's checksums; every pair decodes with both ids in
-// the vocabulary, in (row, col) order, with a positive value; a symmetric
-// store holds X_ij = X_ji (compared by an order-free checksum of both
-// triangles); input records are unique and a pending partial input is not
-// also recorded as finished. A store that cannot be opened is an error
-// status; broken invariants are listed in report->problems.
+// readable); the vocabulary is unique words; a growing store's counts sum to
+// its inputs' tokens, and every word in a pair has been counted; every table file's checksums;
+// every pair decodes with both ids in the vocabulary, in (row, col) order, with a positive value; a
+// symmetric store holds X_ij = X_ji (compared by an order-free checksum of both triangles); input
+// records are unique and a pending partial input is not also recorded as finished. A store that
+// cannot be opened is an error status; broken invariants are listed in report->problems.
 Status VerifyStore(const std::string& dir, size_t memory_bytes, VerifyReport* report);
 
 enum class DumpFormat {

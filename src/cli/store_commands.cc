@@ -150,6 +150,7 @@ Status StatsCommand::Run() {
                                 {"subsample", s.subsample},
                                 {"fixed_vocabulary", s.fixed_vocabulary},
                                 {"words", s.words},
+                                {"last_added_words", s.last_added_words},
                                 {"min_count", s.min_count},
                                 {"max_vocab", s.max_vocab},
                                 {"vocab_size", s.vocab_size},
@@ -179,8 +180,11 @@ Status StatsCommand::Run() {
       subsampled, s.words,
       s.fixed_vocabulary
           ? " (fixed)"
-          : fmt::format(" (grows; {} seen at least {} times{})", s.vocab_size, s.min_count,
-                        s.max_vocab > 0 ? fmt::format(", at most {}", s.max_vocab) : ""),
+          : fmt::format(" (grows; {} seen at least {} times{}; the last ingest that added words "
+                        "added {})",
+                        s.vocab_size, s.min_count,
+                        s.max_vocab > 0 ? fmt::format(", at most {}", s.max_vocab) : "",
+                        s.last_added_words),
       s.tokens, s.nonzero_pairs, s.sum_of_counts, s.inputs,
       s.partly_ingested ? " (and one partly)" : "", FormatBytes(s.size_on_disk),
       s.nonzero_pairs ? static_cast<double>(s.size_on_disk) / s.nonzero_pairs : 0.0);

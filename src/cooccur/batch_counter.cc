@@ -9,6 +9,7 @@
 #include <tbb/parallel_pipeline.h>
 
 #include "cooccur/dense_region.h"
+#include "corpus/fingerprint.h"
 #include "util/config.h"
 #include "util/first_error.h"
 #include "util/interrupt.h"
@@ -109,15 +110,28 @@ struct BatchCounter::Worker {
   WindowCounter counter;
 };
 
-BatchCounter::BatchCounter(size_t inputs, std::vector<std::string> fingerprints,
+namespace {
+
+std::vector<std::string> RecordPaths(const std::vector<InputFile>& inputs) {
+  std::vector<std::string> paths;
+  for (const InputFile& in : inputs) paths.push_back(InputRecordPath(in.path));
+  return paths;
+}
+
+}  // namespace
+
+BatchCounter::BatchCounter(const std::vector<InputFile>& inputs,
+                           std::vector<std::string> fingerprints, bool complete_vocab,
                            const WindowConfig& window, bool progress, int threads,
                            const std::string& runs_dir)
     : fingerprints_(std::move(fingerprints)),
+      record_paths_(RecordPaths(inputs)),
+      complete_vocab_(complete_vocab),
       window_(window),
       threads_(threads),
       runs_(runs_dir),
-      input_tokens_(inputs, 0),
-      replaces_(inputs),
+      input_tokens_(inputs.size(), 0),
+      replaces_(inputs.size()),
       meter_("ingest", progress),
       arena_(threads) {}
 
@@ -125,16 +139,17 @@ BatchCounter::~BatchCounter() = default;
 
 Status BatchCounter::Create(const std::vector<InputFile>& inputs,
                             std::vector<std::string> fingerprints, const VocabIndex* vocab,
-                            const WindowConfig& window, const CorpusOptions& corpus_options,
-                            const IngestOptions& options, int threads, const std::string& runs_dir,
+                            bool complete_vocab, const WindowConfig& window,
+                            const CorpusOptions& corpus_options, const IngestOptions& options,
+                            int threads, const std::string& runs_dir,
                             std::unique_ptr<BatchCounter>* counter) {
   IngestMemoryPlan plan{};
   SG_RETURN_IF_ERROR(PlanMemory(options, corpus_options, threads,
                                 CountingVocabBytes(vocab->memory_bytes(), vocab->size(), threads),
                                 &plan));
   plan.dense_max_product = DenseRegion::MaxProductForBytes(vocab->size(), plan.dense_bytes);
-  std::unique_ptr<BatchCounter> c(new BatchCounter(inputs.size(), std::move(fingerprints), window,
-                                                   options.progress, threads, runs_dir));
+  std::unique_ptr<BatchCounter> c(new BatchCounter(inputs, std::move(fingerprints), complete_vocab,
+                                                   window, options.progress, threads, runs_dir));
   c->chunks_in_flight_ = plan.chunks_in_flight;
   c->merge_fan_in_ = plan.merge_fan_in;
   CorpusOptions corpus = corpus_options;
@@ -233,6 +248,12 @@ Status BatchCounter::CountBatch(uint64_t max_bytes, bool whole_inputs, Result* r
                 }) &
             tbb::make_filter<ChunkWork*, void>(
                 tbb::filter_mode::serial_in_order, [&](ChunkWork* work) {
+                  if (!error.failed() && complete_vocab_ && work->edges.unknown_tokens > 0) {
+                    error.Set(Status::InvalidArgument(fmt::format(
+                        "{}: byte {}: words the vocabulary pass did not see: the input changed "
+                        "while it was ingested; run ingest again",
+                        inputs[work->chunk.input].path, work->chunk.offset)));
+                  }
                   if (!error.failed()) {
                     const Chunk& c = work->chunk;
                     stitcher_->Stitch(work->edges);
@@ -246,7 +267,7 @@ Status BatchCounter::CountBatch(uint64_t max_bytes, bool whole_inputs, Result* r
                       // Whether bytes appended later would start a new document.
                       const bool at_document_end = c.size() == 0 || c.text().back() == '\n';
                       result->finished.push_back(InputRecord{
-                          fingerprints_[c.input], inputs[c.input].path, c.offset + c.size(),
+                          fingerprints_[c.input], record_paths_[c.input], c.offset + c.size(),
                           input_tokens_[c.input], at_document_end});
                       if (!replaces_[c.input].empty())
                         result->replaced.push_back(replaces_[c.input]);
@@ -261,8 +282,8 @@ Status BatchCounter::CountBatch(uint64_t max_bytes, bool whole_inputs, Result* r
   if (result->any && !result->ends_input) {
     const ChunkReader::Position pos = reader_->next_position();
     result->next =
-        IngestProgress{fingerprints_[last_input], inputs[last_input].path, pos.offset,
-                       pos.continues_line,        pos.starts_in_token,     stitcher_->context(),
+        IngestProgress{fingerprints_[last_input], record_paths_[last_input], pos.offset,
+                       pos.continues_line,        pos.starts_in_token,       stitcher_->context(),
                        input_tokens_[last_input], replaces_[last_input]};
   }
   return Status::OK();

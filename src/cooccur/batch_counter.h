@@ -52,10 +52,13 @@ class BatchCounter {
   };
 
   // `fingerprints` name `inputs` in the records. `runs_dir`: an empty
-  // directory for spilled runs (removed by the caller). REQUIRES: options
-  // validated; `vocab` and `window` outlive the counter.
+  // directory for spilled runs (removed by the caller). `complete_vocab`:
+  // `vocab` holds every word of the inputs (a growing store's, after the
+  // vocabulary pass over them), so a token outside it means an input changed
+  // while it was read, an error. REQUIRES: options validated; `vocab` and
+  // `window` outlive the counter.
   static Status Create(const std::vector<InputFile>& inputs, std::vector<std::string> fingerprints,
-                       const VocabIndex* vocab, const WindowConfig& window,
+                       const VocabIndex* vocab, bool complete_vocab, const WindowConfig& window,
                        const CorpusOptions& corpus, const IngestOptions& options, int threads,
                        const std::string& runs_dir, std::unique_ptr<BatchCounter>* counter);
   ~BatchCounter();
@@ -113,10 +116,15 @@ class BatchCounter {
   struct ChunkWork;
   // FinishBatch with its spilled runs merged down to at most `max_runs`.
   Status FinishBatch(BatchCounts* counts, size_t max_runs);
-  BatchCounter(size_t inputs, std::vector<std::string> fingerprints, const WindowConfig& window,
-               bool progress, int threads, const std::string& runs_dir);
+  BatchCounter(const std::vector<InputFile>& inputs, std::vector<std::string> fingerprints,
+               bool complete_vocab, const WindowConfig& window, bool progress, int threads,
+               const std::string& runs_dir);
 
   const std::vector<std::string> fingerprints_;
+  // The inputs' paths as input records name them: absolute, so that a file
+  // that grows is recognised from any working directory.
+  const std::vector<std::string> record_paths_;
+  const bool complete_vocab_;
   const WindowConfig window_;
   const int threads_;
   size_t chunks_in_flight_ = 0;

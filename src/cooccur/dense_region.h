@@ -1,7 +1,8 @@
 // DenseRegion: the co-occurrence cells of frequent words, as one array.
 //
-// Stanford GloVe's layout: with ids as frequency ranks, the cell (row, col) is
-// dense when (row + 1) * (col + 1) <= max_product. Every pair that involves
+// Stanford GloVe's layout: with ids as frequency ranks (a store's ids are
+// ranks of its first ingest; words added later follow them), the cell
+// (row, col) is dense when (row + 1) * (col + 1) <= max_product. Every pair that involves
 // one very frequent word, and every pair of fairly frequent words, lands here
 // - most of a Zipfian corpus's increments - at the cost of
 // sum_r min(V, max_product / (r + 1)) cells. Row r's cells are contiguous, so

@@ -33,14 +33,11 @@ double SecondsSince(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
 }
 
-// The words of `inputs` and their counts there, in rank order (a
-// vocabulary pass, cut to min_count and max_vocab). When `known_words` (the
-// store's, or none) and the new ones will be counted with, a vocabulary too
-// large for the memory budget is refused before it is loaded.
-Status CountWords(const std::string& dir, const std::vector<InputFile>& inputs,
-                  const CorpusOptions& corpus, const IngestOptions& options, int threads,
-                  uint64_t min_count, uint64_t max_vocab,
-                  const std::vector<VocabEntry>* known_words, std::vector<VocabEntry>* words) {
+// A vocabulary pass over `inputs`, cut to min_count and max_vocab, into
+// the file `path` (rank order).
+Status VocabularyPass(const std::string& dir, const std::vector<InputFile>& inputs,
+                      const CorpusOptions& corpus, const IngestOptions& options, int threads,
+                      uint64_t min_count, uint64_t max_vocab, const std::string& path) {
   VocabOptions v;
   v.min_count = min_count;
   v.max_vocab = max_vocab;
@@ -49,23 +46,10 @@ Status CountWords(const std::string& dir, const std::vector<InputFile>& inputs,
   v.temp_dir = dir;
   v.progress = options.progress;
   VocabStats vs;
-  const std::string path = dir + "/vocab.building";
-  SG_RETURN_IF_ERROR(BuildVocabulary(inputs, corpus, v, path, &vs));
-  Status s;
-  if (known_words != nullptr) {
-    std::error_code ec;
-    uint64_t bytes = std::filesystem::file_size(path, ec);  // words and counts: enough
-    if (ec) bytes = 0;
-    for (const VocabEntry& e : *known_words) bytes += e.word.size();
-    s = BatchCounter::CheckVocabularyFits(options, corpus, threads,
-                                          known_words->size() + vs.kept_words, bytes);
-  }
-  if (s.ok()) s = ReadVocabFile(path, words);
-  std::error_code ignored;  // a leftover is replaced by the next run's
-  std::filesystem::remove(path, ignored);
-  return s;
+  return BuildVocabulary(inputs, corpus, v, path, &vs);
 }
 
+// A new store: its vocabulary from the file or a vocabulary pass.
 Status CreateStore(const std::string& dir, const std::vector<InputFile>& inputs,
                    const CorpusOptions& corpus, const IngestOptions& options, int threads,
                    Store* store, IngestStats* stats) {
@@ -75,35 +59,51 @@ Status CreateStore(const std::string& dir, const std::vector<InputFile>& inputs,
     SG_RETURN_IF_ERROR(ReadVocabFile(options.vocab_file, &vocab));
   } else {
     const VocabCut cut = FirstVocabularyCut(config, options);
-    const std::vector<VocabEntry> none;
-    SG_RETURN_IF_ERROR(CountWords(dir, inputs, corpus, options, threads, cut.min_count,
-                                  cut.max_vocab, &none, &vocab));
+    const std::string path = dir + "/vocab.building";
+    Status s =
+        VocabularyPass(dir, inputs, corpus, options, threads, cut.min_count, cut.max_vocab, path);
+    // A growing store holds every word while counting: refused before it is
+    // loaded when it cannot.
+    if (s.ok() && !config.fixed_vocabulary) {
+      s = CheckNewWordsFit(VocabFileWords(path), /*known_words=*/0, /*known_bytes=*/0, options,
+                           corpus, threads);
+    }
+    if (s.ok()) s = ReadVocabFile(path, &vocab);
+    std::error_code ignored;  // a leftover is replaced by the next run's
+    std::filesystem::remove(path, ignored);
+    SG_RETURN_IF_ERROR(s);
     stats->vocabulary_built = true;
   }
   return InitializeStore(config, std::move(vocab), store, stats);
 }
 
 Status PrepareStore(const std::string& dir, const std::vector<InputFile>& inputs,
-                    const CorpusOptions& corpus, const IngestOptions& options, int threads,
-                    Store* store, IngestStats* stats) {
+                    const InputSelection& selected, const CorpusOptions& corpus,
+                    const IngestOptions& options, int threads, Store* store, IngestStats* stats) {
   const auto start = Clock::now();
   if (!store->initialized()) {
-    SG_RETURN_IF_ERROR(CreateStore(dir, inputs, corpus, options, threads, store, stats));
-  } else {
-    if (!options.vocab_file.empty()) {
-      stats->messages.push_back(fmt::format(
-          "--vocab {} ignored: the store keeps its own vocabulary", options.vocab_file));
-    }
-    SG_RETURN_IF_ERROR(
-        CheckStoreCompatible(dir, store->config(), IngestStoreConfig(corpus, options)));
-    if (!inputs.empty()) {
-      std::vector<VocabEntry> seen;
-      // A fixed vocabulary keeps its size; a growing one holds the new words.
-      SG_RETURN_IF_ERROR(CountWords(dir, inputs, corpus, options, threads, 1, 0,
-                                    store->config().fixed_vocabulary ? nullptr : &store->vocab(),
-                                    &seen));
-      SG_RETURN_IF_ERROR(AddInputWords(std::move(seen), store, stats));
-    }
+    SG_RETURN_IF_ERROR(CreateStore(dir, selected.inputs.empty() ? inputs : selected.inputs, corpus,
+                                   options, threads, store, stats));
+    stats->vocab_seconds = SecondsSince(start);
+    return Status::OK();
+  }
+  SG_RETURN_IF_ERROR(
+      CheckStoreCompatible(dir, store->config(), IngestStoreConfig(corpus, options)));
+  if (!options.vocab_file.empty()) {
+    stats->messages.push_back(
+        fmt::format("--vocab {} ignored: the store keeps its own vocabulary", options.vocab_file));
+  }
+  // A resumed input's words went into the store (or its report) before its
+  // counting began.
+  const std::vector<InputFile> unseen(selected.inputs.begin() + (selected.resuming ? 1 : 0),
+                                      selected.inputs.end());
+  if (!unseen.empty()) {
+    const std::string path = dir + "/vocab.building";
+    Status s = VocabularyPass(dir, unseen, corpus, options, threads, 1, 0, path);
+    if (s.ok()) s = AddInputWords(VocabFileWords(path), options, corpus, threads, store, stats);
+    std::error_code ignored;
+    std::filesystem::remove(path, ignored);
+    SG_RETURN_IF_ERROR(s);
   }
   stats->vocab_seconds = SecondsSince(start);
   return Status::OK();
@@ -168,8 +168,8 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
   InputSelection selected;
   SG_RETURN_IF_ERROR(SelectInputs(store_dir, inputs, options, store.get(), &selected, stats));
   const std::vector<InputFile>& todo = selected.inputs;
-  if (Status s = PrepareStore(store_dir, store->initialized() || !todo.empty() ? todo : inputs,
-                              corpus_options, options, threads, store.get(), stats);
+  if (Status s = PrepareStore(store_dir, inputs, selected, corpus_options, options, threads,
+                              store.get(), stats);
       !s.ok()) {
     if (created && !store->initialized()) {
       store.reset();
@@ -191,7 +191,8 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
     return Status::IOError(fmt::format("{}: {}", runs_dir, ec.message()));
   }
   std::unique_ptr<BatchCounter> counter;
-  SG_RETURN_IF_ERROR(BatchCounter::Create(todo, selected.fingerprints, &vocab, window.config,
+  SG_RETURN_IF_ERROR(BatchCounter::Create(todo, selected.fingerprints, &vocab,
+                                          !store->config().fixed_vocabulary, window.config,
                                           corpus_options, options, threads, runs_dir, &counter));
   if (selected.resuming) counter->StartInputAt(0, selected.progress, selected.progress.replaces);
   for (const auto& [input, from] : selected.grown)

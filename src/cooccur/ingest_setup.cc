@@ -1,12 +1,17 @@
 #include "cooccur/ingest_setup.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <fstream>
 #include <unordered_set>
 
 #include <fmt/format.h>
 
+#include "cooccur/batch_counter.h"
 #include "cooccur/fixed_point.h"
 #include "corpus/fingerprint.h"
+#include "util/file.h"
 #include "vocab/subsampling.h"
 #include "vocab/vocab_index.h"
 
@@ -73,7 +78,7 @@ Status CheckStoreCompatible(const std::string& dir, const StoreConfig& have,
     return differs("--lowercase", fmt::to_string(have.lowercase), fmt::to_string(want.lowercase));
   if (have.json_field != want.json_field)
     return differs("--json-field", have.json_field, want.json_field);
-  if (!have.fixed_vocabulary && want.fixed_vocabulary && want.subsample == 0) {
+  if (!have.fixed_vocabulary && want.fixed_vocabulary) {
     return Status::InvalidArgument(
         fmt::format("{}: the store's vocabulary grows with every input; --fixed-vocab and "
                     "--vocab choose a fixed one for a new store",
@@ -91,83 +96,141 @@ Status InitializeStore(const StoreConfig& config, std::vector<VocabEntry> vocab,
                        IngestStats* stats) {
   if (vocab.empty())
     return Status::InvalidArgument("the vocabulary is empty (is --min-count too high?)");
-  if (config.subsample == 0) {
-    for (VocabEntry& e : vocab) e.count = 0;
+  if (!config.fixed_vocabulary) {
+    for (VocabEntry& e : vocab) e.count = 0;  // the batches count them
+    stats->new_words = vocab.size();
   }
-  if (!config.fixed_vocabulary) stats->new_words = vocab.size();
   return store->Initialize(config, vocab);
 }
 
-Status AddInputWords(std::vector<VocabEntry> seen, Store* store, IngestStats* stats) {
-  std::vector<std::string> added;
-  uint64_t added_tokens = 0;
-  {
-    const VocabIndex known(store->vocab());
-    for (VocabEntry& e : seen) {
-      if (known.Lookup(e.word) != VocabIndex::kUnknown) continue;
-      added_tokens += e.count;
-      added.push_back(std::move(e.word));
+WordSource VocabFileWords(const std::string& path) {
+  return [path](const WordVisitor& f) -> Status {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return ErrnoStatus(path, errno);
+    std::string line;
+    for (uint64_t n = 1; std::getline(in, line); ++n) {
+      const size_t space = line.rfind(' ');
+      uint64_t count = 0;
+      const char* end = line.data() + line.size();
+      if (space == std::string::npos || space == 0 ||
+          std::from_chars(line.data() + space + 1, end, count).ptr != end) {
+        return Status::Corruption(fmt::format("{}: line {}: malformed", path, n));
+      }
+      SG_RETURN_IF_ERROR(f(std::string_view(line).substr(0, space), count));
     }
+    if (in.bad()) return ErrnoStatus(path, errno);
+    return Status::OK();
+  };
+}
+
+WordSource VocabWords(const std::vector<VocabEntry>* words) {
+  return [words](const WordVisitor& f) -> Status {
+    for (const VocabEntry& e : *words) SG_RETURN_IF_ERROR(f(e.word, e.count));
+    return Status::OK();
+  };
+}
+
+Status CheckNewWordsFit(const WordSource& words, uint64_t known_words, uint64_t known_bytes,
+                        const IngestOptions& options, const CorpusOptions& corpus, int threads) {
+  SG_RETURN_IF_ERROR(words([&](std::string_view word, uint64_t) {
+    ++known_words;
+    known_bytes += word.size();
+    return Status::OK();
+  }));
+  return BatchCounter::CheckVocabularyFits(options, corpus, threads, known_words, known_bytes);
+}
+
+Status AddInputWords(const WordSource& seen, const IngestOptions& options,
+                     const CorpusOptions& corpus, int threads, Store* store, IngestStats* stats) {
+  const VocabIndex known(store->vocab());
+  // Only the words outside the store, each pass.
+  const auto unknown = [&](const WordVisitor& f) -> Status {
+    return seen([&](std::string_view word, uint64_t count) {
+      return known.Lookup(word) == VocabIndex::kUnknown ? f(word, count) : Status::OK();
+    });
+  };
+  uint64_t tokens = 0, words = 0;
+  std::string example;
+  SG_RETURN_IF_ERROR(unknown([&](std::string_view word, uint64_t count) {
+    if (words++ == 0) example = word;
+    tokens += count;
+    return Status::OK();
+  }));
+  if (store->config().fixed_vocabulary) {
+    stats->unknown_tokens = tokens;
+    stats->unknown_words = words;
+    if (words > 0) {
+      stats->messages.push_back(fmt::format(
+          "{} tokens of these inputs ({} distinct words, such as '{}') are outside the store's "
+          "fixed vocabulary and are not counted (a store made without --fixed-vocab grows "
+          "instead)",
+          tokens, words, example));
+    }
+    return Status::OK();
   }
-  if (!store->config().fixed_vocabulary) {
-    stats->new_words = added.size();
-    return store->AddWords(added);
-  }
-  stats->unknown_tokens = added_tokens;
-  stats->unknown_words = added.size();
-  if (!added.empty()) {
-    stats->messages.push_back(fmt::format(
-        "{} tokens of these inputs ({} distinct words, such as '{}') are outside the store's "
-        "fixed vocabulary and are not counted (a store made without --fixed-vocab grows instead)",
-        added_tokens, added.size(), added.front()));
-  }
-  return Status::OK();
+  uint64_t known_bytes = 0;
+  for (const VocabEntry& e : store->vocab()) known_bytes += e.word.size();
+  SG_RETURN_IF_ERROR(
+      CheckNewWordsFit(unknown, store->vocab().size(), known_bytes, options, corpus, threads));
+  std::vector<std::string> added;
+  added.reserve(words);
+  SG_RETURN_IF_ERROR(unknown([&](std::string_view word, uint64_t) {
+    added.emplace_back(word);
+    return Status::OK();
+  }));
+  stats->new_words = added.size();
+  return store->AddWords(added);
 }
 
 namespace {
 
-// Why an input ingested before under the same path cannot continue from
-// `record` (empty when it can: it only grew, after a document end).
-Status GrowthFrom(const InputFile& input, const InputRecord& record, std::string* why) {
+// Why `input` (of fingerprint `now`) cannot continue from `record`, an
+// earlier version of it (empty when it can: it only grew, after a document
+// end).
+Status GrowthFrom(const InputFile& input, const std::string& now, const InputRecord& record,
+                  std::string* why) {
   uint64_t ingested = 0, size = 0;
-  if (!FingerprintSize(record.fingerprint, &ingested)) {
+  if (!FingerprintSize(record.fingerprint, &ingested) || !FingerprintSize(now, &size)) {
     *why = "its earlier record is malformed";
     return Status::OK();
   }
-  std::string prefix;
-  SG_RETURN_IF_ERROR(FingerprintFile(input.path, &prefix));
-  FingerprintSize(prefix, &size);
   if (size < ingested) {
     *why = fmt::format("it holds {} bytes where {} were ingested", size, ingested);
     return Status::OK();
   }
+  std::string prefix;
   SG_RETURN_IF_ERROR(FingerprintFilePrefix(input.path, ingested, &prefix));
   if (prefix != record.fingerprint) {
     *why = fmt::format("its first {} bytes differ from those ingested", ingested);
   } else if (!record.ends_at_document_end) {
     *why =
-        "it grew, but what was ingested did not end with a line end, so the appended bytes "
-        "change its last document";
+        "it grew, but what was ingested did not end with a line end (or was recorded by an "
+        "older streamglove), so the appended bytes may change its last document";
   } else {
     why->clear();
   }
   return Status::OK();
 }
 
-// An input not ingested before whose path was: the input it continues (the
-// record it only grew from, if any, into *grown_from), or an error naming
-// what changed.
-Status CheckChangedInput(const InputFile& input, const std::vector<InputRecord>& records,
-                         const InputRecord** grown_from) {
+// An input of fingerprint `now` that the store does not hold: the earlier
+// version of it that it only grew from, if any (*grown_from), or an error
+// naming what changed. Earlier versions are the records of its path, and
+// those of any path whose first MiB it shares (a file renamed, or named
+// from another directory by an older streamglove); only a record of its
+// own path makes a change an error.
+Status CheckChangedInput(const InputFile& input, const std::string& now,
+                         const std::vector<InputRecord>& records, const InputRecord** grown_from) {
   *grown_from = nullptr;
+  const std::string path = InputRecordPath(input.path);
   std::string why;
   for (const InputRecord& record : records) {
-    if (record.path != input.path) continue;
+    const bool same_path = InputRecordPath(record.path) == path;
+    if (!same_path && !SameHead(record.fingerprint, now)) continue;
     std::string reason;
-    SG_RETURN_IF_ERROR(GrowthFrom(input, record, &reason));
+    SG_RETURN_IF_ERROR(GrowthFrom(input, now, record, &reason));
     if (reason.empty()) {
       if (*grown_from == nullptr || record.bytes > (*grown_from)->bytes) *grown_from = &record;
-    } else if (why.empty()) {
+    } else if (same_path && why.empty()) {
       why = std::move(reason);
     }
   }
@@ -237,7 +300,7 @@ Status SelectInputs(const std::string& store_dir, const std::vector<InputFile>& 
         continue;
       }
       const InputRecord* grown_from = nullptr;
-      SG_RETURN_IF_ERROR(CheckChangedInput(inputs[i], records, &grown_from));
+      SG_RETURN_IF_ERROR(CheckChangedInput(inputs[i], fingerprints[i], records, &grown_from));
       if (grown_from != nullptr) {
         IngestProgress from;
         from.offset = grown_from->bytes;

@@ -5,8 +5,10 @@
 #ifndef STREAMGLOVE_COOCCUR_INGEST_SETUP_H_
 #define STREAMGLOVE_COOCCUR_INGEST_SETUP_H_
 
+#include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cooccur/subsampled_window.h"
@@ -48,16 +50,32 @@ struct VocabCut {
 VocabCut FirstVocabularyCut(const StoreConfig& config, const IngestOptions& options);
 
 // Initializes a new store with `vocab` (from the vocabulary pass or a file,
-// in rank order). Its counts are kept only by a subsampled store (its keep
-// probabilities depend on them); every other store counts occurrences in the
-// batches that count the pairs, so that counts and pairs always agree.
+// in rank order). A fixed vocabulary keeps its counts (and so its ranks); a
+// growing store counts occurrences in the batches that count the pairs, so
+// that counts and pairs always agree.
 Status InitializeStore(const StoreConfig& config, std::vector<VocabEntry> vocab, Store* store,
                        IngestStats* stats);
 
-// An existing store and `seen`, the words of the inputs it is about to read
-// (in rank order of their counts there): a growing store adds those it does
-// not hold; a fixed one reports, in stats->messages, the tokens it will drop.
-Status AddInputWords(std::vector<VocabEntry> seen, Store* store, IngestStats* stats);
+// The words of a vocabulary pass in rank order, read as often as needed:
+// calls f(word, count) for each, stopping at the first error.
+using WordVisitor = std::function<Status(std::string_view word, uint64_t count)>;
+using WordSource = std::function<Status(const WordVisitor& f)>;
+// A vocabulary file's words, streamed (never held whole).
+WordSource VocabFileWords(const std::string& path);
+// Its words, from memory.
+WordSource VocabWords(const std::vector<VocabEntry>* words);
+
+// OK when counting with `known_words` (of `known_bytes` bytes) and the words
+// of `words` fits options.memory_bytes (BatchCounter::CheckVocabularyFits).
+Status CheckNewWordsFit(const WordSource& words, uint64_t known_words, uint64_t known_bytes,
+                        const IngestOptions& options, const CorpusOptions& corpus, int threads);
+
+// An existing store and `seen`, the words of the inputs it is about to read:
+// a growing store adds those it does not hold (in `seen`'s order), after
+// checking that counting with them fits the memory budget; a fixed one
+// reports, in stats->messages, the tokens and words it will drop.
+Status AddInputWords(const WordSource& seen, const IngestOptions& options,
+                     const CorpusOptions& corpus, int threads, Store* store, IngestStats* stats);
 
 // The inputs an ingest reads, in order: a partly ingested one first (to
 // finish it from its recorded position), then the others the store does not

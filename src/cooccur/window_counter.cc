@@ -39,7 +39,7 @@ void WindowCounter::BeginChunk(ChunkEdges* edges) {
   edges_->head.clear();
   edges_->tail.clear();
   edges_->has_document_end = false;
-  edges_->tokens = edges_->increments = 0;
+  edges_->tokens = edges_->increments = edges_->unknown_tokens = 0;
   position_ = 0;
 }
 
@@ -51,7 +51,10 @@ void WindowCounter::EndChunk() {
 void WindowCounter::OnToken(std::string_view token) {
   ++edges_->tokens;
   const uint32_t id = vocab_->Lookup(token);
-  if (id == VocabIndex::kUnknown) return;
+  if (id == VocabIndex::kUnknown) {
+    ++edges_->unknown_tokens;
+    return;
+  }
   if (word_counts_ != nullptr) ++word_counts_[id];
   // The ring holds each id twice, at i and i + reach, so the ids before this
   // one are ring_[slot + reach - d] without a division per pair.

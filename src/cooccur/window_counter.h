@@ -1,8 +1,9 @@
 // WindowCounter and ChunkStitcher: Stanford GloVe's co-occurrence windows
 // over a token stream that arrives in chunks processed in parallel.
 //
-// Semantics (glove/src/cooccur.c): out-of-vocabulary tokens are dropped
-// before windowing, so distances count in-vocabulary tokens; a document end
+// Semantics (glove/src/cooccur.c): out-of-vocabulary tokens (none in a
+// growing store, whose vocabulary holds every word) are dropped before
+// windowing, so distances count in-vocabulary tokens; a document end
 // empties the window; the word at position j pairs with each of the up to W
 // in-vocabulary words before it, at distance d = j - k, adding scale / d
 // (or 1 without distance weighting) to cell (left, right) and, when
@@ -49,9 +50,10 @@ struct WindowConfig {
 struct ChunkEdges {
   std::vector<uint32_t> head;  // first <= reach ids before the first document end
   bool has_document_end = false;
-  std::vector<uint32_t> tail;  // last <= reach ids after the last document end
-  uint64_t tokens = 0;         // all tokens, in and out of vocabulary
-  uint64_t increments = 0;     // pair increments counted
+  std::vector<uint32_t> tail;   // last <= reach ids after the last document end
+  uint64_t tokens = 0;          // all tokens, in and out of vocabulary
+  uint64_t unknown_tokens = 0;  // out of vocabulary
+  uint64_t increments = 0;      // pair increments counted
 };
 
 class WindowCounter final : public TokenSink {

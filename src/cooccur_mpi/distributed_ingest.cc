@@ -444,11 +444,19 @@ Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
       stats->ingest.vocabulary_built = fresh;
     }
     if (root && s.ok()) {
-      // A new store's counts come from its batches: the rows are balanced
-      // by the vocabulary pass's.
-      if (fresh) balance_counts = vocab;
-      s = fresh ? InitializeStore(want, std::move(vocab), store.get(), &stats->ingest)
-                : AddInputWords(std::move(vocab), store.get(), &stats->ingest);
+      IngestOptions counting = options;  // what rank 0 counts with, beside the open store
+      counting.memory_bytes = work_memory;
+      if (!fresh) {
+        s = AddInputWords(VocabWords(&vocab), counting, corpus, threads, store.get(),
+                          &stats->ingest);
+      } else {
+        if (!want.fixed_vocabulary)
+          s = CheckNewWordsFit(VocabWords(&vocab), 0, 0, counting, corpus, threads);
+        // A new growing store's counts come from its batches: the rows are
+        // balanced by the vocabulary pass's.
+        if (s.ok() && !want.fixed_vocabulary) balance_counts = vocab;
+        if (s.ok()) s = InitializeStore(want, std::move(vocab), store.get(), &stats->ingest);
+      }
     }
     s = world->Agree(s);
     if (!s.ok() && created && !store->initialized()) {
@@ -464,6 +472,7 @@ Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
     EncodeConfig(store->config(), &config_text);
     row_starts_text = RowStarts(balance_counts.empty() ? store->vocab() : balance_counts,
                                 store->config().window, ranks);
+    balance_counts = std::vector<VocabEntry>();
   }
   // The ranks take ids from the file's order, and counts only to subsample
   // (a subsampled store's, never 0); a word no batch has counted yet is
@@ -474,7 +483,7 @@ Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
     for (VocabEntry& e : ranks_vocab) e.count = std::max<uint64_t>(e.count, 1);
   }
   SG_RETURN_IF_ERROR(world->Agree(root ? WriteVocabFile(paths.vocab, ranks_vocab) : Status::OK()));
-  ranks_vocab.clear();
+  ranks_vocab = std::vector<VocabEntry>();
   world->Broadcast(&config_text);
   world->Broadcast(&row_starts_text);
   std::vector<uint64_t> owner_starts;  // pair keys: the first of each rank's rows
@@ -507,8 +516,8 @@ Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
   if (!std::filesystem::create_directories(paths.Runs(rank), ec) && ec)
     s = Status::IOError(fmt::format("{}: {}", paths.Runs(rank), ec.message()));
   if (s.ok()) {
-    s = BatchCounter::Create(mine, my_fingerprints, &vocab, window.config, corpus, counting,
-                             threads, paths.Runs(rank), &counter);
+    s = BatchCounter::Create(mine, my_fingerprints, &vocab, !config.fixed_vocabulary, window.config,
+                             corpus, counting, threads, paths.Runs(rank), &counter);
   }
   SG_RETURN_IF_ERROR(world->Agree(s));
 

@@ -38,6 +38,7 @@ uint64_t ChunkReader::bytes_consumed() const {
 Status ChunkReader::OpenInput() {
   SG_RETURN_IF_ERROR(OpenByteSource(inputs_[next_input_].path, &source_));
   source_eof_ = false;
+  chunk_returned_ = false;
   offset_ = 0;
   line_start_ = 0;
   carry_.clear();
@@ -92,7 +93,10 @@ Status ChunkReader::Next(Chunk* chunk, bool* done) {
       SG_RETURN_IF_ERROR(OpenInput());
     }
     SG_RETURN_IF_ERROR(FillChunk(chunk));
-    if (chunk->size_ > 0) {
+    // An input started past its beginning (a file that grew) whose rest is
+    // empty still ends in a chunk, so that its end is recorded.
+    if (chunk->size_ > 0 || (!chunk_returned_ && starts_[next_input_].offset > 0)) {
+      chunk_returned_ = true;
       *done = false;
       return Status::OK();
     }

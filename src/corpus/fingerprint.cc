@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <filesystem>
 
 #include <fmt/format.h>
 
@@ -94,6 +95,16 @@ bool FingerprintSize(const std::string& fingerprint, uint64_t* size) {
   if (fingerprint.size() != 48) return false;
   const auto [p, ec] = std::from_chars(fingerprint.data(), fingerprint.data() + 16, *size, 16);
   return ec == std::errc() && p == fingerprint.data() + 16;
+}
+
+bool SameHead(const std::string& a, const std::string& b) {
+  return a.size() == 48 && b.size() == 48 && a.compare(16, 16, b, 16, 16) == 0;
+}
+
+std::string InputRecordPath(const std::string& path) {
+  std::error_code ec;
+  const std::filesystem::path absolute = std::filesystem::absolute(path, ec);
+  return ec ? path : absolute.lexically_normal().string();
 }
 
 }  // namespace streamglove

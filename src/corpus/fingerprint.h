@@ -23,6 +23,14 @@ Status FingerprintFilePrefix(const std::string& path, uint64_t size, std::string
 // The size a fingerprint records; false when `fingerprint` is not one.
 bool FingerprintSize(const std::string& fingerprint, uint64_t* size);
 
+// Whether two fingerprints' first MiB is the same (true for a file of at
+// least 1 MiB and the same file grown since).
+bool SameHead(const std::string& a, const std::string& b);
+
+// The name an input record gives the file at `path`: absolute and lexically
+// normal, so that one file has one name from any working directory.
+std::string InputRecordPath(const std::string& path);
+
 }  // namespace streamglove
 
 #endif  // STREAMGLOVE_CORPUS_FINGERPRINT_H_

@@ -9,7 +9,6 @@ RankedVocab::RankedVocab(const StoreConfig& config, const std::vector<VocabEntry
                          uint64_t min_count, uint64_t max_vocab) {
   if (min_count == 0) min_count = config.min_count;
   if (max_vocab == 0) max_vocab = config.max_vocab;
-  min_count_ = min_count;
   std::vector<uint32_t> ids;
   for (uint32_t id = 0; id < by_id.size(); ++id) {
     if (by_id[id].count >= min_count) ids.push_back(id);
@@ -18,9 +17,12 @@ RankedVocab::RankedVocab(const StoreConfig& config, const std::vector<VocabEntry
     if (by_id[a].count != by_id[b].count) return by_id[a].count > by_id[b].count;
     return by_id[a].word < by_id[b].word;
   };
-  const size_t n = max_vocab != 0 ? std::min<size_t>(ids.size(), max_vocab) : ids.size();
-  std::partial_sort(ids.begin(), ids.begin() + static_cast<ptrdiff_t>(n), ids.end(), by_rank);
-  ids.resize(n);
+  // A fixed vocabulary's ids are its ranks (its file's order, whose ties
+  // Stanford's vocab_count breaks its own way); a growing store's follow the
+  // order words arrived in.
+  if (!config.fixed_vocabulary) std::stable_sort(ids.begin(), ids.end(), by_rank);
+  if (max_vocab != 0 && ids.size() > max_vocab) ids.resize(max_vocab);
+  const size_t n = ids.size();
   rank_of_.assign(by_id.size(), kCut);
   words_.reserve(n);
   for (uint32_t r = 0; r < n; ++r) {

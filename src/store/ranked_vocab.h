@@ -6,7 +6,8 @@
 // file is. The ranking is computed when the store is read: words with at
 // least `min_count` occurrences, ordered by (count descending, bytes
 // ascending, as memcmp), the first `max_vocab` of them. The same counts give
-// the same ranks, whatever order the inputs were ingested in.
+// the same ranks, whatever order the inputs were ingested in. A fixed
+// vocabulary keeps the order it was made in (its ids).
 //
 // Thread-safety: immutable after construction.
 #ifndef STREAMGLOVE_STORE_RANKED_VOCAB_H_
@@ -39,14 +40,12 @@ class RankedVocab {
   // rank order and whose ranking has not changed since), so the store's
   // (row, col) order is rank order.
   bool ids_are_ranks() const { return ids_are_ranks_; }
-  uint64_t min_count() const { return min_count_; }
 
  private:
   std::vector<VocabEntry> words_;
   std::vector<uint32_t> id_of_;    // rank -> id
   std::vector<uint32_t> rank_of_;  // id -> rank or kCut
   bool ids_are_ranks_ = true;
-  uint64_t min_count_ = 1;
 };
 
 // Calls f(row rank, col rank, value) for every non-zero pair of two ranked

@@ -54,6 +54,7 @@ Status StoreImpl::Initialize(const StoreConfig& config, const std::vector<VocabE
   std::string value;
   EncodeConfig(config, &value);
   rocksdb::Status s = batch.Put(kConfigKey, value);
+  if (s.ok()) s = batch.Put(kAdditionKey, EncodeAddition(0, vocab.size()));
   for (size_t i = 0; s.ok() && i < vocab.size(); ++i) {
     if (vocab[i].word.empty()) {
       return Status::InvalidArgument(fmt::format("{}: vocabulary word {} is empty", dir_, i));
@@ -70,6 +71,7 @@ Status StoreImpl::Initialize(const StoreConfig& config, const std::vector<VocabE
   if (!s.ok()) return FromRocks(s, "writing config and vocabulary");
   config_ = config;
   vocab_ = vocab;
+  last_added_words_ = vocab.size();
   initialized_ = true;
   return Status::OK();
 }
@@ -83,8 +85,9 @@ Status StoreImpl::AddWords(const std::vector<std::string>& words) {
     return Status::InvalidArgument(
         fmt::format("{}: {} vocabulary words exceed 2^32 - 1", dir_, vocab_.size() + words.size()));
   }
+  if (words.empty()) return Status::OK();
   rocksdb::WriteBatch batch;
-  rocksdb::Status s;
+  rocksdb::Status s = batch.Put(kAdditionKey, EncodeAddition(vocab_.size(), words.size()));
   std::string value;
   for (size_t i = 0; s.ok() && i < words.size(); ++i) {
     if (words[i].empty()) return Status::InvalidArgument(fmt::format("{}: an empty word", dir_));
@@ -99,6 +102,7 @@ Status StoreImpl::AddWords(const std::vector<std::string>& words) {
   }
   if (!s.ok()) return FromRocks(s, "adding words to the vocabulary");
   for (const std::string& w : words) vocab_.push_back(VocabEntry{w, 0});
+  last_added_words_ = words.size();
   return Status::OK();
 }
 

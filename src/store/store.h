@@ -7,13 +7,15 @@
 //   "M/config"              StoreConfig
 //   "M/input/" fingerprint  InputRecord of a completely ingested input
 //   "M/progress"            IngestProgress of the input being ingested, if any
+//   "M/addition"            the last ingest's new words: first id, how many
 //   "V" id (4 bytes BE)     vocabulary entry: word '\t' count
 //
 // Word ids are assigned once, in the order words first reach the store, and
-// never change; a word's count is what the committed batches counted of it
-// (a word may have count 0: assigned by an ingest that was interrupted
-// before a batch counted it). Readers rank the words by count when they read
-// (store/ranked_vocab.h), so ids need not be ranks.
+// never change. In a growing store a word's count is what the committed
+// batches counted of it (a word may have count 0: assigned by an ingest that
+// was interrupted before a batch counted it), and readers rank the words by
+// count when they read (store/ranked_vocab.h), so ids need not be ranks. A
+// fixed vocabulary keeps the counts and order it was made with: ids are ranks.
 //
 // Atomicity: every CommitBatch() writes its pairs and its metadata changes as
 // SST files, one per key range and one of metadata, ingested by one
@@ -65,9 +67,10 @@ struct StoreConfig {
   std::string tokenizer = "whitespace";
   bool lowercase = false;
   std::string json_field = "text";
-  // The vocabulary is the one chosen at creation: tokens outside it are
-  // dropped before windowing (Stanford GloVe's cooccur). Otherwise every
-  // token is counted and an ingest adds the words it meets.
+  // The vocabulary is the one chosen at creation, with its counts and order
+  // (ids are ranks): tokens outside it are dropped before windowing
+  // (Stanford GloVe's cooccur). Otherwise every token is counted and an
+  // ingest adds the words it meets.
   bool fixed_vocabulary = false;
   // The vocabulary cut readers apply when not told otherwise: words with at
   // least min_count occurrences, at most max_vocab of them (0: all).
@@ -109,9 +112,9 @@ struct BatchMetadata {
   // Fingerprints of input records that `finished` supersede (an input that
   // grew since it was ingested): deleted.
   std::vector<std::string> replaced;
-  // Occurrences the batch counted of word id i (empty: none). A store
-  // subsampled at ingest keeps its creation counts (its keep probabilities
-  // depend on them) and ignores these.
+  // Occurrences the batch counted of word id i (empty: none). A fixed
+  // vocabulary keeps the counts it was made with (its ranks, and a
+  // subsampled store's keep probabilities, depend on them) and ignores these.
   std::vector<uint64_t> word_counts;
 };
 
@@ -145,6 +148,8 @@ class Store {
   // count 0, in one synced write, so the batches that count them can name
   // them. REQUIRES: initialized(); !config().fixed_vocabulary.
   virtual Status AddWords(const std::vector<std::string>& words) = 0;
+  // The words the last Initialize() or non-empty AddWords() brought.
+  virtual uint64_t last_added_words() const = 0;
 
   virtual Status ListInputs(std::vector<InputRecord>* inputs) = 0;
   virtual Status FindInput(const std::string& fingerprint, InputRecord* record, bool* found) = 0;

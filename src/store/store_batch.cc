@@ -262,57 +262,55 @@ Status StoreImpl::IngestWithMetadata(std::vector<std::string> pair_files,
           "{}: input {} finished or replaced twice in one batch", dir_, inputs[i].first));
     }
   }
-  std::string progress_value;
-  if (metadata.progress != nullptr) EncodeProgress(*metadata.progress, &progress_value);
-  // A subsampled store's counts are its keep probabilities' (BatchMetadata).
-  const bool counts_grow = config_.subsample == 0;
   if (metadata.word_counts.size() > vocab_.size()) {
     return Status::InvalidArgument(fmt::format("{}: word counts of {} ids for a vocabulary of {}",
                                                dir_, metadata.word_counts.size(), vocab_.size()));
   }
-  std::vector<std::pair<uint32_t, uint64_t>> counts;  // (id, new count)
-  for (size_t id = 0; counts_grow && id < metadata.word_counts.size(); ++id) {
-    if (metadata.word_counts[id] != 0)
-      counts.emplace_back(static_cast<uint32_t>(id), vocab_[id].count + metadata.word_counts[id]);
-  }
-  std::string value;
-  auto vocab_value = [&](uint32_t id, uint64_t count) -> const std::string& {
-    value.clear();
-    EncodeVocabValue(VocabEntry{vocab_[id].word, count}, &value);
-    return value;
-  };
+  // A fixed vocabulary keeps the counts it was made with (BatchMetadata).
+  const std::vector<uint64_t> no_counts;
+  const std::vector<uint64_t>& counts = config_.fixed_vocabulary ? no_counts : metadata.word_counts;
 
-  rocksdb::Status s;
+  // Writes every change through `put` and `erase` (a WriteBatch's or an SST
+  // file's), in key order.
+  const auto write = [&](const auto& put, const auto& erase) -> Status {
+    for (const auto& [key, value] : inputs)
+      SG_RETURN_IF_ERROR(value.empty() ? erase(key) : put(key, value));
+    if (metadata.progress != nullptr) {
+      std::string value;
+      EncodeProgress(*metadata.progress, &value);
+      SG_RETURN_IF_ERROR(put(kProgressKey, value));
+    } else {
+      SG_RETURN_IF_ERROR(erase(kProgressKey));
+    }
+    std::string value;
+    for (uint32_t id = 0; id < counts.size(); ++id) {
+      if (counts[id] == 0) continue;
+      value.clear();
+      EncodeVocabValue(VocabEntry{vocab_[id].word, vocab_[id].count + counts[id]}, &value);
+      SG_RETURN_IF_ERROR(put(VocabKey(id), value));
+    }
+    return Status::OK();
+  };
   if (pair_files.empty()) {
     // SstFileWriter refuses an empty file; metadata alone goes through the WAL.
     rocksdb::WriteBatch wb;
-    for (const auto& [key, v] : inputs) {
-      if (s.ok()) s = v.empty() ? wb.Delete(key) : wb.Put(key, v);
-    }
-    if (s.ok()) {
-      s = metadata.progress != nullptr ? wb.Put(kProgressKey, progress_value)
-                                       : wb.Delete(kProgressKey);
-    }
-    for (const auto& [id, count] : counts) {
-      if (s.ok()) s = wb.Put(VocabKey(id), vocab_value(id, count));
-    }
-    if (s.ok()) {
-      rocksdb::WriteOptions wo;
-      wo.sync = true;
-      s = db_->Write(wo, &wb);
-    }
-    if (!s.ok()) return FromRocks(s, "committing batch metadata");
+    const auto status = [&](const rocksdb::Status& s) {
+      return s.ok() ? Status::OK() : FromRocks(s, "committing batch metadata");
+    };
+    SG_RETURN_IF_ERROR(
+        write([&](const std::string& k, const std::string& v) { return status(wb.Put(k, v)); },
+              [&](const std::string& k) { return status(wb.Delete(k)); }));
+    rocksdb::WriteOptions wo;
+    wo.sync = true;
+    SG_RETURN_IF_ERROR(status(db_->Write(wo, &wb)));
   } else {
     // Metadata keys ("M/...", 'V') follow every pair block key ('C' ...):
     // their own small file does not overlap the pairs'.
     BatchFile meta(fmt::format("{}/{}/batch-{}-meta.sst", dir_, kStoreTmpDir, next_batch_++), 0);
     SG_RETURN_IF_ERROR(meta.Open(options_, db_->DefaultColumnFamily()));
-    for (const auto& [key, v] : inputs)
-      SG_RETURN_IF_ERROR(v.empty() ? meta.Delete(key) : meta.Put(key, v));
-    SG_RETURN_IF_ERROR(metadata.progress != nullptr ? meta.Put(kProgressKey, progress_value)
-                                                    : meta.Delete(kProgressKey));
-    for (const auto& [id, count] : counts)
-      SG_RETURN_IF_ERROR(meta.Put(VocabKey(id), vocab_value(id, count)));
+    SG_RETURN_IF_ERROR(
+        write([&](const std::string& k, const std::string& v) { return meta.Put(k, v); },
+              [&](const std::string& k) { return meta.Delete(k); }));
     SG_RETURN_IF_ERROR(meta.Finish());
     pair_files.push_back(meta.path());
     WaitForL0Compactions(pair_files.size());
@@ -323,10 +321,10 @@ Status StoreImpl::IngestWithMetadata(std::vector<std::string> pair_files,
     opts.write_global_seqno = false;  // keep the files immutable; the seqno lives in the MANIFEST
     // One ingestion of all the files is one MANIFEST record: all or none of
     // them is in the store after a crash.
-    s = db_->IngestExternalFile(pair_files, opts);
+    const rocksdb::Status s = db_->IngestExternalFile(pair_files, opts);
     if (!s.ok()) return FromRocks(s, fmt::format("committing batch {}", pair_files.front()));
   }
-  for (const auto& [id, count] : counts) vocab_[id].count = count;
+  for (uint32_t id = 0; id < counts.size(); ++id) vocab_[id].count += counts[id];
   return Status::OK();
 }
 

@@ -51,6 +51,7 @@ class StoreImpl final : public Store {
   const StoreConfig& config() const override { return config_; }
   const std::vector<VocabEntry>& vocab() const override { return vocab_; }
   Status AddWords(const std::vector<std::string>& words) override;
+  uint64_t last_added_words() const override { return last_added_words_; }
 
   Status ListInputs(std::vector<InputRecord>* inputs) override;
   Status FindInput(const std::string& fingerprint, InputRecord* record, bool* found) override;
@@ -90,6 +91,7 @@ class StoreImpl final : public Store {
   bool initialized_ = false;
   StoreConfig config_;
   std::vector<VocabEntry> vocab_;
+  uint64_t last_added_words_ = 0;
 };
 
 }  // namespace streamglove

@@ -27,17 +27,20 @@ Status ComputeStoreStats(const std::string& dir, size_t memory_bytes, StoreStats
   stats->min_count = c.min_count;
   stats->max_vocab = c.max_vocab;
   for (const VocabEntry& e : store->vocab()) stats->words += e.count > 0;
+  stats->last_added_words = store->last_added_words();
   stats->vocab_size = RankedVocab(c, store->vocab(), 0, 0).size();
   std::vector<InputRecord> inputs;
   SG_RETURN_IF_ERROR(store->ListInputs(&inputs));
   stats->inputs = inputs.size();
-  for (const InputRecord& r : inputs) {
-    stats->tokens += r.tokens;
-    stats->input_paths.push_back(r.path);
-  }
   IngestProgress progress;
   SG_RETURN_IF_ERROR(store->GetProgress(&progress, &stats->partly_ingested));
   if (stats->partly_ingested) stats->tokens += progress.tokens;
+  for (const InputRecord& r : inputs) {
+    // A file that grew, partly ingested again: its progress counts its tokens.
+    if (stats->partly_ingested && r.fingerprint == progress.replaces) continue;
+    stats->tokens += r.tokens;
+    stats->input_paths.push_back(r.path);
+  }
   __uint128_t sum = 0;  // exact: 2^64 units overflow at web scale
   SG_RETURN_IF_ERROR(store->ForEachPair([&](uint32_t, uint32_t, uint64_t value) {
     ++stats->nonzero_pairs;

@@ -213,6 +213,18 @@ bool DecodeProgress(std::string_view value, IngestProgress* progress) {
   return true;
 }
 
+std::string EncodeAddition(uint64_t first_id, uint64_t words) {
+  std::string out;
+  PutVarint64(&out, first_id);
+  PutVarint64(&out, words);
+  return out;
+}
+
+bool DecodeAddition(std::string_view value, uint64_t* first_id, uint64_t* words) {
+  Reader r(value);
+  return r.Varint(first_id) && r.Varint(words) && r.AtEnd();
+}
+
 void EncodeVocabValue(const VocabEntry& entry, std::string* out) {
   out->append(entry.word);
   out->push_back('\t');

@@ -19,6 +19,8 @@ namespace streamglove {
 inline constexpr char kConfigKey[] = "M/config";
 inline constexpr char kInputKeyPrefix[] = "M/input/";
 inline constexpr char kProgressKey[] = "M/progress";
+// The last ingest that added words: varint(its first id) varint(words added).
+inline constexpr char kAdditionKey[] = "M/addition";
 inline constexpr char kVocabKeyPrefix = 'V';
 
 // The first bytes of every config value.
@@ -45,6 +47,10 @@ bool DecodeInputRecord(std::string_view fingerprint, std::string_view value, Inp
 
 void EncodeProgress(const IngestProgress& progress, std::string* out);
 bool DecodeProgress(std::string_view value, IngestProgress* progress);
+
+// kAdditionKey's value.
+std::string EncodeAddition(uint64_t first_id, uint64_t words);
+bool DecodeAddition(std::string_view value, uint64_t* first_id, uint64_t* words);
 
 // "word\tcount", the count in decimal.
 void EncodeVocabValue(const VocabEntry& entry, std::string* out);

@@ -71,7 +71,7 @@ Status VerifyStore(const std::string& dir, size_t memory_bytes, VerifyReport* re
     std::string problem;
     if (row >= v || col >= v) {
       problem = "an id outside the vocabulary";
-    } else if (vocab[row].count == 0 && config.subsample == 0) {
+    } else if (vocab[row].count == 0 && !config.fixed_vocabulary) {
       problem = "a word no committed batch counted";
     }
     if (value == 0) problem = "a zero value";

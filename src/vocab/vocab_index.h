@@ -1,5 +1,6 @@
-// VocabIndex: word -> id for a fixed vocabulary (id = rank: 0 is the most
-// frequent word), built once and then read by every counting thread.
+// VocabIndex: word -> id for a store's vocabulary (its ids: ranks in a fixed
+// vocabulary, first-seen order in a growing one), built once and then read
+// by every counting thread.
 //
 // Thread-safety: Lookup() may be called from any number of threads at once.
 #ifndef STREAMGLOVE_VOCAB_VOCAB_INDEX_H_
