@@ -40,19 +40,30 @@ Status ForEachRankedPair(Store* store, const RankedVocab& vocab, const Store::Pa
       return col < vocab.size() ? f(row, col, value) : Status::OK();
     });
   }
+  // Row by row in rank order; a row's pairs sorted by column rank.
   std::vector<std::pair<uint32_t, uint64_t>> row_pairs;  // (col rank, value)
-  for (uint32_t r = 0; r < vocab.size(); ++r) {
-    const uint32_t id = vocab.id(r);
-    row_pairs.clear();
-    SG_RETURN_IF_ERROR(
-        store->ForEachPairInRows(id, id + 1, [&](uint32_t, uint32_t col, uint64_t value) {
-          const uint32_t c = vocab.rank(col);
-          if (c != RankedVocab::kCut) row_pairs.emplace_back(c, value);
-          return Status::OK();
-        }));
+  uint32_t current = RankedVocab::kCut;                  // the rank whose row is collected
+  const auto flush = [&]() -> Status {
     std::sort(row_pairs.begin(), row_pairs.end());
-    for (const auto& [c, value] : row_pairs) SG_RETURN_IF_ERROR(f(r, c, value));
-  }
+    for (const auto& [c, value] : row_pairs) SG_RETURN_IF_ERROR(f(current, c, value));
+    row_pairs.clear();
+    return Status::OK();
+  };
+  std::vector<uint32_t> rows(vocab.size());
+  for (uint32_t r = 0; r < vocab.size(); ++r) rows[r] = vocab.id(r);
+  const Status read =
+      store->ForEachPairOfRows(rows, [&](uint32_t row, uint32_t col, uint64_t value) -> Status {
+        const uint32_t r = vocab.rank(row);
+        if (r != current) {
+          if (current != RankedVocab::kCut) SG_RETURN_IF_ERROR(flush());
+          current = r;
+        }
+        const uint32_t c = vocab.rank(col);
+        if (c != RankedVocab::kCut) row_pairs.emplace_back(c, value);
+        return Status::OK();
+      });
+  SG_RETURN_IF_ERROR(read);
+  if (current != RankedVocab::kCut) SG_RETURN_IF_ERROR(flush());
   return Status::OK();
 }
 

@@ -155,6 +155,25 @@ Status StoreImpl::GetProgress(IngestProgress* progress, bool* found) {
   return Status::OK();
 }
 
+Status StoreImpl::VisitPairBlock(const rocksdb::Iterator& it, const PairVisitor& f, uint32_t* row,
+                                 uint32_t* block, std::vector<ColumnValue>* entries) const {
+  if (!DecodePairBlockKey(View(it.key()), row, block)) {
+    return Status::Corruption(
+        fmt::format("{}: malformed pair-block key of {} bytes", dir_, it.key().size()));
+  }
+  if (!DecodeFragment(*block, View(it.value()), entries)) {
+    return Status::Corruption(
+        fmt::format("{}: pair block row {} block {}: malformed fragment", dir_, *row, *block));
+  }
+  if (*row >= vocab_.size() || (!entries->empty() && entries->back().col >= vocab_.size())) {
+    return Status::Corruption(
+        fmt::format("{}: pair block row {} block {}: pair outside the vocabulary of {} words", dir_,
+                    *row, *block, vocab_.size()));
+  }
+  for (const ColumnValue& e : *entries) SG_RETURN_IF_ERROR(f(*row, e.col, e.value));
+  return Status::OK();
+}
+
 Status StoreImpl::ForEachPairInRows(uint32_t row_begin, uint32_t row_end, const PairVisitor& f) {
   if (row_begin >= row_end) return Status::OK();
   const std::string first = EncodePairBlockKey(row_begin, 0);
@@ -169,27 +188,37 @@ Status StoreImpl::ForEachPairInRows(uint32_t row_begin, uint32_t row_end, const 
   uint32_t row = 0, block = 0;
   bool any = false;
   for (it->Seek(first); it->Valid(); it->Next()) {
-    if (!DecodePairBlockKey(View(it->key()), &row, &block)) {
-      return Status::Corruption(
-          fmt::format("{}: malformed pair-block key of {} bytes", dir_, it->key().size()));
-    }
     any = true;
-    if (!DecodeFragment(block, View(it->value()), &entries)) {
-      return Status::Corruption(
-          fmt::format("{}: pair block row {} block {}: malformed fragment", dir_, row, block));
-    }
-    if (row >= vocab_.size() || (!entries.empty() && entries.back().col >= vocab_.size())) {
-      return Status::Corruption(
-          fmt::format("{}: pair block row {} block {}: pair outside the vocabulary of {} words",
-                      dir_, row, block, vocab_.size()));
-    }
-    for (const ColumnValue& e : entries) SG_RETURN_IF_ERROR(f(row, e.col, e.value));
+    SG_RETURN_IF_ERROR(VisitPairBlock(*it, f, &row, &block, &entries));
   }
   if (!it->status().ok()) {
     // A failed merge (a malformed operand) ends the scan here.
     return FromRocks(it->status(),
                      any ? fmt::format("pair blocks after row {} block {}", row, block)
                          : std::string("pair blocks"));
+  }
+  return Status::OK();
+}
+
+Status StoreImpl::ForEachPairOfRows(const std::vector<uint32_t>& rows, const PairVisitor& f) {
+  // Pair blocks end before the metadata keys; rows are read whole, so the
+  // blocks a seek reads are cached for the neighbouring rows' seeks.
+  const std::string end(1, kPairKeyPrefix + 1);
+  const rocksdb::Slice upper(end);
+  rocksdb::ReadOptions ro;
+  ro.iterate_upper_bound = &upper;
+  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro));
+  std::vector<ColumnValue> entries;
+  for (const uint32_t want : rows) {
+    uint32_t row = want, block = 0;
+    for (it->Seek(EncodePairBlockKey(want, 0)); it->Valid(); it->Next()) {
+      // The next row's first key ends this one (a malformed key is
+      // VisitPairBlock's error).
+      if (DecodePairBlockKey(View(it->key()), &row, &block) && row != want) break;
+      SG_RETURN_IF_ERROR(VisitPairBlock(*it, f, &row, &block, &entries));
+    }
+    if (!it->status().ok())
+      return FromRocks(it->status(), fmt::format("pair blocks of row {}", want));
   }
   return Status::OK();
 }

@@ -206,6 +206,11 @@ class Store {
   // status f returns. Only those rows are read.
   virtual Status ForEachPairInRows(uint32_t row_begin, uint32_t row_end, const PairVisitor& f) = 0;
 
+  // Calls f for every non-zero pair of each of `rows`, row after row in the
+  // order given (columns ascending within a row), with one iterator: for
+  // reading rows in an order other than the store's (RankedVocab's ranks).
+  virtual Status ForEachPairOfRows(const std::vector<uint32_t>& rows, const PairVisitor& f) = 0;
+
   // ForEachPairInRows over the rows below row_end.
   Status ForEachPairBelow(uint32_t row_end, const PairVisitor& f) {
     return ForEachPairInRows(0, row_end, f);

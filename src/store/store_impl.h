@@ -20,6 +20,7 @@
 #include <rocksdb/db.h>
 #include <rocksdb/options.h>
 
+#include "store/pair_block.h"
 #include "store/store.h"
 #include "util/config.h"
 
@@ -63,6 +64,7 @@ class StoreImpl final : public Store {
                           const BatchMetadata& metadata) override;
 
   Status ForEachPairInRows(uint32_t row_begin, uint32_t row_end, const PairVisitor& f) override;
+  Status ForEachPairOfRows(const std::vector<uint32_t>& rows, const PairVisitor& f) override;
 
   uint64_t SizeOnDisk() override;
   Status VerifyChecksums() override;
@@ -74,6 +76,10 @@ class StoreImpl final : public Store {
 
  private:
   Status RequireInitialized() const;
+  // Calls f for the pairs of the pair block at `it` (row and block into
+  // *row, *block); `entries` is scratch.
+  Status VisitPairBlock(const rocksdb::Iterator& it, const PairVisitor& f, uint32_t* row,
+                        uint32_t* block, std::vector<ColumnValue>* entries) const;
   // Returns once L0 holds fewer than kStoreMaxL0BatchesAtIngest batches of
   // `files_per_batch` files, or no compaction is running or pending that
   // could make it so, or after kStoreMaxL0WaitSeconds.
