@@ -33,6 +33,15 @@ RankedVocab::RankedVocab(const StoreConfig& config, const std::vector<VocabEntry
   id_of_ = std::move(ids);
 }
 
+size_t RankedVocab::memory_bytes() const {
+  size_t bytes = words_.capacity() * sizeof(VocabEntry) +
+                 (id_of_.capacity() + rank_of_.capacity()) * sizeof(uint32_t);
+  for (const VocabEntry& e : words_) {
+    if (e.word.size() >= sizeof(std::string)) bytes += e.word.capacity() + 1;  // not inline
+  }
+  return bytes;
+}
+
 Status ForEachRankedPair(Store* store, const RankedVocab& vocab, const Store::PairVisitor& f) {
   if (vocab.ids_are_ranks()) {
     // Ranked ids are a prefix: one scan of their rows in store order.

@@ -40,6 +40,8 @@ class RankedVocab {
   // rank order and whose ranking has not changed since), so the store's
   // (row, col) order is rank order.
   bool ids_are_ranks() const { return ids_are_ranks_; }
+  // What this object holds.
+  size_t memory_bytes() const;
 
  private:
   std::vector<VocabEntry> words_;

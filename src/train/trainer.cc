@@ -319,26 +319,28 @@ namespace {
 // records and two half-block parts.) A budget's blocks are sized for the
 // largest of `dims` that fits, so that every dim it may choose trains the
 // same stream; the dims that do not fit are dropped from *dims. `staging`
-// is host memory a device needs beside the parameters (its slots), taken
-// before the blocks' share.
-Status PlanMemory(const TrainOptions& o, uint32_t cut, size_t staging, std::vector<uint32_t>* dims,
-                  size_t* block_bytes) {
+// (a device's slots) and `vocab_bytes` (the ranked words) are host memory
+// held beside the parameters, taken before the blocks' share.
+Status PlanMemory(const TrainOptions& o, uint32_t cut, size_t staging, size_t vocab_bytes,
+                  std::vector<uint32_t>* dims, size_t* block_bytes) {
   const auto fits = [&](uint32_t dim) {
-    return ParameterBytes(o.objective, cut, dim) + staging + config::kMinTrainBlockMemory <=
+    return ParameterBytes(o.objective, cut, dim) + staging + vocab_bytes +
+               config::kMinTrainBlockMemory <=
            o.memory_bytes;
   };
   if (!fits(dims->front())) {
     return Status::InvalidArgument(fmt::format(
-        "--memory {} cannot hold the parameters of {} words x {} dims ({}){} and the "
-        "blocks (at least {}): raise --memory, or lower --max-vocab or --dim",
+        "--memory {} cannot hold the parameters of {} words x {} dims ({}){}, the words ({}) and "
+        "the blocks (at least {}): raise --memory, or lower --max-vocab or --dim",
         FormatBytes(o.memory_bytes), cut, dims->front(),
         FormatBytes(ParameterBytes(o.objective, cut, dims->front())),
         staging > 0 ? fmt::format(", the device's staging buffers ({})", FormatBytes(staging)) : "",
-        FormatBytes(config::kMinTrainBlockMemory)));
+        FormatBytes(vocab_bytes), FormatBytes(config::kMinTrainBlockMemory)));
   }
   dims->erase(std::remove_if(dims->begin(), dims->end(), [&](uint32_t dim) { return !fits(dim); }),
               dims->end());
-  const size_t parameter_bytes = ParameterBytes(o.objective, cut, dims->back()) + staging;
+  const size_t parameter_bytes =
+      ParameterBytes(o.objective, cut, dims->back()) + staging + vocab_bytes;
   *block_bytes = std::clamp((o.memory_bytes - parameter_bytes) / config::kTrainBlockShareDivisor,
                             config::kMinTrainBlockBytes, config::kMaxTrainBlockBytes);
   return Status::OK();
@@ -512,7 +514,8 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
     staging = device_options.StagingBytes();
   }
   size_t block_bytes = 0;
-  SG_RETURN_IF_ERROR(PlanMemory(o, cut, staging, &dims, &block_bytes));
+  // The ranked words stay with the parameters (the vectors file names them).
+  SG_RETURN_IF_ERROR(PlanMemory(o, cut, staging, ranked.memory_bytes(), &dims, &block_bytes));
   BlockStreamInfo blocks;
   const auto build_start = Clock::now();
   SG_RETURN_IF_ERROR(OpenBlockStream(store.get(), store_dir + "/" + kBlockStreamDir, ranked,
