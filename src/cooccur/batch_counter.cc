@@ -47,11 +47,17 @@ Status PlanMemory(const IngestOptions& options, const CorpusOptions& corpus, int
   const size_t fixed = config::kProcessBaselineBytes + store_bytes + vocab_bytes +
                        (plan->chunks_in_flight + 1) * plan->chunk_bytes + merge_bytes;
   if (m < fixed + config::kMinIngestBufferBytes) {
+    const std::string least = FormatBytes(fixed + config::kMinIngestBufferBytes);
+    // A vocabulary that takes much of the budget is a growing store's long
+    // tail, which a fixed vocabulary would cut.
+    if (vocab_bytes <= m / 4) {
+      return Status::InvalidArgument(
+          fmt::format("--memory {} is too small: give at least {}", FormatBytes(m), least));
+    }
     return Status::InvalidArgument(fmt::format(
         "--memory {} is too small for this vocabulary ({} of it): give at least {}, or make the "
         "store with --fixed-vocab, which keeps only the words that pass --min-count",
-        FormatBytes(m), FormatBytes(vocab_bytes),
-        FormatBytes(fixed + config::kMinIngestBufferBytes)));
+        FormatBytes(m), FormatBytes(vocab_bytes), least));
   }
   const size_t rest = m - fixed;
   // Each worker's dense region takes half its share, up to a cap: larger

@@ -94,8 +94,9 @@ Status PrepareStore(const std::string& dir, const std::vector<InputFile>& inputs
         fmt::format("--vocab {} ignored: the store keeps its own vocabulary", options.vocab_file));
   }
   // A resumed input's words went into the store (or its report) before its
-  // counting began.
-  const std::vector<InputFile> unseen(selected.inputs.begin() + (selected.resuming ? 1 : 0),
+  // counting began, unless it has grown since.
+  const bool seen = selected.resuming && selected.fingerprints[0] == selected.progress.fingerprint;
+  const std::vector<InputFile> unseen(selected.inputs.begin() + (seen ? 1 : 0),
                                       selected.inputs.end());
   if (!unseen.empty()) {
     const std::string path = dir + "/vocab.building";

@@ -241,6 +241,28 @@ Status CheckChangedInput(const InputFile& input, const std::string& now,
       input.path, why));
 }
 
+// The input that was partly ingested as `progress` and has grown since:
+// *found its fingerprint, or left as it is.
+Status FindRegrown(const std::vector<InputFile>& inputs,
+                   const std::vector<std::string>& fingerprints, const IngestProgress& progress,
+                   std::vector<std::string>::const_iterator* found) {
+  uint64_t size = 0, now = 0;
+  if (!FingerprintSize(progress.fingerprint, &size)) return Status::OK();
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (InputRecordPath(inputs[i].path) != InputRecordPath(progress.path) ||
+        !FingerprintSize(fingerprints[i], &now) || now < size) {
+      continue;
+    }
+    std::string prefix;
+    SG_RETURN_IF_ERROR(FingerprintFilePrefix(inputs[i].path, size, &prefix));
+    if (prefix == progress.fingerprint) {
+      *found = fingerprints.begin() + static_cast<ptrdiff_t>(i);
+      return Status::OK();
+    }
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 Status SelectInputs(const std::string& store_dir, const std::vector<InputFile>& inputs,
@@ -260,8 +282,11 @@ Status SelectInputs(const std::string& store_dir, const std::vector<InputFile>& 
   std::vector<std::string>& todo_fingerprints = selected->fingerprints;
   std::unordered_set<std::string> taken;
   if (resuming) {
-    const auto it = std::find(fingerprints.begin(), fingerprints.end(), progress.fingerprint);
-    if (it == fingerprints.end()) {
+    auto it = std::find(fingerprints.cbegin(), fingerprints.cend(), progress.fingerprint);
+    if (it == fingerprints.cend()) {
+      SG_RETURN_IF_ERROR(FindRegrown(inputs, fingerprints, progress, &it));
+    }
+    if (it == fingerprints.cend()) {
       return Status::InvalidArgument(fmt::format(
           "{}: the store holds a partly ingested input ({}); run ingest again with it to finish it",
           store_dir, progress.path));
@@ -272,7 +297,7 @@ Status SelectInputs(const std::string& store_dir, const std::vector<InputFile>& 
                       "it (a forced rerun would count the inputs it already finished again)",
                       store_dir, progress.path));
     }
-    const size_t i = it - fingerprints.begin();
+    const size_t i = static_cast<size_t>(it - fingerprints.cbegin());
     todo.push_back(inputs[i]);
     todo_fingerprints.push_back(fingerprints[i]);
     taken.insert(fingerprints[i]);

@@ -118,6 +118,22 @@ for _ in 1 2; do
   kill -9 "$pid" 2>/dev/null || true
   wait "$pid" 2>/dev/null || true
 done
+partly() { "$bin" stats --store grown --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["partly_ingested"])'; }
+# Left partly ingested (stopped by SIGINT at a batch's end), the file grows
+# again: the rerun finishes all of it.
+# (--memory 100M: chunks of 800 KB, so a batch ends before the input's end.)
+for delay in 0.05 0.1 0.15 0.2 0.3 0.4 0.6 0.8 1.0 1.5; do
+  [ "$(partly)" = True ] && break
+  cat part3.txt part2.txt part3.txt part2.txt >> grow.txt
+  "$bin" ingest --store grown grow.txt --window 5 --memory 100M --batch-size 64K -q 2> /dev/null &
+  pid=$!
+  sleep "$delay"
+  kill -INT "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+done
+[ "$(partly)" = True ] || fail "no SIGINT left the grown file partly ingested"
+cat part1.txt >> grow.txt
+echo "a file left partly ingested grew again"
 "$bin" ingest --store grown grow.txt "${flags[@]}"
 [ ! -s grown.err ] || fail "an interrupted run reported: $(head -3 grown.err)"
 "$bin" ingest --store whole grow.txt "${flags[@]}"
