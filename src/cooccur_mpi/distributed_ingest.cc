@@ -340,6 +340,96 @@ Status AddWordCounts(const std::string& text, std::vector<uint64_t>* sums) {
   return Status::OK();
 }
 
+// The end of a round, collective: every rank's row files, finished inputs
+// and word counts go to rank 0, which commits them in one step (row ranges
+// in rank order: disjoint). The status is rank 0's (to be agreed).
+Status CommitRound(MpiWorld* world, Store* store, size_t vocab_size,
+                   const std::vector<std::string>& row_files,
+                   const std::vector<InputRecord>& finished,
+                   const std::vector<uint64_t>& word_counts, DistributedIngestStats* stats) {
+  std::vector<std::string> reports, counts;
+  world->Gather(EncodeRoundReport(row_files, finished), &reports);
+  world->Gather(EncodeWordCounts(word_counts), &counts);
+  if (world->rank() != 0) return Status::OK();
+  std::vector<std::string> files;
+  BatchMetadata metadata;
+  metadata.word_counts.assign(vocab_size, 0);
+  for (const std::string& report : reports)
+    SG_RETURN_IF_ERROR(DecodeRoundReport(report, &files, &metadata.finished));
+  for (const std::string& c : counts) SG_RETURN_IF_ERROR(AddWordCounts(c, &metadata.word_counts));
+  SG_RETURN_IF_ERROR(store->CommitBatchFiles(files, metadata));
+  stats->ingest.inputs_ingested += metadata.finished.size();
+  for (const InputRecord& r : metadata.finished) stats->text_bytes += r.bytes;
+  return Status::OK();
+}
+
+// The job's counting figures summed over the ranks, collective (rank 0
+// keeps the messages).
+void SumCounting(MpiWorld* world, BatchCounter* counter, DistributedIngestStats* stats) {
+  IngestStats counted;
+  counter->Finish(&counted);
+  stats->ingest.tokens = world->Sum(counter->tokens());
+  stats->ingest.increments = world->Sum(counter->increments());
+  stats->ingest.bytes_read = world->Sum(counter->bytes_read());
+  stats->ingest.spilled_runs = world->Sum(counted.spilled_runs);
+  stats->ingest.bad_records = world->Sum(counted.bad_records);
+  stats->ingest.vocab_seconds = stats->vocab_seconds;
+  stats->ingest.count_seconds = stats->count_seconds;
+  stats->ingest.commit_seconds =
+      stats->exchange_seconds + stats->merge_seconds + stats->commit_seconds;
+  if (world->rank() != 0) return;
+  for (const std::string& m : counted.messages) stats->ingest.messages.push_back(m);
+  if (stats->ingest.bad_records > counted.bad_records) {
+    stats->ingest.messages.push_back(fmt::format("the other ranks skipped {} bad records",
+                                                 stats->ingest.bad_records - counted.bad_records));
+  }
+}
+
+// Phase 2 of a distributed ingest, collective: the vocabulary pass over the
+// ranks' inputs, then on rank 0 (which holds `store`) a new store's
+// vocabulary (`fresh`) or the words an existing store adds (a fixed one
+// reports the words it will drop). *balance_counts (rank 0, a new growing
+// store): the counts RowStarts weighs rows by, which the store's do not hold
+// yet.
+Status AgreeVocabulary(MpiWorld* world, const std::vector<InputFile>& mine,
+                       const CorpusOptions& corpus, const IngestOptions& options, bool fresh,
+                       size_t work_memory, int threads, const std::string& temp_dir, Store* store,
+                       std::vector<VocabEntry>* balance_counts, DistributedIngestStats* stats) {
+  const bool root = world->rank() == 0;
+  const StoreConfig want = IngestStoreConfig(corpus, options);
+  std::vector<VocabEntry> vocab;
+  Status s;
+  if (fresh && !options.vocab_file.empty()) {
+    if (root) s = ReadVocabFile(options.vocab_file, &vocab);
+  } else {
+    const VocabCut cut = fresh ? FirstVocabularyCut(want, options) : VocabCut{};
+    VocabOptions v;
+    v.min_count = cut.min_count;
+    v.max_vocab = cut.max_vocab;
+    v.threads = options.threads;
+    v.memory_bytes = work_memory;
+    v.temp_dir = temp_dir;
+    v.progress = options.progress && root;
+    ExchangeStats vocab_exchange;
+    s = BuildDistributedVocabulary(world, mine, corpus, v, &vocab, &vocab_exchange);
+    stats->vocab_exchange_bytes = world->Sum(vocab_exchange.bytes_sent);
+    stats->ingest.vocabulary_built = fresh;
+  }
+  if (root && s.ok()) {
+    IngestOptions counting = options;  // what rank 0 counts with, beside the open store
+    counting.memory_bytes = work_memory;
+    if (!fresh) {
+      s = AddInputWords(VocabWords(&vocab), counting, corpus, threads, store, &stats->ingest);
+    } else {
+      if (!want.fixed_vocabulary)
+        s = CheckNewWordsFit(VocabWords(&vocab), 0, 0, counting, corpus, threads);
+      if (s.ok() && !want.fixed_vocabulary) *balance_counts = vocab;
+      if (s.ok()) s = InitializeStore(want, std::move(vocab), store, &stats->ingest);
+    }
+  }
+  return world->Agree(s);
+}
+
 }  // namespace
 
 Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
@@ -422,50 +512,14 @@ Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
   // (a fixed one reports the words it will drop).
   phase = Clock::now();
   std::vector<VocabEntry> balance_counts;  // rank 0: what RowStarts weighs rows by
-  {
-    const bool fresh = plan.needs_vocabulary;
-    const StoreConfig want = IngestStoreConfig(corpus, options);
-    std::vector<VocabEntry> vocab;
-    s = Status::OK();
-    if (fresh && !options.vocab_file.empty()) {
-      if (root) s = ReadVocabFile(options.vocab_file, &vocab);
-    } else {
-      const VocabCut cut = fresh ? FirstVocabularyCut(want, options) : VocabCut{};
-      VocabOptions v;
-      v.min_count = cut.min_count;
-      v.max_vocab = cut.max_vocab;
-      v.threads = options.threads;
-      v.memory_bytes = work_memory;
-      v.temp_dir = paths.dir;
-      v.progress = options.progress && root;
-      ExchangeStats vocab_exchange;
-      s = BuildDistributedVocabulary(world, mine, corpus, v, &vocab, &vocab_exchange);
-      stats->vocab_exchange_bytes = world->Sum(vocab_exchange.bytes_sent);
-      stats->ingest.vocabulary_built = fresh;
-    }
-    if (root && s.ok()) {
-      IngestOptions counting = options;  // what rank 0 counts with, beside the open store
-      counting.memory_bytes = work_memory;
-      if (!fresh) {
-        s = AddInputWords(VocabWords(&vocab), counting, corpus, threads, store.get(),
-                          &stats->ingest);
-      } else {
-        if (!want.fixed_vocabulary)
-          s = CheckNewWordsFit(VocabWords(&vocab), 0, 0, counting, corpus, threads);
-        // A new growing store's counts come from its batches: the rows are
-        // balanced by the vocabulary pass's.
-        if (s.ok() && !want.fixed_vocabulary) balance_counts = vocab;
-        if (s.ok()) s = InitializeStore(want, std::move(vocab), store.get(), &stats->ingest);
-      }
-    }
-    s = world->Agree(s);
-    if (!s.ok() && created && !store->initialized()) {
-      store.reset();
-      std::error_code ec;
-      std::filesystem::remove_all(store_dir, ec);
-    }
-    SG_RETURN_IF_ERROR(s);
+  s = AgreeVocabulary(world, mine, corpus, options, plan.needs_vocabulary, work_memory, threads,
+                      paths.dir, store.get(), &balance_counts, stats);
+  if (!s.ok() && created && !store->initialized()) {
+    store.reset();
+    std::error_code ec;
+    std::filesystem::remove_all(store_dir, ec);
   }
+  SG_RETURN_IF_ERROR(s);
   std::string config_text, row_starts_text;
   if (root) {
     stats->ingest.vocab_size = store->vocab().size();
@@ -622,49 +676,13 @@ Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
     // Rank 0 commits the ranks' files (row ranges in rank order: disjoint)
     // with the round's input records, in one step.
     phase = Clock::now();
-    std::vector<std::string> reports, counts;
-    world->Gather(EncodeRoundReport(row_files, round.finished), &reports);
-    world->Gather(EncodeWordCounts(word_counts), &counts);
-    s = Status::OK();
-    if (root) {
-      std::vector<std::string> files;
-      BatchMetadata metadata;
-      metadata.word_counts.assign(vocab.size(), 0);
-      for (const std::string& report : reports) {
-        if (s.ok()) s = DecodeRoundReport(report, &files, &metadata.finished);
-      }
-      for (const std::string& c : counts) {
-        if (s.ok()) s = AddWordCounts(c, &metadata.word_counts);
-      }
-      if (s.ok()) s = store->CommitBatchFiles(files, metadata);
-      if (s.ok()) {
-        stats->ingest.inputs_ingested += metadata.finished.size();
-        for (const InputRecord& r : metadata.finished) stats->text_bytes += r.bytes;
-      }
-    }
+    s = CommitRound(world, store.get(), vocab.size(), row_files, round.finished, word_counts,
+                    stats);
     SG_RETURN_IF_ERROR(world->Agree(s));
     stats->commit_seconds += world->Max(SecondsSince(phase));
   }
   stats->max_rank_exchange_bytes = static_cast<uint64_t>(world->Max(my_exchange_bytes));
-  IngestStats counted;
-  counter->Finish(&counted);
-  stats->ingest.tokens = world->Sum(counter->tokens());
-  stats->ingest.increments = world->Sum(counter->increments());
-  stats->ingest.bytes_read = world->Sum(counter->bytes_read());
-  stats->ingest.spilled_runs = world->Sum(counted.spilled_runs);
-  stats->ingest.bad_records = world->Sum(counted.bad_records);
-  stats->ingest.vocab_seconds = stats->vocab_seconds;
-  stats->ingest.count_seconds = stats->count_seconds;
-  stats->ingest.commit_seconds =
-      stats->exchange_seconds + stats->merge_seconds + stats->commit_seconds;
-  if (root) {
-    for (const std::string& m : counted.messages) stats->ingest.messages.push_back(m);
-    if (stats->ingest.bad_records > counted.bad_records) {
-      stats->ingest.messages.push_back(
-          fmt::format("the other ranks skipped {} bad records",
-                      stats->ingest.bad_records - counted.bad_records));
-    }
-  }
+  SumCounting(world, counter.get(), stats);
   counter.reset();
   // Every rank is done with the job's files before rank 0 removes them.
   return world->Agree(Status::OK());

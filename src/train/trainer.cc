@@ -451,6 +451,191 @@ class EpochLoop {
 
 }  // namespace
 
+namespace {
+
+// A budget run's first decisions: a resumed run reads its plan (into *o);
+// a new one chooses its objective and x_max and the dims to measure, and
+// *plan_needed says the plan is still to be made.
+Status StartBudget(const StoreConfig& store, const std::string& checkpoint,
+                   const std::string& plan_path, TrainOptions* o, BudgetPlan* plan,
+                   std::vector<uint32_t>* dims, bool* plan_needed, TrainStats* stats) {
+  if (o->resume && PathExists(checkpoint)) {
+    SG_RETURN_IF_ERROR(ReadBudgetPlan(plan_path, plan));
+    o->objective = plan->objective;
+    o->dim = plan->dim;
+    o->epochs = plan->epochs;
+    o->x_max = plan->x_max;
+    // A plan written before it held the rate trained the default of the
+    // time, which did not depend on the epochs: a full run's.
+    if (plan->eta == 0)
+      plan->eta = DefaultEta(plan->objective, store.subsample > 0, kBudgetMaxEpochs);
+    if (o->eta == 0) o->eta = plan->eta;
+    *dims = {o->dim};
+    stats->budget_resumed = true;
+    return Status::OK();
+  }
+  if (o->budget_choices.objective)
+    o->objective = BudgetObjective(store.window, store.subsample > 0);
+  if (o->budget_choices.x_max && o->objective == Objective::kGlove) o->x_max = BudgetPlan().x_max;
+  if (o->budget_choices.dim) dims->assign(std::begin(kBudgetDims), std::end(kBudgetDims));
+  *plan_needed = true;
+  return Status::OK();
+}
+
+// A new budget run's plan: each dim of `dims` measured on the stream, then
+// the objective's dim and epochs that fit what is left of the budget (into
+// *o and *plan); *save_seconds: the chosen dim's checkpoint time.
+Status MeasureAndPlanBudget(const BlockStreamInfo& blocks, const PairTransform& transform,
+                            const AliasTable* noise, uint32_t cut,
+                            const std::vector<uint32_t>& dims, const std::string& checkpoint,
+                            Clock::time_point call_start, tbb::task_arena* arena, int threads,
+                            TrainOptions* o, BudgetPlan* plan, double* save_seconds,
+                            TrainStats* stats) {
+  // Each dim measured for 0.5% of the budget (0.5-3 s): a few percent of
+  // it in all, long enough for a steady rate.
+  const double seconds_each = std::clamp(o->budget_seconds * 0.005, 0.5, 3.0);
+  std::vector<BudgetCandidate> candidates;
+  const bool store_subsampled = stats->store_subsample > 0;
+  const uint32_t min_epochs = BudgetMinEpochs(o->objective, store_subsampled);
+  TrainOptions measured = *o;
+  if (measured.eta == 0) measured.eta = DefaultEta(o->objective, store_subsampled, min_epochs);
+  SG_RETURN_IF_ERROR(MeasureBudgetCandidates(
+      blocks, transform, measured, cut, noise, arena, threads, dims, min_epochs, seconds_each,
+      checkpoint + ".measure", &candidates, &stats->budget_rates));
+  *plan = PlanBudget(o->objective, store_subsampled, candidates, o->budget_seconds,
+                     o->budget_seconds - Seconds(call_start), o->checkpoint_every);
+  plan->x_max = o->x_max;
+  for (const BudgetCandidate& c : candidates) {
+    if (c.dim == plan->dim) *save_seconds = c.checkpoint_seconds;
+  }
+  o->dim = plan->dim;
+  o->epochs = plan->epochs;
+  stats->budget_short = plan->short_budget;
+  stats->budget_predicted_seconds = Seconds(call_start) + plan->predicted_seconds;
+  return Status::OK();
+}
+
+// Loads the device plugin and asks the device whether the parameters fit.
+Status OpenDevice(const TrainOptions& o, uint32_t cut, std::unique_ptr<DevicePlugin>* plugin,
+                  DeviceTrainerOptions* device_options, std::string* device) {
+  SG_RETURN_IF_ERROR(DevicePlugin::LoadCuda(plugin));
+  return DeviceTrainer::CheckFits(plugin->get(), kCudaPurpose, cut, o.dim,
+                                  ParameterBytes(o.objective, cut, o.dim), *device_options, device);
+}
+
+// What trains `model`'s buckets: the device's trainer, or Hogwild threads.
+Status MakeBucketTrainer(const TrainOptions& o, DevicePlugin* plugin,
+                         const DeviceTrainerOptions& device_options, EmbeddingModel* model,
+                         const AliasTable* noise, const PairTransform* transform,
+                         tbb::task_arena* arena, int threads,
+                         std::unique_ptr<BucketTrainer>* trainer, TrainStats* stats) {
+  if (o.device != TrainDevice::kCuda) {
+    stats->device = TrainDeviceName(o.device);
+    *trainer = std::make_unique<HogwildBucketTrainer>(arena, threads, model, transform);
+    return Status::OK();
+  }
+  DeviceObjective objective;
+  objective.objective = o.objective;
+  objective.glove = GloveHyperOf(o);
+  objective.sgns = SgnsHyperOf(o);
+  objective.noise = noise;
+  std::unique_ptr<DeviceTrainer> device;
+  SG_RETURN_IF_ERROR(DeviceTrainer::Open(plugin, kCudaPurpose, model, objective, arena, transform,
+                                         device_options, &device));
+  *trainer = std::move(device);
+  return Status::OK();
+}
+
+// The learning rate: the objective's and epochs' default unless given,
+// which a budget may just have chosen (a resumed one has its plan's rate);
+// a new plan is written with it.
+Status SetRate(bool plan_needed, const std::string& plan_path, TrainOptions* o, BudgetPlan* plan,
+               TrainStats* stats) {
+  if (o->eta == 0) o->eta = DefaultEta(o->objective, stats->store_subsample > 0, o->epochs);
+  stats->eta = o->eta;
+  if (plan_needed) {
+    // The rate of the planned length, kept in the plan: a replan shortens
+    // the epochs, not the rate a resumed run must train on.
+    plan->eta = o->eta;
+    SG_RETURN_IF_ERROR(WriteBudgetPlan(plan_path, *plan));
+  }
+  return Status::OK();
+}
+
+// The model's starting point: a checkpoint to resume (*epoch: its epochs),
+// an earlier run's rows (--warm-start), or its fresh initialisation.
+Status StartModel(const TrainOptions& o, const std::string& checkpoint, uint64_t options_hash,
+                  const std::vector<VocabEntry>& vocab, EmbeddingModel* model, uint32_t* epoch,
+                  TrainStats* stats) {
+  if (o.resume && PathExists(checkpoint)) {
+    SG_RETURN_IF_ERROR(model->Load(checkpoint, options_hash, epoch));
+    stats->start_epoch = *epoch;
+  } else if (!o.warm_start.empty()) {
+    SG_RETURN_IF_ERROR(WarmStart(o.warm_start, vocab, model, &stats->warm_words));
+  }
+  return Status::OK();
+}
+
+// A budget's plan against the epochs as they ran (`epochs_done`, each
+// `per_epoch` seconds, `elapsed` so far): fewer epochs when the rest would
+// overrun, the plan rewritten (the schedule decays over the new length).
+Status Replan(uint32_t epochs_done, double per_epoch, double elapsed, double save_seconds,
+              const std::string& plan_path, TrainOptions* o, BudgetPlan* plan, TrainStats* stats) {
+  const uint32_t affordable = ReplanBudgetEpochs(o->epochs, epochs_done, per_epoch,
+                                                 o->budget_seconds - elapsed - save_seconds,
+                                                 2 * save_seconds, o->budget_seconds);
+  if (affordable >= o->epochs) return Status::OK();
+  o->epochs = plan->epochs = affordable;
+  stats->epochs_planned = affordable;
+  stats->budget_replanned = true;
+  return WriteBudgetPlan(plan_path, *plan);
+}
+
+Status AppendLossLine(const EpochStats& e, WritableFile* log) {
+  SG_RETURN_IF_ERROR(
+      log->Append(fmt::format("{}\t{:.6f}\t{:.3f}\t{:.0f}\t{}\t{}\n", e.epoch, e.loss, e.seconds,
+                              e.pairs / e.seconds, e.skipped, e.pairs)));
+  return log->Flush();
+}
+
+void NoteStream(const BlockStreamInfo& blocks, uint32_t cut, double store_subsample,
+                TrainStats* stats) {
+  stats->blocks_built = blocks.built;
+  stats->blocks = blocks.block_records.size();
+  stats->pairs = blocks.pairs;
+  stats->vocab_size = cut;
+  stats->store_subsample = store_subsample;
+}
+
+// The settings the run trains with, reported (TrainOptions::on_plan).
+void NotePlan(const TrainOptions& o, bool budget, TrainStats* stats) {
+  stats->budget_planned = budget;
+  stats->objective = o.objective;
+  stats->dim = o.dim;
+  stats->x_max = o.x_max;
+  stats->epochs_planned = o.epochs;
+  if (o.on_plan) o.on_plan(*stats);
+}
+
+// The objective's view of the pairs, and skip-gram's noise table (over the
+// `cut` first words of `vocab`).
+void MakeObjective(const TrainOptions& o, const std::vector<VocabEntry>& vocab, uint32_t cut,
+                   double store_subsample, std::unique_ptr<AliasTable>* noise,
+                   PairTransform* transform) {
+  if (o.objective != Objective::kSgns) {
+    *transform = GloveTransform(o.x_max, o.alpha);
+    return;
+  }
+  uint64_t tokens = 0;  // as word2vec's train_words: the trained vocabulary's counts
+  for (uint32_t i = 0; i < cut; ++i) tokens += vocab[i].count;
+  *noise = std::make_unique<AliasTable>(NoiseWeights(vocab, cut, o.noise_power));
+  // A store subsampled before windowing holds word2vec's subsampled counts.
+  const double subsample = store_subsample > 0 ? 0 : o.subsample;
+  *transform = SgnsTransform(SubsampleKeepProbabilities(vocab, cut, tokens, subsample));
+}
+
+}  // namespace
+
 Status Train(const std::string& store_dir, const std::string& output, const TrainOptions& options,
              TrainStats* stats) {
   const auto call_start = Clock::now();
@@ -470,34 +655,14 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
   const uint32_t cut = ranked.size();
   if (cut == 0) return Status::InvalidArgument("no word passes --min-count / --max-vocab");
 
-  // A budget decides the objective before anything depends on it; the dims
-  // it may choose are measured once the stream is open. A resumed budget run
-  // finishes its plan.
+  // A budget decides the objective before anything depends on it.
   const bool budget = o.budget_seconds > 0;
   bool plan_needed = false;
   BudgetPlan plan;
   std::vector<uint32_t> dims = {o.dim};
-  if (budget && o.resume && PathExists(checkpoint)) {
-    SG_RETURN_IF_ERROR(ReadBudgetPlan(plan_path, &plan));
-    o.objective = plan.objective;
-    o.dim = plan.dim;
-    o.epochs = plan.epochs;
-    o.x_max = plan.x_max;
-    // A plan written before it held the rate trained the default of the
-    // time, which did not depend on the epochs: a full run's.
-    if (plan.eta == 0) {
-      plan.eta = DefaultEta(plan.objective, store->config().subsample > 0, kBudgetMaxEpochs);
-    }
-    if (o.eta == 0) o.eta = plan.eta;
-    dims = {o.dim};
-    stats->budget_resumed = true;
-  } else if (budget) {
-    if (o.budget_choices.objective) {
-      o.objective = BudgetObjective(store->config().window, store->config().subsample > 0);
-    }
-    if (o.budget_choices.x_max && o.objective == Objective::kGlove) o.x_max = BudgetPlan().x_max;
-    if (o.budget_choices.dim) dims.assign(std::begin(kBudgetDims), std::end(kBudgetDims));
-    plan_needed = true;
+  if (budget) {
+    SG_RETURN_IF_ERROR(
+        StartBudget(store->config(), checkpoint, plan_path, &o, &plan, &dims, &plan_needed, stats));
   }
   // A device is asked first whether the parameters fit it, before the
   // block stream is built for it. Its staging slots are host memory beside
@@ -507,10 +672,7 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
   device_options.sequential = o.device_sequential;
   size_t staging = 0;
   if (o.device == TrainDevice::kCuda) {
-    SG_RETURN_IF_ERROR(DevicePlugin::LoadCuda(&plugin));
-    SG_RETURN_IF_ERROR(DeviceTrainer::CheckFits(plugin.get(), kCudaPurpose, cut, o.dim,
-                                                ParameterBytes(o.objective, cut, o.dim),
-                                                device_options, &stats->device));
+    SG_RETURN_IF_ERROR(OpenDevice(o, cut, &plugin, &device_options, &stats->device));
     staging = device_options.StagingBytes();
   }
   size_t block_bytes = 0;
@@ -521,95 +683,33 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
   SG_RETURN_IF_ERROR(OpenBlockStream(store.get(), store_dir + "/" + kBlockStreamDir, ranked,
                                      block_bytes, o.block_compression, &blocks));
   stats->block_build_seconds = Seconds(build_start);
-  stats->blocks_built = blocks.built;
-  stats->blocks = blocks.block_records.size();
-  stats->pairs = blocks.pairs;
-  stats->vocab_size = cut;
-  stats->store_subsample = store->config().subsample;
+  NoteStream(blocks, cut, store->config().subsample, stats);
   store.reset();  // training reads only the blocks: a snapshot of the store
 
   std::unique_ptr<AliasTable> noise;  // before the models that point to it
   PairTransform transform;
-  if (o.objective == Objective::kSgns) {
-    uint64_t tokens = 0;  // as word2vec's train_words: the trained vocabulary's counts
-    for (uint32_t i = 0; i < cut; ++i) tokens += vocab[i].count;
-    noise = std::make_unique<AliasTable>(NoiseWeights(vocab, cut, o.noise_power));
-    // A store subsampled before windowing holds word2vec's subsampled counts.
-    const double subsample = stats->store_subsample > 0 ? 0 : o.subsample;
-    transform = SgnsTransform(SubsampleKeepProbabilities(vocab, cut, tokens, subsample));
-  } else {
-    transform = GloveTransform(o.x_max, o.alpha);
-  }
+  MakeObjective(o, vocab, cut, stats->store_subsample, &noise, &transform);
   tbb::task_arena arena(threads);
 
   double save_seconds = 0;  // one checkpoint's write, as last measured
   if (plan_needed) {
-    // Each dim measured for 0.5% of the budget (0.5-3 s): a few percent of
-    // it in all, long enough for a steady rate.
-    const double seconds_each = std::clamp(o.budget_seconds * 0.005, 0.5, 3.0);
-    std::vector<BudgetCandidate> candidates;
-    const bool store_subsampled = stats->store_subsample > 0;
-    const uint32_t min_epochs = BudgetMinEpochs(o.objective, store_subsampled);
-    TrainOptions measured = o;
-    if (measured.eta == 0) measured.eta = DefaultEta(o.objective, store_subsampled, min_epochs);
-    SG_RETURN_IF_ERROR(MeasureBudgetCandidates(
-        blocks, transform, measured, cut, noise.get(), &arena, threads, dims, min_epochs,
-        seconds_each, checkpoint + ".measure", &candidates, &stats->budget_rates));
-    plan = PlanBudget(o.objective, store_subsampled, candidates, o.budget_seconds,
-                      o.budget_seconds - Seconds(call_start), o.checkpoint_every);
-    plan.x_max = o.x_max;
-    for (const BudgetCandidate& c : candidates) {
-      if (c.dim == plan.dim) save_seconds = c.checkpoint_seconds;
-    }
-    o.dim = plan.dim;
-    o.epochs = plan.epochs;
-    stats->budget_short = plan.short_budget;
-    stats->budget_predicted_seconds = Seconds(call_start) + plan.predicted_seconds;
+    SG_RETURN_IF_ERROR(MeasureAndPlanBudget(blocks, transform, noise.get(), cut, dims, checkpoint,
+                                            call_start, &arena, threads, &o, &plan, &save_seconds,
+                                            stats));
   }
-  // The rate follows the objective and the epochs, which a budget may just
-  // have chosen (a resumed one has its plan's rate).
-  if (o.eta == 0) o.eta = DefaultEta(o.objective, stats->store_subsample > 0, o.epochs);
-  stats->eta = o.eta;
-  if (plan_needed) {
-    // The rate of the planned length, kept in the plan: a replan shortens
-    // the epochs, not the rate a resumed run must train on.
-    plan.eta = o.eta;
-    SG_RETURN_IF_ERROR(WriteBudgetPlan(plan_path, plan));
-  }
-  stats->budget_planned = budget;
-  stats->objective = o.objective;
-  stats->dim = o.dim;
-  stats->x_max = o.x_max;
-  stats->epochs_planned = o.epochs;
-  if (o.on_plan) o.on_plan(*stats);
+  SG_RETURN_IF_ERROR(SetRate(plan_needed, plan_path, &o, &plan, stats));
+  NotePlan(o, budget, stats);
 
   std::unique_ptr<EmbeddingModel> model;
   SG_RETURN_IF_ERROR(MakeModel(o, cut, o.dim, noise.get(), &model));
   const uint64_t options_hash = OptionsHash(o, cut, blocks.pairs);
   uint32_t epoch = 0;
-  if (o.resume && PathExists(checkpoint)) {
-    SG_RETURN_IF_ERROR(model->Load(checkpoint, options_hash, &epoch));
-    stats->start_epoch = epoch;
-  } else if (!o.warm_start.empty()) {
-    SG_RETURN_IF_ERROR(WarmStart(o.warm_start, vocab, model.get(), &stats->warm_words));
-  }
+  SG_RETURN_IF_ERROR(StartModel(o, checkpoint, options_hash, vocab, model.get(), &epoch, stats));
   // The trainer takes the model as it is now, fresh or resumed (a device
   // copies it); the plugin outlives it.
   std::unique_ptr<BucketTrainer> trainer;
-  if (o.device == TrainDevice::kCuda) {
-    DeviceObjective objective;
-    objective.objective = o.objective;
-    objective.glove = GloveHyperOf(o);
-    objective.sgns = SgnsHyperOf(o);
-    objective.noise = noise.get();
-    std::unique_ptr<DeviceTrainer> device;
-    SG_RETURN_IF_ERROR(DeviceTrainer::Open(plugin.get(), kCudaPurpose, model.get(), objective,
-                                           &arena, &transform, device_options, &device));
-    trainer = std::move(device);
-  } else {
-    stats->device = TrainDeviceName(o.device);
-    trainer = std::make_unique<HogwildBucketTrainer>(&arena, threads, model.get(), &transform);
-  }
+  SG_RETURN_IF_ERROR(MakeBucketTrainer(o, plugin.get(), device_options, model.get(), noise.get(),
+                                       &transform, &arena, threads, &trainer, stats));
   WritableFile log;
   SG_RETURN_IF_ERROR(OpenLossLog(output + ".log.tsv", epoch, &log));
 
@@ -623,19 +723,12 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
     EpochStats e;
     SG_RETURN_IF_ERROR(loop.Train(epoch, checkpoint, &e));
     if (budget && epoch > first && epoch + 1 < o.epochs) {
-      // The plan against the epochs as they ran: this one's checkpoint, and
-      // at the end one more and the vectors file, are still to be written.
+      // This one's checkpoint, and at the end one more and the vectors
+      // file, are still to be written.
       const double per_epoch =
           (later_epochs_seconds + Seconds(start) + save_seconds) / (later_epochs + 1);
-      const uint32_t affordable = ReplanBudgetEpochs(
-          o.epochs, epoch + 1, per_epoch, o.budget_seconds - Seconds(call_start) - save_seconds,
-          2 * save_seconds, o.budget_seconds);
-      if (affordable < o.epochs) {
-        o.epochs = plan.epochs = affordable;  // the schedule decays over the new length
-        SG_RETURN_IF_ERROR(WriteBudgetPlan(plan_path, plan));
-        stats->epochs_planned = affordable;
-        stats->budget_replanned = true;
-      }
+      SG_RETURN_IF_ERROR(Replan(epoch + 1, per_epoch, Seconds(call_start), save_seconds, plan_path,
+                                &o, &plan, stats));
     }
     if ((epoch + 1) % o.checkpoint_every == 0 || epoch + 1 == o.epochs) {
       const auto save_start = Clock::now();
@@ -648,10 +741,7 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
       later_epochs_seconds += e.seconds;
       ++later_epochs;
     }
-    SG_RETURN_IF_ERROR(
-        log.Append(fmt::format("{}\t{:.6f}\t{:.3f}\t{:.0f}\t{}\t{}\n", e.epoch, e.loss, e.seconds,
-                               e.pairs / e.seconds, e.skipped, e.pairs)));
-    SG_RETURN_IF_ERROR(log.Flush());
+    SG_RETURN_IF_ERROR(AppendLossLine(e, &log));
     stats->epochs.push_back(e);
     if (o.on_epoch) o.on_epoch(*stats, e);
   }
