@@ -95,16 +95,13 @@ bool GloveModel::Update(const TrainingPair& pair, float scale, double* cost) {
 
 void GloveModel::TrainRange(const TrainingPair* pairs, size_t n, const RangeContext& context,
                             RangeTotals* totals) {
-  constexpr size_t kAhead = 8;          // pairs whose rows are being fetched
-  constexpr size_t kScaleEvery = 1024;  // pairs between updates of the schedule's scale
-  const double progress_per_pair =
-      n > 0 ? (context.progress_end - context.progress_begin) / static_cast<double>(n) : 0;
+  constexpr size_t kAhead = 8;  // pairs whose rows are being fetched
   double cost = 0;
   uint64_t skipped = 0;
   float scale = 1;
   for (size_t i = 0; i < n; ++i) {
-    if (i % kScaleEvery == 0) {
-      scale = hyper_.StepScale(context.progress_begin + progress_per_pair * static_cast<double>(i));
+    if (i % kGloveScaleEvery == 0) {
+      scale = hyper_.StepScale(RangeProgress(context.progress_begin, context.progress_end, n, i));
     }
     if (i + kAhead < n) Prefetch(pairs[i + kAhead]);
     if (!Update(pairs[i], scale, &cost)) ++skipped;

@@ -23,6 +23,7 @@
 #include "streamglove/train.h"
 #include "train/block_stream.h"
 #include "train/embedding_model.h"
+#include "train/pair_update.h"
 #include "util/large_array.h"
 
 namespace streamglove {
@@ -34,12 +35,9 @@ struct GloveHyper {
   float eta, grad_clip;
   double step_scale = 1, decay_fraction = 0;
 
-  // The steps' factor at `progress` (0 at the run's start, 1 at its end):
-  // step_scale, falling linearly to 0 over the last decay_fraction.
+  // The steps' factor at `progress` (0 at the run's start, 1 at its end).
   float StepScale(double progress) const {
-    const double left = 1 - progress;
-    if (decay_fraction <= 0 || left >= decay_fraction) return static_cast<float>(step_scale);
-    return static_cast<float>(step_scale * std::max(0.0, left) / decay_fraction);
+    return GloveStepScale(step_scale, decay_fraction, progress);
   }
 };
 

@@ -4,17 +4,11 @@
 #include <cmath>
 #include <random>
 
+#include "train/pair_update.h"
 #include "util/split_mix.h"
 #include "vocab/subsampling.h"
 
 namespace streamglove {
-
-namespace {
-
-// Beyond |w.c| = 6, sigma is taken as 0 or 1, as word2vec does.
-constexpr float kMaxLogit = 6;
-
-}  // namespace
 
 std::vector<double> NoiseWeights(const std::vector<VocabEntry>& vocab, uint32_t cut, double power) {
   std::vector<double> w(cut);
@@ -62,20 +56,7 @@ double SgnsModel::Update(uint32_t row, uint32_t col, const uint32_t* noise, floa
     float dot = 0;
 #pragma omp simd reduction(+ : dot)  // any order: vector lanes (see GloveModel::Update)
     for (uint32_t b = 0; b < d; ++b) dot += w[b] * c[b];
-    // sigma(dot), and the loss: -log sigma(dot) = log(1 + e^-dot) for the
-    // positive, -log sigma(-dot) = dot + log(1 + e^-dot) for noise; one exp.
-    float sigma;
-    if (dot > kMaxLogit) {
-      sigma = 1;
-      loss += positive ? std::exp(-dot) : dot;
-    } else if (dot < -kMaxLogit) {
-      sigma = 0;
-      loss += positive ? -dot : std::exp(dot);
-    } else {
-      const float e = std::exp(-dot);
-      sigma = 1 / (1 + e);
-      loss += std::log1p(e) + (positive ? 0 : dot);
-    }
+    const float sigma = SgnsLogistic(dot, positive, &loss);
     const float g = ((positive ? 1.0f : 0.0f) - sigma) * lr;
     for (uint32_t b = 0; b < d; ++b) {
       step_w[b] += g * c[b];
@@ -113,12 +94,10 @@ void SgnsModel::TrainRange(const TrainingPair* pairs, size_t n, const RangeConte
     Prefetch(pairs[i].row, pairs[i].col, slot);
   };
   for (size_t i = 0; i < std::min(n, kAhead); ++i) draw(i);
-  const double step =
-      n > 0 ? (context.progress_end - context.progress_begin) / static_cast<double>(n) : 0;
-  double progress = context.progress_begin;
   double loss = 0;
-  for (size_t i = 0; i < n; ++i, progress += step) {
-    const float lr = hyper_.eta * static_cast<float>(std::max(1e-4, 1 - progress));
+  for (size_t i = 0; i < n; ++i) {
+    const float lr = SgnsLearningRate(
+        hyper_.eta, RangeProgress(context.progress_begin, context.progress_end, n, i));
     loss += Update(pairs[i].row, pairs[i].col, noise.data() + (i % kAhead) * negatives, lr);
     if (i + kAhead < n) draw(i + kAhead);
   }

@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "util/host_device.h"
+
 namespace streamglove {
 
 class AliasTable {
@@ -49,8 +51,14 @@ class AliasTable {
   // A draw from 64 uniformly random bits: the high half picks a bucket, the
   // low half decides between it and its alias.
   size_t Sample(uint64_t bits) const {
-    const size_t i = static_cast<size_t>(((bits >> 32) * threshold_.size()) >> 32);
-    return static_cast<uint32_t>(bits) < threshold_[i] ? i : alias_[i];
+    return Pick(bits, static_cast<uint32_t>(threshold_.size()), threshold_.data(), alias_.data());
+  }
+
+  // Sample() on a table given as its arrays of n entries (a GPU's copy).
+  static SG_HOST_DEVICE uint32_t Pick(uint64_t bits, uint32_t n, const uint32_t* thresholds,
+                                      const uint32_t* aliases) {
+    const uint32_t i = static_cast<uint32_t>(((bits >> 32) * n) >> 32);
+    return static_cast<uint32_t>(bits) < thresholds[i] ? i : aliases[i];
   }
 
   size_t size() const { return threshold_.size(); }

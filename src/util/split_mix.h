@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <utility>
 
+#include "util/host_device.h"
+
 namespace streamglove {
 
 class SplitMix64 {
@@ -19,11 +21,13 @@ class SplitMix64 {
  public:
   explicit SplitMix64(uint64_t seed) : state_(seed) {}
 
-  uint64_t Next() {
-    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
+  uint64_t Next() { return Mix(state_ += kGamma); }
+
+  // The n-th draw (from 0) of a generator seeded with `seed`, without the
+  // n draws before it: the state only ever adds kGamma, so a GPU's threads
+  // each take their own draws of one stream (train/pair_update.h).
+  static SG_HOST_DEVICE uint64_t Draw(uint64_t seed, uint64_t n) {
+    return Mix(seed + (n + 1) * kGamma);
   }
 
   // A number in [0, n), by the high half of a 64 x 64-bit product (Lemire):
@@ -33,6 +37,14 @@ class SplitMix64 {
   }
 
  private:
+  static constexpr uint64_t kGamma = 0x9E3779B97F4A7C15ull;
+
+  static SG_HOST_DEVICE uint64_t Mix(uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+
   uint64_t state_;
 };
 

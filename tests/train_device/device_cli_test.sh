@@ -15,9 +15,13 @@ mkdir "$dir/corpus"
 "$bin" ingest --store "$dir/store" "$dir/corpus" --window 5 --min-count 5 --memory 256M -q
 train=("$bin" train --store "$dir/store" --dim 24 --epochs 2 --memory 256M)
 
-# No plugin beside the binary, none named.
+# No plugin beside the binary (a copy of it, since a build with the CUDA
+# plugin puts one beside the original), none named.
+mkdir "$dir/bin"
+cp "$bin" "$dir/bin/streamglove"
 set +e
-env -u STREAMGLOVE_CUDA_PLUGIN "${train[@]}" -o "$dir/none.txt" --device cuda -q 2>"$dir/none.err"
+env -u STREAMGLOVE_CUDA_PLUGIN "$dir/bin/streamglove" "${train[@]:1}" -o "$dir/none.txt" --device cuda -q \
+  2>"$dir/none.err"
 code=$?
 set -e
 [ "$code" = 1 ] || fail "no plugin: exit $code, not 1"
