@@ -25,7 +25,8 @@
 #   3. the 16-core rows: tools/bench_threads.sh (ingest at 1-16 threads)
 #      and tools/bench_train.sh (GloVe at 2-16 threads against glove.c).
 # Each step has its own time limit and a failed step does not stop the
-# others. Everything printed is also written to $OUT/device_check.md, each
+# others. GPU_ONLY=1 leaves out the CPU's runs and the 16-core rows (to
+# confirm a change to the GPU's code in a short call). Everything printed is also written to $OUT/device_check.md, each
 # step's log to $OUT/device_check.log.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -175,6 +176,10 @@ wiki() {
   shift 3
   local args=(--store "$store" --seed 1 --memory 24G "$@")
   train "$name-gpu" "${args[@]}" --device cuda --threads 16 -o "$work/$name-gpu.txt" >>"$log" || return 1
+  if [ "${GPU_ONLY:-0}" = 1 ]; then
+    say "| $label | $(rate "$name-gpu"); $(quality "$name-gpu") | (not run) | | GPU $(utilisation "$name-gpu") |"
+    return 0
+  fi
   train "$name-cpu" "${args[@]}" --threads 16 -o "$work/$name-cpu.txt" >>"$log" || return 1
   local gw cw
   gw=$(rate "$name-gpu" | cut -d' ' -f1)
@@ -228,6 +233,10 @@ run() {
   step "GloVe dim 300, $e300 epochs" 90 wiki glove300 "GloVe dim 300, $e300 epochs" "$work/wiki15" --dim 300 --epochs "$e300" --x-max 10
   step "SGNS dim 100, $esg epochs" 100 wiki sgns100 "SGNS dim 100, $esg epochs (window 5, subsampled)" "$work/wiki5" --objective sgns --dim 100 --epochs "$esg"
   say ""
+  if [ "${GPU_ONLY:-0}" = 1 ]; then
+    say "total: $SECONDS s"
+    return
+  fi
   local data=$work/data
   mkdir -p "$data/corpus" && ln -sf "$PWD/$kit/wiki100M.txt.zst" "$data/corpus/"
   if step "ingest at 1-16 threads" 100 env DATA_DIR="$data" MEMORY=16G WORK="$work/bt" THREADS="$ingest_threads" tools/bench_threads.sh "$work/bin"; then

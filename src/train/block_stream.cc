@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include <fmt/format.h>
+#include <tbb/parallel_for.h>
 
 #include "util/byte_source.h"
 #include "util/crc32.h"
@@ -28,6 +29,15 @@ constexpr size_t kBlockWriteBufferBytes = size_t{32} << 10;
 constexpr const char* kManifestMagic = "streamglove-blocks 3";
 constexpr int kBlockZstdLevel = 1;  // 12-byte records shrink to ~45% at ~120 MB/s per core
 constexpr size_t kReadChunkRecords = size_t{1} << 16;  // 768 KiB of a block read at a time
+
+// The bucket of record i of a block scattered from `seed`: the i-th draw of
+// SplitMix64(seed).Below(buckets), computed without the draws before it, so
+// that segments of a block placed on several threads land exactly where one
+// thread placing the records in order puts them.
+size_t RecordBucket(uint64_t seed, size_t i, size_t buckets) {
+  __extension__ typedef unsigned __int128 Uint128;
+  return static_cast<size_t>((static_cast<Uint128>(SplitMix64::Draw(seed, i)) * buckets) >> 64);
+}
 
 // The page cache this machine could give the stream (MemAvailable), or 0.
 uint64_t AvailableMemoryBytes() {
@@ -316,12 +326,13 @@ void PrepareBucket(BlockPart* part, size_t k, const PairTransform& transform, ui
 
 BlockReader::BlockReader(const BlockStreamInfo* info, std::vector<uint32_t> order,
                          std::vector<uint64_t> shuffle_seeds, const PairTransform* transform,
-                         size_t bucket_records)
+                         size_t bucket_records, tbb::task_arena* scatter_arena)
     : info_(info),
       order_(std::move(order)),
       shuffle_seeds_(std::move(shuffle_seeds)),
       transform_(transform),
-      bucket_records_(std::max<size_t>(1, bucket_records)) {
+      bucket_records_(std::max<size_t>(1, bucket_records)),
+      scatter_arena_(scatter_arena) {
   if (transform_->unit_updates) {
     uint64_t largest = 0;
     for (uint64_t n : info_->block_records) largest = std::max(largest, n);
@@ -379,33 +390,131 @@ void BlockReader::PrefetchPart() {
   while (ahead_status_.ok() && ahead_.records == 0 && next_ < order_.size()) PrefetchBlock();
 }
 
+template <typename Fn>
+Status BlockReader::ForEachSegment(size_t segments, Fn fn) {
+  std::vector<Status> status(segments);
+  if (segments == 1) {
+    status[0] = fn(size_t{0});
+  } else {
+    scatter_arena_->execute([&] {
+      tbb::parallel_for(
+          size_t{0}, segments, [&](size_t s) { status[s] = fn(s); }, tbb::simple_partitioner());
+    });
+  }
+  for (const Status& st : status) SG_RETURN_IF_ERROR(st);
+  return Status::OK();
+}
+
+template <typename Place>
+Status BlockReader::ReadRawSegment(const std::string& path, size_t records, size_t first,
+                                   size_t end, size_t chunk_records, uint32_t* crc,
+                                   Place place) const {
+  SequentialFile file;
+  SG_RETURN_IF_ERROR(file.Open(path));
+  if (file.size() != records * sizeof(PairRecord32)) {
+    return Status::Corruption(
+        fmt::format("{}: block {} than its manifest says", path,
+                    file.size() < records * sizeof(PairRecord32) ? "shorter" : "longer"));
+  }
+  SG_RETURN_IF_ERROR(file.SeekTo(first * sizeof(PairRecord32)));
+  std::vector<PairRecord32> chunk(std::min(end - first, chunk_records));
+  *crc = 0;
+  for (size_t i = first; i < end;) {
+    const size_t m = std::min(end - i, chunk.size());
+    char* at = reinterpret_cast<char*>(chunk.data());
+    for (size_t left = m * sizeof(PairRecord32); left > 0;) {
+      size_t got = 0;
+      SG_RETURN_IF_ERROR(file.Read(at, left, &got));
+      if (got == 0) {
+        return Status::Corruption(fmt::format("{}: block shorter than its manifest says", path));
+      }
+      at += got;
+      left -= got;
+    }
+    *crc = ExtendCrc32(*crc, chunk.data(), m * sizeof(PairRecord32));
+    for (size_t k = 0; k < m; ++k) place(i + k, chunk[k]);
+    i += m;
+  }
+  return Status::OK();
+}
+
 template <typename T, typename Make>
 Status BlockReader::ScatterBlock(std::vector<T>* to, std::vector<size_t>* bucket_begin, Make make) {
-  const size_t n = info_->block_records[order_[next_]];
+  const size_t block = order_[next_];
+  const size_t n = info_->block_records[block];
   const uint64_t seed = shuffle_seeds_[next_];
   const size_t buckets = std::max<size_t>(1, (n + bucket_records_ - 1) / bucket_records_);
-  // Each record's bucket is drawn twice from the same generator: first to
-  // size the buckets, then to place the record, so the block needs no second
-  // buffer.
+  // Segments of the block are sized and placed each on one thread; a
+  // compressed block is read in order, as one.
+  const size_t segments =
+      info_->compressed || scatter_arena_ == nullptr
+          ? 1
+          : std::clamp<size_t>(n / kReadChunkRecords, 1,
+                               static_cast<size_t>(scatter_arena_->max_concurrency()));
+  const auto segment_begin = [&](size_t s) { return n * s / segments; };
+  // cursor[s * buckets + k]: first how many records of segment s go to
+  // bucket k, then where its next one goes. Record i's bucket is a pure
+  // function of (seed, i), so it is drawn twice (sizing, then placing) and
+  // the block needs no second buffer.
+  std::vector<size_t> cursor(segments * buckets, 0);
+  SG_RETURN_IF_ERROR(ForEachSegment(segments, [&](size_t s) {
+    size_t* count = cursor.data() + s * buckets;
+    for (size_t i = segment_begin(s); i < segment_begin(s + 1); ++i) {
+      ++count[RecordBucket(seed, i, buckets)];
+    }
+    return Status::OK();
+  }));
   std::vector<size_t>& begin = *bucket_begin;
   begin.assign(buckets + 1, 0);
-  SplitMix64 sizing(seed);
-  for (size_t i = 0; i < n; ++i) ++begin[sizing.Below(buckets) + 1];
-  for (size_t k = 0; k < buckets; ++k) begin[k + 1] += begin[k];
-  std::vector<size_t> cursor(begin.begin(), begin.end() - 1);
+  size_t at = 0;
+  for (size_t k = 0; k < buckets; ++k) {
+    begin[k] = at;
+    for (size_t s = 0; s < segments; ++s) {
+      const size_t records = cursor[s * buckets + k];
+      cursor[s * buckets + k] = at;
+      at += records;
+    }
+  }
+  begin[buckets] = n;
   ResizeDiscarding(to, n);
   T* out = to->data();
-  BlockFileReader file;
-  SG_RETURN_IF_ERROR(file.Open(*info_, order_[next_]));
-  chunk_.resize(std::min(n, kReadChunkRecords));
-  SplitMix64 placing(seed);
-  for (size_t done = 0; done < n;) {
-    const size_t m = std::min(n - done, chunk_.size());
-    SG_RETURN_IF_ERROR(file.Read(chunk_.data(), m));
-    for (size_t i = 0; i < m; ++i) out[cursor[placing.Below(buckets)]++] = make(chunk_[i]);
-    done += m;
+  if (segments == 1) {
+    BlockFileReader file;
+    SG_RETURN_IF_ERROR(file.Open(*info_, block));
+    chunk_.resize(std::min(n, kReadChunkRecords));
+    for (size_t done = 0; done < n;) {
+      const size_t m = std::min(n - done, chunk_.size());
+      SG_RETURN_IF_ERROR(file.Read(chunk_.data(), m));
+      for (size_t i = 0; i < m; ++i) {
+        out[cursor[RecordBucket(seed, done + i, buckets)]++] = make(chunk_[i]);
+      }
+      done += m;
+    }
+    return file.Finish();
   }
-  return file.Finish();
+  // Each segment reads its own records (the chunk's memory shared out).
+  const std::string path = BlockPath(*info_, block);
+  const size_t chunk_records = std::max<size_t>(4096, kReadChunkRecords / segments);
+  std::vector<uint32_t> crcs(segments);
+  SG_RETURN_IF_ERROR(ForEachSegment(segments, [&](size_t s) {
+    size_t* next = cursor.data() + s * buckets;
+    return ReadRawSegment(path, n, segment_begin(s), segment_begin(s + 1), chunk_records, &crcs[s],
+                          [&](size_t i, const PairRecord32& r) {
+                            out[next[RecordBucket(seed, i, buckets)]++] = make(r);
+                          });
+  }));
+  uint32_t crc = crcs[0];
+  for (size_t s = 1; s < segments; ++s) {
+    crc = CombineCrc32(crc, crcs[s],
+                       (segment_begin(s + 1) - segment_begin(s)) * sizeof(PairRecord32));
+  }
+  if (crc != info_->block_crcs.at(block)) {
+    return Status::Corruption(
+        fmt::format("{}: checksum mismatch: the block is damaged (remove its folder and train "
+                    "again: it is rebuilt)",
+                    path));
+  }
+  return Status::OK();
 }
 
 void BlockReader::PrefetchBlock() {

@@ -21,6 +21,8 @@
 #include <thread>
 #include <vector>
 
+#include <tbb/task_arena.h>
+
 #include "store/ranked_vocab.h"
 #include "store/store.h"
 #include "streamglove/status.h"
@@ -147,9 +149,12 @@ inline constexpr uint64_t kSpreadMinCopies = 4;
 // copies stay in its part), and a block is read in chunks of 64 Ki records.
 class BlockReader {
  public:
+  // With `scatter_arena` (nullable; it must outlive the reader), a block
+  // stored raw is read and scattered on its threads, in segments that land
+  // exactly where one thread would put them.
   BlockReader(const BlockStreamInfo* info, std::vector<uint32_t> order,
               std::vector<uint64_t> shuffle_seeds, const PairTransform* transform,
-              size_t bucket_records = kBucketRecords);
+              size_t bucket_records = kBucketRecords, tbb::task_arena* scatter_arena = nullptr);
   ~BlockReader();
   // Fills *part with the next part; *done after the last (part then empty).
   Status Next(BlockPart* part, bool* done);
@@ -166,6 +171,16 @@ class BlockReader {
   // (*to)[(*bucket_begin)[k], (*bucket_begin)[k + 1])).
   template <typename T, typename Make>
   Status ScatterBlock(std::vector<T>* to, std::vector<size_t>* bucket_begin, Make make);
+  // Reads records [first, end) of a raw block (sized `records`) from their
+  // offset in the file, calling place(i, record) for each in order; *crc
+  // gets their CRC.
+  template <typename Place>
+  Status ReadRawSegment(const std::string& path, size_t records, size_t first, size_t end,
+                        size_t chunk_records, uint32_t* crc, Place place) const;
+  // fn(s) for s = 0 to segments - 1, on the scatter arena's threads when
+  // there are several; the first error.
+  template <typename Fn>
+  Status ForEachSegment(size_t segments, Fn fn);
   // One block, scattered into buckets, not yet converted.
   void PrefetchBlock();
   // The next part of unit updates.
@@ -187,6 +202,7 @@ class BlockReader {
   const std::vector<uint64_t> shuffle_seeds_;
   const PairTransform* const transform_;
   const size_t bucket_records_;
+  tbb::task_arena* const scatter_arena_;
   size_t next_ = 0;  // in order_: the next block to read
   bool exhausted_ = false;
   std::thread prefetch_;

@@ -105,7 +105,8 @@ Status MakeModel(const TrainOptions& o, uint32_t vocab, uint32_t dim, const Alia
 // seed, deterministic per (seed, epoch, block), so a resumed run reads as an
 // uninterrupted one would.
 std::unique_ptr<BlockReader> OpenEpoch(const BlockStreamInfo* blocks, uint64_t seed, uint32_t e,
-                                       const PairTransform* transform) {
+                                       const PairTransform* transform,
+                                       tbb::task_arena* scatter_arena = nullptr) {
   std::vector<uint32_t> order(blocks->block_records.size());
   for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
   std::mt19937_64 order_rng(MixSeed(seed, e, ~uint64_t{0}));
@@ -113,7 +114,7 @@ std::unique_ptr<BlockReader> OpenEpoch(const BlockStreamInfo* blocks, uint64_t s
   std::vector<uint64_t> shuffle_seeds;
   for (uint32_t b : order) shuffle_seeds.push_back(MixSeed(seed, e, b));
   return std::make_unique<BlockReader>(blocks, std::move(order), std::move(shuffle_seeds),
-                                       transform);
+                                       transform, kBucketRecords, scatter_arena);
 }
 
 double Seconds(Clock::time_point since) {
@@ -367,16 +368,20 @@ Status OpenLossLog(const std::string& path, uint32_t epochs_kept, WritableFile* 
 // The epochs of one run, trained in turn by Train().
 class EpochLoop {
  public:
+  // `scatter_arena` (nullable): threads on which the readers scatter blocks.
   EpochLoop(const BlockStreamInfo* blocks, const TrainOptions* o, const PairTransform* transform,
-            BucketTrainer* trainer, uint32_t first_epoch)
+            BucketTrainer* trainer, tbb::task_arena* scatter_arena, uint32_t first_epoch)
       : blocks_(blocks),
         o_(o),
         transform_(transform),
         trainer_(trainer),
+        scatter_arena_(scatter_arena),
         first_epoch_(first_epoch),
         meter_("train", o->progress),
         start_(Clock::now()) {
-    if (first_epoch < o->epochs) reader_ = OpenEpoch(blocks, o->seed, first_epoch, transform);
+    if (first_epoch < o->epochs) {
+      reader_ = OpenEpoch(blocks, o->seed, first_epoch, transform, scatter_arena);
+    }
   }
 
   // Trains epoch `epoch` (from 0) over every block, opening the next
@@ -391,7 +396,7 @@ class EpochLoop {
       SG_RETURN_IF_ERROR(reader_->Next(&part_, &done));
       if (done) break;
       if (reader_->exhausted() && epoch + 1 < o_->epochs) {
-        next_reader = OpenEpoch(blocks_, o_->seed, epoch + 1, transform_);
+        next_reader = OpenEpoch(blocks_, o_->seed, epoch + 1, transform_, scatter_arena_);
       }
       const size_t n = part_.pairs.size();
       PartPosition at;
@@ -420,8 +425,9 @@ class EpochLoop {
     reader_.reset();  // before the next opens: its buffers, if any, are freed first
     reader_ = next_reader
                   ? std::move(next_reader)
-                  : (epoch + 1 < o_->epochs ? OpenEpoch(blocks_, o_->seed, epoch + 1, transform_)
-                                            : nullptr);
+                  : (epoch + 1 < o_->epochs
+                         ? OpenEpoch(blocks_, o_->seed, epoch + 1, transform_, scatter_arena_)
+                         : nullptr);
     e->epoch = epoch + 1;
     e->pairs = blocks_->pairs;
     RangeTotals totals;
@@ -441,6 +447,7 @@ class EpochLoop {
   const TrainOptions* const o_;
   const PairTransform* const transform_;
   BucketTrainer* const trainer_;
+  tbb::task_arena* const scatter_arena_;
   const uint32_t first_epoch_;
   ProgressMeter meter_;
   const Clock::time_point start_;
@@ -713,7 +720,12 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
   WritableFile log;
   SG_RETURN_IF_ERROR(OpenLossLog(output + ".log.tsv", epoch, &log));
 
-  EpochLoop loop(&blocks, &o, &transform, trainer.get(), epoch);
+  // A device's feed: blocks scattered on threads of their own, since one
+  // thread scatters ~50 M pairs/s (docs/gpu.md) and the host's threads only
+  // prepare buckets for the device. The CPU's trainers keep their threads.
+  std::unique_ptr<tbb::task_arena> scatter_arena;
+  if (o.device == TrainDevice::kCuda) scatter_arena = std::make_unique<tbb::task_arena>(threads);
+  EpochLoop loop(&blocks, &o, &transform, trainer.get(), scatter_arena.get(), epoch);
   // This call's epochs after its first (which also warms the page cache and
   // starts the reader), checkpoints included: the budget's measured rate.
   double later_epochs_seconds = 0;

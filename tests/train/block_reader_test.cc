@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <catch2/catch.hpp>
+#include <tbb/task_arena.h>
 
 #include "test_util.h"
 #include "train/block_stream.h"
@@ -339,4 +340,63 @@ TEST_CASE("Unit updates: parts made only of a heavy pair's last copies do not en
   const Pass pass = ReadAll(info, CountTransform(true), 4);
   CHECK(pass.records == 2);
   CHECK(pass.stream.size() == 101);
+}
+
+TEST_CASE("Blocks scattered on several threads are the parts one thread makes, checked alike",
+          "[train]") {
+  TestDir dir("sg-blocks-");
+  // Blocks of several read chunks (64 Ki records), so that 4 threads take
+  // a segment each, and one of less than a chunk (one segment).
+  const std::vector<size_t> sizes = {300000, 140000, 1000};
+  std::vector<std::vector<PairRecord32>> blocks(sizes.size());
+  uint32_t next = 0;
+  for (size_t b = 0; b < sizes.size(); ++b) {
+    for (size_t i = 0; i < sizes[b]; ++i, ++next) {
+      blocks[b].push_back({next % 977, next / 977, 1.0f + static_cast<float>(next % 5)});
+    }
+  }
+  const BlockStreamInfo info = WriteBlocks(dir, blocks);
+  tbb::task_arena arena(4);
+  for (bool unit_updates : {false, true}) {
+    INFO("unit updates " << unit_updates);
+    const PairTransform transform = CountTransform(unit_updates);
+    const auto parts = [&](tbb::task_arena* scatter) {
+      BlockReader reader(&info, {2, 0, 1}, {7, 8, 9}, &transform, kBucketRecords, scatter);
+      std::vector<std::pair<std::vector<size_t>, std::vector<TrainingPair>>> all;
+      BlockPart part;
+      for (bool done = false;;) {
+        REQUIRE(reader.Next(&part, &done).ok());
+        if (done) break;
+        all.emplace_back(part.bucket_begin, part.pairs);
+      }
+      return all;
+    };
+    const auto one = parts(nullptr), four = parts(&arena);
+    REQUIRE(one.size() == four.size());
+    for (size_t p = 0; p < one.size(); ++p) {
+      CHECK(one[p].first == four[p].first);
+      REQUIRE(one[p].second.size() == four[p].second.size());
+      CHECK(std::memcmp(one[p].second.data(), four[p].second.data(),
+                        one[p].second.size() * sizeof(TrainingPair)) == 0);
+    }
+  }
+  const std::string good = ReadFile(BlockPath(info, 0));
+  const PairTransform transform = CountTransform(false);
+  const auto read_first = [&] {
+    BlockReader reader(&info, {0}, {1}, &transform, kBucketRecords, &arena);
+    BlockPart part;
+    bool done = false;
+    return reader.Next(&part, &done);
+  };
+  for (size_t at : {size_t{3}, good.size() / 2 + 1, good.size() - 2}) {
+    INFO("byte " << at);
+    std::string bad = good;
+    bad[at] = static_cast<char>(bad[at] ^ 0x01);
+    WriteFile(BlockPath(info, 0), bad);
+    CHECK(read_first().ToString().find("block-00000: checksum mismatch") != std::string::npos);
+  }
+  WriteFile(BlockPath(info, 0), good.substr(0, good.size() - 12));
+  CHECK(read_first().ToString().find("shorter than its manifest") != std::string::npos);
+  WriteFile(BlockPath(info, 0), good + std::string(12, '\0'));
+  CHECK(read_first().ToString().find("longer than its manifest") != std::string::npos);
 }

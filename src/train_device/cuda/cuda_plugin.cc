@@ -11,6 +11,7 @@
 // slot's training while kernels run in the order submitted.
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -72,6 +73,7 @@ struct sg_device_session {
   CUmodule module = nullptr;
   CUfunction kernel = nullptr;
   uint32_t multiprocessors = 1;
+  uint64_t warps = 1;       // updating at once (not sequential)
   sg_device_model model{};  // without the noise pointers, valid only in open()
   std::vector<CUdeviceptr> arrays;
   size_t array_bytes = 0;
@@ -205,15 +207,14 @@ bool sg_device_session::Launch(CudaSlot* slot, uint64_t total, uint32_t range_co
                             model.decay_fraction};
     args[0] = &glove;
   }
-  // Sequential: one warp takes every pair in order. Otherwise blocks of 8
-  // warps, 8 blocks per multiprocessor (2,048 threads: a full one), each
-  // warp taking one pair after another.
-  constexpr unsigned kBlockThreads = 256, kWarpsPerBlock = kBlockThreads / kKernelLanes;
+  // Sequential: one warp takes every pair in order. Otherwise `warps` warps
+  // in blocks of up to 8, each taking one pair after another.
+  constexpr uint64_t kWarpsPerBlock = 8;
   unsigned grid = 1, block = kKernelLanes;
   if (model.sequential == 0) {
-    block = kBlockThreads;
-    const uint64_t useful = (total + kWarpsPerBlock - 1) / kWarpsPerBlock;
-    grid = static_cast<unsigned>(std::min<uint64_t>(useful, uint64_t{multiprocessors} * 8));
+    const uint64_t useful = std::max<uint64_t>(1, std::min<uint64_t>(warps, total));
+    block = static_cast<unsigned>(std::min(useful, kWarpsPerBlock) * kKernelLanes);
+    grid = static_cast<unsigned>((useful + kWarpsPerBlock - 1) / kWarpsPerBlock);
   }
   return Ok(cu->cuLaunchKernel(kernel, grid, 1, 1, block, 1, 1, 0, slot->stream, args, nullptr),
             "cuLaunchKernel");
@@ -298,6 +299,21 @@ bool OpenDevice(const CudaDriver* cu, CUdevice* device, CUcontext* context, std:
   return true;
 }
 
+// How many warps update at once. GloVe: 64 per multiprocessor, which fill
+// it (2,048 threads); its AdaGrad steps shrink on frequent rows, and its
+// vectors equal the CPU's. Skip-gram: one per multiprocessor. Its plain SGD
+// steps on frequent rows (noise words above all) add up when thousands of
+// updates read a row at once: on wiki100M (dim 100, 2 epochs, H100) 8,448
+// warps gave 17.98% analogy against the CPU's 22.20%, 132 warps 22.24%, at
+// 87% of the rate (docs/gpu.md). $STREAMGLOVE_CUDA_WARPS overrides (for
+// measuring).
+uint64_t ConcurrentWarps(uint32_t objective, uint32_t multiprocessors) {
+  if (const char* v = std::getenv("STREAMGLOVE_CUDA_WARPS"); v != nullptr && *v != '\0') {
+    return std::max<uint64_t>(1, std::strtoull(v, nullptr, 10));
+  }
+  return uint64_t{multiprocessors} * (objective == SG_DEVICE_SGNS ? 1 : 64);
+}
+
 int Probe(char* name, size_t name_size, uint64_t* free_bytes, char* error, size_t error_size) {
   std::string why, device_name;
   const CudaDriver* cu = CudaDriver::Get(&why);
@@ -329,6 +345,7 @@ bool OpenSession(sg_device_session* s, const sg_device_model* m) {
   }
   s->model = *m;
   s->model.noise_threshold = s->model.noise_alias = nullptr;
+  s->warps = ConcurrentWarps(m->objective, s->multiprocessors);
   if (!s->LoadKernels() || !s->AllocateModel()) return false;
   if (m->objective == SG_DEVICE_SGNS) {
     const size_t table_bytes = size_t{m->vocab} * sizeof(uint32_t);
