@@ -6,8 +6,8 @@
 # with nothing else given, so the objective, dim and epochs are its own choice.
 # Its store holds word2vec's windows (`ingest --window 5 --subsample t`, the
 # peers' -ws and -t: windows formed after subsampling, so they reach past the
-# words dropped); with -p it also trains, as system streamglove-pairs, on the
-# store used until session 16, whose pairs the trainer subsamples instead.
+# words dropped); with -p it also trains, as system streamglove-pairs, on a
+# store ingested without --subsample, whose pairs the trainer subsamples.
 # The peers share dim, window, min-count, negatives and subsampling, and read
 # exactly the tokens we count (the text8 corpora as they are, the raw corpora
 # through `streamglove-scan --mode print`); preparing their text is not timed.

@@ -5,9 +5,10 @@
 // model trains the store's pairs on the run's threads and how long one of its
 // checkpoints takes to write; PlanBudget() then picks the largest dim that
 // gets enough epochs in the time left, and as many epochs as fit. The
-// thresholds come from equal-time comparisons (docs/benchmarks.md, "Training
-// in a budget"). The plan is written beside the vectors (OUT.plan), so a
-// resumed run finishes the same plan instead of measuring again.
+// thresholds come from equal-time comparisons (docs/benchmarks.md, "The
+// measurements behind skip-gram's defaults"). The plan is written beside
+// the vectors (OUT.plan), so a resumed run finishes the same plan instead of
+// measuring again.
 //
 // Thread-safety: pure functions and plain values.
 #ifndef STREAMGLOVE_TRAIN_BUDGET_PLAN_H_
@@ -24,24 +25,18 @@ namespace streamglove {
 
 // The dims a budget chooses among, smallest first.
 inline constexpr uint32_t kBudgetDims[] = {50, 100, 200, 300};
-// A dim is chosen only if it trains at least this many epochs. GloVe: at
-// equal time on wiki100M dim 200 beat dim 100 from 9 epochs on and lost at
-// 6. Skip-gram on a store whose pairs it subsamples: on IMDB at fastText's
-// time, dim 300 in 16 epochs lost 2.5 analogy points to dim 200 in 20 for
-// 0.017 on WS-353, and wiki100M's best in 845 s was dim 200 in 24. Skip-gram
-// on a store subsampled before windowing (`ingest --subsample`, word2vec's
-// windows; an epoch holds about twice the updates): on wiki100M in 287 s dim
-// 300 in 6 epochs lost 3.4 points to dim 200 in 8, level with dim 100 in 14
-// (docs/benchmarks.md, "Training in a budget", "word2vec's windows").
-// A lower minimum did not pay (session 20, eta 0.025, about equal times):
-// on wiki100M dim 300 in 7 epochs lost 3.5 analogy points and 0.021 MEN to
-// dim 200 in 10; on IMDB text8 dim 200 in 7 was level with dim 100 in 10.
+// A dim is chosen only if it trains at least this many epochs (GloVe 10;
+// skip-gram 20, or 10 on a store of word2vec's windows, whose epoch holds
+// about twice the updates): at equal time a larger dim loses to a smaller
+// one when it gets fewer, and a lower minimum did not pay. Measurements:
+// docs/benchmarks.md, "Presets: the best vectors in Stanford's wall time"
+// (GloVe) and "The measurements behind skip-gram's defaults".
 uint32_t BudgetMinEpochs(Objective objective, bool store_subsampled);
 // Skip-gram trains a dim below this one only when no dim at or above it
 // gets half of BudgetMinEpochs: dim 50 trains barely faster than dim 100
-// (measured on IMDB text8: 5.08 against 4.57 M pairs/s) and lost to it on
-// every measure with more epochs (d50 x 11: 19.95% analogy, WS-353 0.523;
-// d100 x 8: 25.00%, 0.549). GloVe has no such floor (not measured). 0: none.
+// (the reader and memory bound a small dim) and lost to it on every measure
+// with more epochs (docs/benchmarks.md, "Short budgets: the dim floor and
+// the short-run rate"). GloVe has no such floor (not measured). 0: none.
 uint32_t BudgetFloorDim(Objective objective);
 // ...and trains at most this many (time left over is not spent).
 inline constexpr uint32_t kBudgetMaxEpochs = 50;

@@ -59,25 +59,21 @@ inline constexpr size_t kCommitRangesPerThread = 2;
 // ...but no range smaller than this many records: each is one more SST file.
 inline constexpr size_t kMinCommitRangeRecords = size_t{1} << 14;
 
-// The largest dense co-occurrence region of one counting worker. Measured on
-// a 30 MB slice of wiki100M (window 15, 2 threads, counting phase): 32 MiB
-// 3.19 s, 64 MiB 2.14 s, 128 MiB 1.83 s, 256 MiB 1.46 s per worker (smaller
-// regions leave more pairs to sort); one shared 800 MB region was 5.41 s
-// (cache and TLB misses). 256 MiB was not tried on the full corpus: with
-// --memory 512M the budget gives each worker about 95 MiB anyway.
+// The largest dense co-occurrence region of one counting worker. Larger
+// regions leave fewer pairs to sort, up to a few hundred MiB, past which
+// nearly every add misses the caches; 256 MiB counted faster still on a
+// slice of wiki100M but was not tried on the full corpus, and --memory 512M
+// gives each worker about 95 MiB anyway. Measured: docs/benchmarks.md, "The
+// measurements behind the counting constants".
 inline constexpr size_t kMaxDenseRegionBytes = size_t{128} << 20;
 
 // A counting worker's pair buffer (its records and the radix sort's
 // scratch) is its share of the budget, at most kMaxPairBufferBytes: past
 // that a larger buffer spills fewer runs but counts slower (each combine
-// merges all it holds; the kernel zeroes every fresh page). Measured on
-// wiki100M (window 15, --memory 4G, 2 threads): buffers of the whole budget
-// (3.5 GiB) 10.2 s, page zeroing 30% of all CPU; 512 MiB 8.7 s; 128 MiB
-// 8.8 s. wiki100M and 3 wiki-plain shards (window 10, one thread, --memory
-// 1G): a buffer starting at 512 MiB and growing to 660 MiB 12.97 / 13.10 s,
-// 3 runs spilled; 256 MiB 12.40 / 12.85 s, 11 runs, 440 MiB less RSS;
-// starting at 64 MiB and growing to 256 MiB 0.2-0.5 s slower than 256 MiB
-// from the start (3 runs each).
+// merges all it holds; the kernel zeroes every fresh page), and one that
+// starts small and grows was slower than this size from the start.
+// Measured: docs/benchmarks.md, "The measurements behind the counting
+// constants".
 inline constexpr size_t kMaxPairBufferBytes = size_t{256} << 20;
 
 // The store (RocksDB). Its block cache is memory_bytes / kStoreCacheDivisor,
