@@ -158,8 +158,9 @@ struct TrainStats {
   std::string device;  // "cpu", or the device's name
   // With a budget: what was planned (or resumed), and how.
   bool budget_planned = false;
-  bool budget_resumed = false;  // the plan was read from output + ".plan"
-  bool budget_short = false;    // no dim got BudgetMinEpochs (PlanBudget says which trained)
+  bool budget_resumed = false;     // the plan was read from output + ".plan"
+  bool budget_short = false;       // no dim got budget_min_epochs (PlanBudget says which trained)
+  uint32_t budget_min_epochs = 0;  // the fewest epochs a budget plans for the objective
   Objective objective = Objective::kGlove;
   uint32_t dim = 0;
   double x_max = 0;

@@ -1,11 +1,11 @@
 // `mpirun -np N streamglove ingest ...`: the ingest command as one rank of
-// an MPI job (src/cooccur_mpi/distributed_ingest.h). Rank 0 prints the
+// an MPI job (src/cooccur/distributed/distributed_ingest.h). Rank 0 prints the
 // messages, the summary and the error line; the other ranks stay silent.
 #include <fmt/format.h>
 
 #include "cli/store_commands.h"
-#include "cooccur_mpi/distributed_ingest.h"
-#include "cooccur_mpi/mpi_world.h"
+#include "cooccur/distributed/distributed_ingest.h"
+#include "cooccur/distributed/mpi_world.h"
 #include "util/size.h"
 
 namespace streamglove {

@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/mpi_launch.h"
+#include "store/store_tuning.h"
 #include "streamglove/store_info.h"
-#include "util/config.h"
 #include "util/size.h"
 
 namespace streamglove {

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include "cli/corpus_flags.h"
-#include "train/budget_plan.h"
 #include "util/duration.h"
 
 namespace streamglove {
@@ -21,8 +20,7 @@ void PrintPlan(double budget_seconds, const std::string& plan_path, const TrainS
           : fmt::format("predicted {} (measured {}){}", FormatDuration(s.budget_predicted_seconds),
                         s.budget_rates,
                         s.budget_short
-                            ? fmt::format("; the budget is short of {} epochs",
-                                          BudgetMinEpochs(s.objective, s.store_subsample > 0))
+                            ? fmt::format("; the budget is short of {} epochs", s.budget_min_epochs)
                             : "");
   fmt::print(stderr, "train: budget {}: {}{}, dim {}, {} epochs, eta {}, {}\n",
              FormatDuration(budget_seconds), ObjectiveName(s.objective), glove, s.dim,

@@ -8,8 +8,10 @@
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_pipeline.h>
 
+#include "cooccur/cooccur_tuning.h"
 #include "cooccur/dense_region.h"
 #include "corpus/fingerprint.h"
+#include "store/store_tuning.h"
 #include "util/config.h"
 #include "util/first_error.h"
 #include "util/interrupt.h"

@@ -18,6 +18,7 @@
 #include "store/store.h"
 #include "streamglove/vocabulary.h"
 #include "util/config.h"
+#include "util/duration.h"
 #include "util/interrupt.h"
 #include "util/size.h"
 #include "util/threads.h"
@@ -29,9 +30,6 @@ namespace streamglove {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double SecondsSince(Clock::time_point t) {
-  return std::chrono::duration<double>(Clock::now() - t).count();
-}
 
 // A vocabulary pass over `inputs`, cut to min_count and max_vocab, into
 // the file `path` (rank order).
@@ -138,19 +136,8 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
               const CorpusOptions& corpus_options, const IngestOptions& options,
               IngestStats* stats) {
   *stats = IngestStats();
-  // More counting threads than cores would only contend for them.
-  const int cores = AvailableCores();
-  const int threads = std::min(ResolveThreads(options.threads), cores);
-  stats->threads = threads;
-  if (options.threads > cores) {
-    stats->messages.push_back(fmt::format(
-        "--threads {}: using {}, the cores this process may run on", options.threads, cores));
-  }
-  for (const InputFile& in : inputs) {
-    if (in.path == "-")
-      return Status::InvalidArgument(
-          "ingest reads files it can re-read to resume: save stdin to a file first");
-  }
+  int threads = 0;
+  SG_RETURN_IF_ERROR(StartIngest(inputs, options, stats, &threads));
 
   // A store this call creates is removed again if it never gets a
   // vocabulary (bad input in the vocabulary pass, a bad --vocab file).

@@ -12,6 +12,7 @@
 #include "cooccur/fixed_point.h"
 #include "corpus/fingerprint.h"
 #include "util/file.h"
+#include "util/threads.h"
 #include "vocab/subsampling.h"
 #include "vocab/vocab_index.h"
 
@@ -31,6 +32,23 @@ StoreWindow::StoreWindow(const StoreConfig& store, const std::vector<VocabEntry>
   }
   config =
       WindowConfig{store.window, store.symmetric, store.scale, store.weighting, subsampled.get()};
+}
+
+Status StartIngest(const std::vector<InputFile>& inputs, const IngestOptions& options,
+                   IngestStats* stats, int* threads) {
+  for (const InputFile& in : inputs) {
+    if (in.path == "-")
+      return Status::InvalidArgument(
+          "ingest reads files it can re-read to resume: save stdin to a file first");
+  }
+  const int cores = AvailableCores();
+  *threads = std::min(ResolveThreads(options.threads), cores);
+  stats->threads = *threads;
+  if (options.threads > cores) {
+    stats->messages.push_back(fmt::format(
+        "--threads {}: using {}, the cores this process may run on", options.threads, cores));
+  }
+  return Status::OK();
 }
 
 StoreConfig IngestStoreConfig(const CorpusOptions& corpus, const IngestOptions& options) {

@@ -1,7 +1,7 @@
 // What an ingest reads and into what: the store configuration its options
 // ask for, whether an existing store counts the same way, and which inputs
 // are still to be read. Shared by the single-process ingest (ingest.cc) and
-// the distributed one (src/cooccur_mpi/).
+// the distributed one (src/cooccur/distributed/).
 #ifndef STREAMGLOVE_COOCCUR_INGEST_SETUP_H_
 #define STREAMGLOVE_COOCCUR_INGEST_SETUP_H_
 
@@ -20,7 +20,7 @@
 
 namespace streamglove {
 
-// Where a distributed ingest (src/cooccur_mpi/) keeps its transient files:
+// Where a distributed ingest (src/cooccur/distributed/) keeps its transient files:
 // STORE/distributed (its rounds' runs; nothing there outlives a commit).
 inline constexpr char kDistributedIngestDir[] = "distributed";
 
@@ -31,6 +31,13 @@ struct StoreWindow {
   std::unique_ptr<SubsampledWindow> subsampled;  // null without StoreConfig::subsample
   WindowConfig config;
 };
+
+// What every ingest does first: refuses standard input (an ingest re-reads
+// its inputs to resume) and sets *threads, the counting threads: the ones
+// asked for, at most the cores this process may run on (more would only
+// contend; stats->messages says so).
+Status StartIngest(const std::vector<InputFile>& inputs, const IngestOptions& options,
+                   IngestStats* stats, int* threads);
 
 // The configuration a new store gets from these options.
 StoreConfig IngestStoreConfig(const CorpusOptions& corpus, const IngestOptions& options);

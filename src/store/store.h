@@ -183,7 +183,7 @@ class Store {
   virtual Status CommitBatch(std::unique_ptr<Batch> batch, const BatchMetadata& metadata) = 0;
 
   // A batch written by another process than the store's owner (a rank of
-  // a distributed ingest, src/cooccur_mpi/): its ranges go to SST files
+  // a distributed ingest, src/cooccur/distributed/): its ranges go to SST files
   // `path_prefix`-<range>.sst in the store's format, which the owner commits
   // with CommitBatchFiles(). Put them on the store's file system (the commit
   // links them). Add() and FinishRange() as for any batch; ids below

@@ -15,6 +15,7 @@
 #include "store/pair_block.h"
 #include "store/store_impl.h"
 #include "store/store_records.h"
+#include "store/store_tuning.h"
 
 namespace streamglove {
 

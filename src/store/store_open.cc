@@ -18,6 +18,7 @@
 #include "store/pair_block_merge_operator.h"
 #include "store/store_impl.h"
 #include "store/store_records.h"
+#include "store/store_tuning.h"
 #include "util/file.h"
 
 namespace streamglove {

@@ -1,6 +1,6 @@
 // BucketTrainer: trains the buckets of the block stream's parts (train/
 // block_stream.h) into a model — on the CPU's threads (HogwildBucketTrainer,
-// here), or on a device (DeviceTrainer, train_device/device_trainer.h). The
+// here), or on a device (DeviceTrainer, train/device/device_trainer.h). The
 // epoch loop reads parts and hands them over; each bucket is prepared
 // (converted and shuffled) and trained with the seeds and schedule position
 // below, whoever trains it, so that one device run and one single-threaded

@@ -1,6 +1,6 @@
 // The per-pair updates of GloVe and skip-gram as a group of lanes computes
 // them, written once for the CPU and the GPU (util/host_device.h): the CUDA
-// plugin's kernels (src/train_device/cuda/) run them on a warp, 32 lanes
+// plugin's kernels (src/train/device/cuda/) run them on a warp, 32 lanes
 // working on one pair; the CPU's tests run them on one lane, and on 32
 // threads acting as lanes, against GloveModel and SgnsModel, so that the
 // kernels' own code is checked on machines without a GPU.

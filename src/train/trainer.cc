@@ -20,13 +20,13 @@
 #include "train/block_stream.h"
 #include "train/bucket_trainer.h"
 #include "train/budget_plan.h"
+#include "train/device/device_plugin.h"
+#include "train/device/device_trainer.h"
 #include "train/glove_model.h"
 #include "train/sgns_model.h"
+#include "train/train_tuning.h"
 #include "train/warm_start.h"
-#include "train_device/device_plugin.h"
-#include "train_device/device_trainer.h"
 #include "util/alias_table.h"
-#include "util/config.h"
 #include "util/duration.h"
 #include "util/file.h"
 #include "util/hash.h"
@@ -117,10 +117,6 @@ std::unique_ptr<BlockReader> OpenEpoch(const BlockStreamInfo* blocks, uint64_t s
                                        transform, kBucketRecords, scatter_arena);
 }
 
-double Seconds(Clock::time_point since) {
-  return std::chrono::duration<double>(Clock::now() - since).count();
-}
-
 // Measures what PlanBudget() needs of each dim: a throwaway model of it is
 // made, trains the stream's first parts on the run's threads for
 // `seconds_each` (waits for the reader included), at the learning rate of the
@@ -180,7 +176,7 @@ Status MeasureBudgetCandidates(const BlockStreamInfo& blocks, const PairTransfor
     SG_RETURN_IF_ERROR(MakeModel(o, vocab, dim, noise, &model));
     BudgetCandidate c;
     c.dim = dim;
-    c.setup_seconds = Seconds(start);
+    c.setup_seconds = SecondsSince(start);
     double records = 0;
     // The threads' first buckets run slower (measured: half the rate at
     // 0.25 s), so the first dim is warmed up untimed.
@@ -189,7 +185,7 @@ Status MeasureBudgetCandidates(const BlockStreamInfo& blocks, const PairTransfor
     records = 0;
     start = Clock::now();
     SG_RETURN_IF_ERROR(train_for(model.get(), seconds_each, &records));
-    const double train_rate = records / std::max(Seconds(start), 1e-9);
+    const double train_rate = records / std::max(SecondsSince(start), 1e-9);
     // The part being read now was read beside this dim's training.
     SG_RETURN_IF_ERROR(next_part());
     const double read_rate = part_records() / std::max(part.read_seconds, 1e-9);
@@ -197,7 +193,7 @@ Status MeasureBudgetCandidates(const BlockStreamInfo& blocks, const PairTransfor
     c.epoch_seconds = static_cast<double>(blocks.pairs) / std::max(rate, 1.0);
     start = Clock::now();
     SG_RETURN_IF_ERROR(model->Save(scratch, 0, 0));
-    c.checkpoint_seconds = Seconds(start);
+    c.checkpoint_seconds = SecondsSince(start);
     std::error_code ignored;
     std::filesystem::remove(scratch, ignored);
     *rates += fmt::format("{}dim {}: {:.2f} M pairs/s{}", rates->empty() ? "" : ", ", dim,
@@ -368,19 +364,23 @@ Status OpenLossLog(const std::string& path, uint32_t epochs_kept, WritableFile* 
 // The epochs of one run, trained in turn by Train().
 class EpochLoop {
  public:
-  // `scatter_arena` (nullable): threads on which the readers scatter blocks.
+  // With a device, the readers scatter blocks on `threads` threads of their
+  // own: one thread scatters ~50 M pairs/s (docs/gpu.md), and the host's
+  // threads only prepare buckets for the device. The CPU's trainers keep
+  // their threads busy: their reader scatters on one.
   EpochLoop(const BlockStreamInfo* blocks, const TrainOptions* o, const PairTransform* transform,
-            BucketTrainer* trainer, tbb::task_arena* scatter_arena, uint32_t first_epoch)
+            BucketTrainer* trainer, int threads, uint32_t first_epoch)
       : blocks_(blocks),
         o_(o),
         transform_(transform),
         trainer_(trainer),
-        scatter_arena_(scatter_arena),
+        scatter_arena_(o->device == TrainDevice::kCuda ? std::make_unique<tbb::task_arena>(threads)
+                                                       : nullptr),
         first_epoch_(first_epoch),
         meter_("train", o->progress),
         start_(Clock::now()) {
     if (first_epoch < o->epochs) {
-      reader_ = OpenEpoch(blocks, o->seed, first_epoch, transform, scatter_arena);
+      reader_ = OpenEpoch(blocks, o->seed, first_epoch, transform, scatter_arena_.get());
     }
   }
 
@@ -396,7 +396,7 @@ class EpochLoop {
       SG_RETURN_IF_ERROR(reader_->Next(&part_, &done));
       if (done) break;
       if (reader_->exhausted() && epoch + 1 < o_->epochs) {
-        next_reader = OpenEpoch(blocks_, o_->seed, epoch + 1, transform_, scatter_arena_);
+        next_reader = OpenEpoch(blocks_, o_->seed, epoch + 1, transform_, scatter_arena_.get());
       }
       const size_t n = part_.pairs.size();
       PartPosition at;
@@ -420,13 +420,13 @@ class EpochLoop {
       const double run_pairs = static_cast<double>(blocks_->pairs) * (o_->epochs - first_epoch_);
       meter_.UpdateFraction(
           fmt::format("epoch {}/{}", epoch + 1, o_->epochs), pairs_trained_ / run_pairs,
-          fmt::format("{:.2f} M pairs/s", pairs_trained_ / Seconds(start_) / 1e6));
+          fmt::format("{:.2f} M pairs/s", pairs_trained_ / SecondsSince(start_) / 1e6));
     }
     reader_.reset();  // before the next opens: its buffers, if any, are freed first
     reader_ = next_reader
                   ? std::move(next_reader)
                   : (epoch + 1 < o_->epochs
-                         ? OpenEpoch(blocks_, o_->seed, epoch + 1, transform_, scatter_arena_)
+                         ? OpenEpoch(blocks_, o_->seed, epoch + 1, transform_, scatter_arena_.get())
                          : nullptr);
     e->epoch = epoch + 1;
     e->pairs = blocks_->pairs;
@@ -447,7 +447,8 @@ class EpochLoop {
   const TrainOptions* const o_;
   const PairTransform* const transform_;
   BucketTrainer* const trainer_;
-  tbb::task_arena* const scatter_arena_;
+  // Before the readers, which scatter on it.
+  const std::unique_ptr<tbb::task_arena> scatter_arena_;
   const uint32_t first_epoch_;
   ProgressMeter meter_;
   const Clock::time_point start_;
@@ -510,7 +511,7 @@ Status MeasureAndPlanBudget(const BlockStreamInfo& blocks, const PairTransform& 
       blocks, transform, measured, cut, noise, arena, threads, dims, min_epochs, seconds_each,
       checkpoint + ".measure", &candidates, &stats->budget_rates));
   *plan = PlanBudget(o->objective, store_subsampled, candidates, o->budget_seconds,
-                     o->budget_seconds - Seconds(call_start), o->checkpoint_every);
+                     o->budget_seconds - SecondsSince(call_start), o->checkpoint_every);
   plan->x_max = o->x_max;
   for (const BudgetCandidate& c : candidates) {
     if (c.dim == plan->dim) *save_seconds = c.checkpoint_seconds;
@@ -518,7 +519,8 @@ Status MeasureAndPlanBudget(const BlockStreamInfo& blocks, const PairTransform& 
   o->dim = plan->dim;
   o->epochs = plan->epochs;
   stats->budget_short = plan->short_budget;
-  stats->budget_predicted_seconds = Seconds(call_start) + plan->predicted_seconds;
+  stats->budget_min_epochs = BudgetMinEpochs(o->objective, store_subsampled);
+  stats->budget_predicted_seconds = SecondsSince(call_start) + plan->predicted_seconds;
   return Status::OK();
 }
 
@@ -689,7 +691,7 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
   const auto build_start = Clock::now();
   SG_RETURN_IF_ERROR(OpenBlockStream(store.get(), store_dir + "/" + kBlockStreamDir, ranked,
                                      block_bytes, o.block_compression, &blocks));
-  stats->block_build_seconds = Seconds(build_start);
+  stats->block_build_seconds = SecondsSince(build_start);
   NoteStream(blocks, cut, store->config().subsample, stats);
   store.reset();  // training reads only the blocks: a snapshot of the store
 
@@ -720,12 +722,7 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
   WritableFile log;
   SG_RETURN_IF_ERROR(OpenLossLog(output + ".log.tsv", epoch, &log));
 
-  // A device's feed: blocks scattered on threads of their own, since one
-  // thread scatters ~50 M pairs/s (docs/gpu.md) and the host's threads only
-  // prepare buckets for the device. The CPU's trainers keep their threads.
-  std::unique_ptr<tbb::task_arena> scatter_arena;
-  if (o.device == TrainDevice::kCuda) scatter_arena = std::make_unique<tbb::task_arena>(threads);
-  EpochLoop loop(&blocks, &o, &transform, trainer.get(), scatter_arena.get(), epoch);
+  EpochLoop loop(&blocks, &o, &transform, trainer.get(), threads, epoch);
   // This call's epochs after its first (which also warms the page cache and
   // starts the reader), checkpoints included: the budget's measured rate.
   double later_epochs_seconds = 0;
@@ -738,17 +735,17 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
       // This one's checkpoint, and at the end one more and the vectors
       // file, are still to be written.
       const double per_epoch =
-          (later_epochs_seconds + Seconds(start) + save_seconds) / (later_epochs + 1);
-      SG_RETURN_IF_ERROR(Replan(epoch + 1, per_epoch, Seconds(call_start), save_seconds, plan_path,
-                                &o, &plan, stats));
+          (later_epochs_seconds + SecondsSince(start) + save_seconds) / (later_epochs + 1);
+      SG_RETURN_IF_ERROR(Replan(epoch + 1, per_epoch, SecondsSince(call_start), save_seconds,
+                                plan_path, &o, &plan, stats));
     }
     if ((epoch + 1) % o.checkpoint_every == 0 || epoch + 1 == o.epochs) {
       const auto save_start = Clock::now();
       SG_RETURN_IF_ERROR(trainer->CopyModelToHost());
       SG_RETURN_IF_ERROR(model->Save(checkpoint, epoch + 1, options_hash));
-      save_seconds = Seconds(save_start);
+      save_seconds = SecondsSince(save_start);
     }
-    e.seconds = Seconds(start);
+    e.seconds = SecondsSince(start);
     if (epoch > first) {
       later_epochs_seconds += e.seconds;
       ++later_epochs;
@@ -763,7 +760,7 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
   const ParameterRows rows{model->vocab(), model->dim(), RowStride(model->dim()), model->word(0),
                            model->context(0)};
   SG_RETURN_IF_ERROR(WriteVectors(output, vocab, rows, o.vectors, o.format));
-  stats->seconds = Seconds(call_start);
+  stats->seconds = SecondsSince(call_start);
   return Status::OK();
 }
 

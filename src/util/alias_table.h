@@ -65,7 +65,7 @@ class AliasTable {
 
   // The table itself: entry i is drawn when a draw's low half is below
   // thresholds()[i], else aliases()[i] is (what a training device samples
-  // from, train_device/device_api.h).
+  // from, train/device/device_api.h).
   const std::vector<uint32_t>& thresholds() const { return threshold_; }
   const std::vector<uint32_t>& aliases() const { return alias_; }
 

@@ -2,6 +2,7 @@
 #ifndef STREAMGLOVE_UTIL_DURATION_H_
 #define STREAMGLOVE_UTIL_DURATION_H_
 
+#include <chrono>
 #include <string>
 #include <string_view>
 
@@ -15,6 +16,11 @@ Status ParseDuration(std::string_view text, double* seconds);
 
 // Formats seconds for people: "45.2 s", "9m 41s", "2h 05m".
 std::string FormatDuration(double seconds);
+
+// Seconds from `since` to now, on the steady clock (the stages' timings).
+inline double SecondsSince(std::chrono::steady_clock::time_point since) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+}
 
 }  // namespace streamglove
 

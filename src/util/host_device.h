@@ -1,5 +1,5 @@
 // SG_HOST_DEVICE marks a function that is compiled for the CPU and, where
-// clang compiles the CUDA plugin's kernels (src/train_device/cuda/), for
+// clang compiles the CUDA plugin's kernels (src/train/device/cuda/), for
 // the GPU as well: the per-pair arithmetic is written once and the CPU's
 // tests run the kernels' own code. Elsewhere it expands to nothing.
 //

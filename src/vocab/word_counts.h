@@ -1,6 +1,6 @@
 // Every distinct word of a corpus with its count, in word order: the
 // vocabulary pass without its cut, for callers that combine partial counts
-// (the distributed ingest sums each rank's by word, src/cooccur_mpi/).
+// (the distributed ingest sums each rank's by word, src/cooccur/distributed/).
 #ifndef STREAMGLOVE_VOCAB_WORD_COUNTS_H_
 #define STREAMGLOVE_VOCAB_WORD_COUNTS_H_
 

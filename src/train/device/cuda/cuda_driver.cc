@@ -1,4 +1,4 @@
-#include "train_device/cuda/cuda_driver.h"
+#include "train/device/cuda/cuda_driver.h"
 
 #include <dlfcn.h>
 

@@ -1,5 +1,5 @@
 // DeviceTrainer: trains the block stream's parts on a training device
-// through its plugin (train_device/device_api.h), as HogwildBucketTrainer
+// through its plugin (train/device/device_api.h), as HogwildBucketTrainer
 // does on the CPU's threads: the same buckets, prepared (converted and
 // shuffled) by the same seeds on the host's threads, trained with the same
 // schedule positions. The host's model stays the run's model of record: the
@@ -33,10 +33,10 @@
 #include "streamglove/status.h"
 #include "streamglove/train.h"
 #include "train/bucket_trainer.h"
+#include "train/device/device_api.h"
+#include "train/device/device_plugin.h"
 #include "train/glove_model.h"
 #include "train/sgns_model.h"
-#include "train_device/device_api.h"
-#include "train_device/device_plugin.h"
 #include "util/alias_table.h"
 
 namespace streamglove {

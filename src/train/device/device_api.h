@@ -8,7 +8,7 @@
 //     const sg_device_api* streamglove_device_api(void);
 //
 // that returns a table of functions with abi_version == SG_DEVICE_ABI_VERSION
-// (train_device/device_plugin.h loads it). The host (train_device/
+// (train/device/device_plugin.h loads it). The host (train/device/
 // device_trainer.h) then:
 //   1. probe()s the device: its name and free memory;
 //   2. open()s a session for one model: the parameters are allocated on the

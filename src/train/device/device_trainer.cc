@@ -1,4 +1,4 @@
-#include "train_device/device_trainer.h"
+#include "train/device/device_trainer.h"
 
 #include <cstddef>
 #include <cstring>

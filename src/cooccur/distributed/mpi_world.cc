@@ -1,4 +1,4 @@
-#include "cooccur_mpi/mpi_world.h"
+#include "cooccur/distributed/mpi_world.h"
 
 #include <mpi.h>
 

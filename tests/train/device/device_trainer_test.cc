@@ -1,8 +1,8 @@
 // The device trainer's host side, against the reference device (a plugin
-// that trains on the CPU, tests/train_device/reference_device.cc): loading
+// that trains on the CPU, tests/train/device/reference_device.cc): loading
 // and its errors, slots and ranges, and runs and checkpoints equal to the
 // CPU's single-threaded ones.
-#include "train_device/device_trainer.h"
+#include "train/device/device_trainer.h"
 
 #include <dlfcn.h>
 #include <zlib.h>
@@ -20,9 +20,9 @@
 #include "streamglove/train.h"
 #include "test_util.h"
 #include "train/bucket_trainer.h"
+#include "train/device/device_plugin.h"
 #include "train/glove_model.h"
 #include "train/train_fixture.h"
-#include "train_device/device_plugin.h"
 #include "util/file.h"
 
 using namespace streamglove;

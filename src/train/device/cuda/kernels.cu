@@ -1,5 +1,5 @@
 // The CUDA plugin's kernels, compiled to PTX by clang without CUDA's headers
-// or libraries (src/train_device/cuda/CMakeLists.txt) and loaded by the
+// or libraries (src/train/device/cuda/CMakeLists.txt) and loaded by the
 // driver at run time (cuda_plugin.cc). The arithmetic is
 // train/pair_update.h's, shared with the CPU's tests; this file only spreads
 // pairs over warps.
@@ -13,7 +13,7 @@
 #include <__clang_cuda_builtin_vars.h>
 
 #include "train/pair_update.h"
-#include "train_device/cuda/kernel_args.h"
+#include "train/device/cuda/kernel_args.h"
 #include "util/alias_table.h"
 #include "util/split_mix.h"
 

@@ -28,13 +28,13 @@
 // does not record. STORE must be on a file system every rank sees (the
 // vocabulary, the runs and the rows' SST files pass through
 // STORE/distributed).
-#ifndef STREAMGLOVE_COOCCUR_MPI_DISTRIBUTED_INGEST_H_
-#define STREAMGLOVE_COOCCUR_MPI_DISTRIBUTED_INGEST_H_
+#ifndef STREAMGLOVE_COOCCUR_DISTRIBUTED_DISTRIBUTED_INGEST_H_
+#define STREAMGLOVE_COOCCUR_DISTRIBUTED_DISTRIBUTED_INGEST_H_
 
 #include <string>
 #include <vector>
 
-#include "cooccur_mpi/mpi_world.h"
+#include "cooccur/distributed/mpi_world.h"
 #include "streamglove/corpus_reader.h"
 #include "streamglove/ingest.h"
 #include "streamglove/options.h"
@@ -65,4 +65,4 @@ Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
 
 }  // namespace streamglove
 
-#endif  // STREAMGLOVE_COOCCUR_MPI_DISTRIBUTED_INGEST_H_
+#endif  // STREAMGLOVE_COOCCUR_DISTRIBUTED_DISTRIBUTED_INGEST_H_

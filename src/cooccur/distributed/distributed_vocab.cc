@@ -1,10 +1,11 @@
-#include "cooccur_mpi/distributed_vocab.h"
+#include "cooccur/distributed/distributed_vocab.h"
 
 #include <algorithm>
 #include <string>
 
 #include <fmt/format.h>
 
+#include "cooccur/cooccur_tuning.h"
 #include "util/coding.h"
 #include "util/config.h"
 #include "util/file.h"

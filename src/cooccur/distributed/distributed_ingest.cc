@@ -1,4 +1,4 @@
-#include "cooccur_mpi/distributed_ingest.h"
+#include "cooccur/distributed/distributed_ingest.h"
 
 #include <unistd.h>
 
@@ -14,15 +14,18 @@
 
 #include "cooccur/batch_counter.h"
 #include "cooccur/batch_merge.h"
+#include "cooccur/cooccur_tuning.h"
+#include "cooccur/distributed/distributed_vocab.h"
+#include "cooccur/distributed/stream_exchange.h"
 #include "cooccur/ingest_setup.h"
 #include "cooccur/pair_buffer.h"
 #include "cooccur/pair_run.h"
-#include "cooccur_mpi/distributed_vocab.h"
-#include "cooccur_mpi/stream_exchange.h"
 #include "store/store.h"
 #include "store/store_records.h"
+#include "store/store_tuning.h"
 #include "util/coding.h"
 #include "util/config.h"
+#include "util/duration.h"
 #include "util/file.h"
 #include "util/interrupt.h"
 #include "util/threads.h"
@@ -33,9 +36,6 @@ namespace streamglove {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double SecondsSince(Clock::time_point t) {
-  return std::chrono::duration<double>(Clock::now() - t).count();
-}
 
 // The job's transient files, under STORE/distributed (emptied by rank 0 at
 // the start of every job: nothing in it outlives a round's commit).
@@ -430,22 +430,233 @@ Status AgreeVocabulary(MpiWorld* world, const std::vector<InputFile>& mine,
   return world->Agree(s);
 }
 
+// Phase 1, collective: rank 0 opens (or creates) the store and plans which
+// rank reads which input; every rank gets the plan, and *mine its inputs
+// with their fingerprints. What an earlier job left (it was killed) is
+// never counted: the job's directory starts empty.
+Status PlanJob(MpiWorld* world, const std::string& store_dir, const JobPaths& paths,
+               const std::vector<InputFile>& inputs, const CorpusOptions& corpus,
+               const IngestOptions& options, std::unique_ptr<Store>* store, Plan* plan,
+               std::vector<InputFile>* mine, std::vector<std::string>* my_fingerprints,
+               DistributedIngestStats* stats) {
+  Status s;
+  if (world->rank() == 0) {
+    s = PlanOnRoot(store_dir, world->size(), inputs, corpus, options, store, plan, &stats->ingest);
+    std::error_code ec;
+    if (s.ok()) std::filesystem::remove_all(paths.dir, ec);
+    if (s.ok() && !plan->inputs.empty() && !std::filesystem::create_directories(paths.dir, ec))
+      s = Status::IOError(fmt::format("{}: {}", paths.dir, ec.message()));
+  }
+  SG_RETURN_IF_ERROR(world->Agree(s));
+  std::string plan_text = EncodePlan(*plan);
+  world->Broadcast(&plan_text);
+  *plan = DecodePlan(plan_text);
+  for (const Plan::Input& in : plan->inputs) {
+    if (in.rank != world->rank()) continue;
+    mine->push_back(in.file);
+    my_fingerprints->push_back(in.fingerprint);
+  }
+  return Status::OK();
+}
+
+// What a rank counts with: the store's configuration and vocabulary as rank
+// 0 shares them, the index and windows made of them, its counter, and where
+// each rank's rows start.
+struct RankCounting {
+  StoreConfig config;
+  std::vector<VocabEntry> entries;
+  std::unique_ptr<VocabIndex> vocab;
+  std::unique_ptr<StoreWindow> window;
+  std::unique_ptr<BatchCounter> counter;  // after vocab and window, which it points to
+  std::vector<uint64_t> owner_starts;     // pair keys: the first of each rank's rows
+};
+
+// Phase 2's end, collective: rank 0 shares the store's configuration, its
+// vocabulary (as a file in the job's directory: the ranks take ids from the
+// file's order, and counts only to subsample, so a word no batch has
+// counted yet is written with 1, as a vocabulary file's counts are
+// positive) and where each rank's rows start (weighed by `balance_counts`
+// when given).
+Status ShareVocabulary(MpiWorld* world, const JobPaths& paths, Store* store,
+                       std::vector<VocabEntry> balance_counts, RankCounting* counting) {
+  const bool root = world->rank() == 0;
+  std::string config_text, row_starts_text;
+  Status s;
+  if (root) {
+    EncodeConfig(store->config(), &config_text);
+    row_starts_text = RowStarts(balance_counts.empty() ? store->vocab() : balance_counts,
+                                store->config().window, world->size());
+    std::vector<VocabEntry> ranks_vocab = store->vocab();
+    for (VocabEntry& e : ranks_vocab) e.count = std::max<uint64_t>(e.count, 1);
+    s = WriteVocabFile(paths.vocab, ranks_vocab);
+  }
+  SG_RETURN_IF_ERROR(world->Agree(s));
+  world->Broadcast(&config_text);
+  world->Broadcast(&row_starts_text);
+  std::istringstream in(row_starts_text);
+  for (uint32_t row = 0; in >> row;) counting->owner_starts.push_back(PairKey(row, 0));
+  s = DecodeConfig(config_text, &counting->config)
+          ? Status::OK()
+          : Status::Corruption("distributed ingest: a malformed store configuration from rank 0");
+  if (s.ok()) {
+    s = root ? (counting->entries = store->vocab(), Status::OK())
+             : ReadVocabFile(paths.vocab, &counting->entries);
+  }
+  return world->Agree(s);
+}
+
+// This rank's counter over its inputs, its runs in the job's directory.
+Status StartCounting(MpiWorld* world, const JobPaths& paths, const std::vector<InputFile>& mine,
+                     const std::vector<std::string>& my_fingerprints, const CorpusOptions& corpus,
+                     const IngestOptions& counting_options, int threads, RankCounting* counting) {
+  counting->vocab = std::make_unique<VocabIndex>(counting->entries);
+  counting->window = std::make_unique<StoreWindow>(counting->config, counting->entries);
+  const std::string runs = paths.Runs(world->rank());
+  std::error_code ec;
+  Status s;
+  if (!std::filesystem::create_directories(runs, ec) && ec)
+    s = Status::IOError(fmt::format("{}: {}", runs, ec.message()));
+  if (s.ok()) {
+    s = BatchCounter::Create(mine, my_fingerprints, counting->vocab.get(),
+                             !counting->config.fixed_vocabulary, counting->window->config, corpus,
+                             counting_options, threads, runs, &counting->counter);
+  }
+  return world->Agree(s);
+}
+
+// Each owner learns which parts of which runs hold its rows (*slices, from
+// every rank): the runs stay where they were written (STORE is on a file
+// system every rank sees, as the commit needs), so no pair is copied before
+// its owner merges it. They were closed before the round's agreement:
+// NFS's close-to-open consistency, or a cluster file system's coherence,
+// shows them whole to the owners' hosts. *bytes_for_others: the run bytes
+// the other ranks will read from this one.
+Status ExchangeSlices(MpiWorld* world, const std::vector<PairRun>& runs,
+                      const std::vector<uint64_t>& owner_starts, std::vector<PairRun>* slices,
+                      uint64_t* bytes_for_others) {
+  const int ranks = world->size();
+  std::vector<std::string> outgoing(ranks), incoming(ranks);
+  *bytes_for_others = 0;
+  for (int to = 0; to < ranks; ++to) {
+    const uint64_t end = to + 1 < ranks ? owner_starts[to + 1] : UINT64_MAX;
+    std::vector<PairRun> mine;
+    for (const PairRun& run : runs) {
+      PairRun slice = RunSlice(run, owner_starts[to], end);
+      if (slice.groups.empty()) continue;  // none of the owner's rows
+      if (to != world->rank()) *bytes_for_others += SliceBytes(run, slice);
+      mine.push_back(std::move(slice));
+    }
+    EncodeSlices(mine, &outgoing[to]);
+  }
+  ExchangeStats exchange;
+  Status s = ExchangeStreams(
+      world, config::kExchangeChunkBytes,
+      [&](int to, StreamSink* sink) { return sink->Write(outgoing[to]); },
+      [&](int from, std::string_view bytes) {
+        incoming[from].append(bytes);
+        return Status::OK();
+      },
+      &exchange);
+  for (int from = 0; s.ok() && from < ranks; ++from) s = DecodeSlices(incoming[from], slices);
+  return world->Agree(s);
+}
+
+// Phase 3, collective: rounds, until every rank has read all its inputs.
+// Each rank counts whole inputs (about --batch-size of text) and writes its
+// counts as sorted runs; each owner merges its rows' slices of every rank's
+// runs into SST files; rank 0 commits them with the round's input records.
+//
+// An owner merges every rank's runs at once, each of its threads reading
+// each run: so few runs per rank (at least 2), and so many merging threads
+// (at least 1), that the readers fit in the merge reserve of the counting's
+// memory plan, as in the single-process commit.
+Status CountRounds(MpiWorld* world, const JobPaths& paths, Store* store, int threads,
+                   const IngestOptions& options, bool my_inputs_done, RankCounting* counting,
+                   DistributedIngestStats* stats) {
+  const int ranks = world->size(), rank = world->rank();
+  const std::vector<uint64_t>& owner_starts = counting->owner_starts;
+  const auto max_threads = static_cast<size_t>(world->Max(threads));
+  const size_t reserve_readers = config::kMergeReserveBytes / config::kRunReadBufferBytes;
+  const size_t runs_per_rank =
+      std::max<size_t>(2, std::min(reserve_readers / max_threads, config::kMergeFanIn) / ranks);
+  const size_t owner_fan_in = runs_per_rank * ranks;
+  tbb::task_arena merge_arena(static_cast<int>(
+      std::clamp<size_t>(reserve_readers / owner_fan_in, 1, static_cast<size_t>(threads))));
+  uint64_t my_exchange_bytes = 0;  // run bytes other ranks read from this one, all rounds
+  for (;;) {
+    auto phase = Clock::now();
+    BatchCounter::Result round;
+    Status s = my_inputs_done ? Status::OK()
+                              : counting->counter->CountBatch(options.batch_bytes,
+                                                              /*whole_inputs=*/true, &round);
+    // An interrupt ends the job before the round commits: the inputs of an
+    // uncommitted round are read again by the rerun. Rounds hold whole
+    // inputs: a round's records say exactly what it counted.
+    if (s.ok() && round.any && !round.ends_input && !Interrupted())
+      s = Status::IOError("distributed ingest: a round ended inside an input");
+    if (s.ok() && Interrupted())
+      s = InterruptedStatus(
+          fmt::format("{} inputs committed; run the same command again to continue",
+                      stats->ingest.inputs_ingested));
+    SG_RETURN_IF_ERROR(world->Agree(s));
+    my_inputs_done = my_inputs_done || round.corpus_done || !round.any;
+    if (world->Sum(round.any ? 1 : 0) == 0) break;
+    ++stats->ingest.batches;
+
+    std::vector<PairRun> runs;
+    s = counting->counter->FinishBatchAsRuns(runs_per_rank, &runs);
+    std::vector<uint64_t> word_counts;
+    counting->counter->TakeWordCounts(&word_counts);
+    // Removed once every owner has read them, however the round ends.
+    struct RemoveRuns {
+      const std::vector<PairRun>* runs;
+      ~RemoveRuns() {
+        for (const PairRun& run : *runs) ::unlink(run.path.c_str());
+      }
+    } remove_runs{&runs};
+    SG_RETURN_IF_ERROR(world->Agree(s));
+    stats->count_seconds += world->Max(SecondsSince(phase));
+
+    phase = Clock::now();
+    std::vector<PairRun> slices;
+    uint64_t bytes_for_others = 0;
+    SG_RETURN_IF_ERROR(ExchangeSlices(world, runs, owner_starts, &slices, &bytes_for_others));
+    stats->pair_exchange_bytes += world->Sum(bytes_for_others);
+    my_exchange_bytes += bytes_for_others;
+    stats->exchange_seconds += world->Max(SecondsSince(phase));
+
+    phase = Clock::now();
+    uint64_t pairs = 0;
+    std::vector<std::string> row_files;
+    const uint64_t my_end = rank + 1 < ranks ? owner_starts[rank + 1] : UINT64_MAX;
+    SG_RETURN_IF_ERROR(world->Agree(MergeSlices(paths, rank, stats->ingest.batches,
+                                                counting->vocab->size(), slices, owner_starts[rank],
+                                                my_end, &merge_arena, &row_files, &pairs)));
+    stats->pairs += world->Sum(pairs);
+    stats->merge_seconds += world->Max(SecondsSince(phase));
+
+    // Rank 0 commits the ranks' files (row ranges in rank order: disjoint)
+    // with the round's input records, in one step.
+    phase = Clock::now();
+    s = CommitRound(world, store, counting->vocab->size(), row_files, round.finished, word_counts,
+                    stats);
+    SG_RETURN_IF_ERROR(world->Agree(s));
+    stats->commit_seconds += world->Max(SecondsSince(phase));
+  }
+  stats->max_rank_exchange_bytes = static_cast<uint64_t>(world->Max(my_exchange_bytes));
+  return Status::OK();
+}
+
 }  // namespace
 
 Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
                          const std::vector<InputFile>& inputs, const CorpusOptions& corpus,
                          const IngestOptions& options, DistributedIngestStats* stats) {
   *stats = DistributedIngestStats();
-  const int ranks = world->size(), rank = world->rank();
-  const bool root = rank == 0;
-  stats->ranks = ranks;
-  const int threads = std::min(ResolveThreads(options.threads), AvailableCores());
-  stats->ingest.threads = threads;
-  for (const InputFile& in : inputs) {
-    if (in.path == "-")
-      return Status::InvalidArgument(
-          "ingest reads files it can re-read to resume: save stdin to a file first");
-  }
+  const bool root = world->rank() == 0;
+  stats->ranks = world->size();
+  int threads = 0;
+  SG_RETURN_IF_ERROR(StartIngest(inputs, options, &stats->ingest, &threads));
   if (options.force) {
     // A job commits in rounds: after an interruption the forced rerun would
     // count the committed rounds' inputs again.
@@ -474,28 +685,12 @@ Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
     }
   } remove_on_exit;
   Plan plan;
-  Status s;
-  if (root) {
-    s = PlanOnRoot(store_dir, ranks, inputs, corpus, options, &store, &plan, &stats->ingest);
-    if (store != nullptr) remove_on_exit.dir = &paths.dir;
-    // What an earlier job left (it was killed) is never counted: it starts
-    // from an empty directory.
-    std::error_code ec;
-    if (s.ok()) std::filesystem::remove_all(paths.dir, ec);
-    if (s.ok() && !plan.inputs.empty() && !std::filesystem::create_directories(paths.dir, ec))
-      s = Status::IOError(fmt::format("{}: {}", paths.dir, ec.message()));
-  }
-  SG_RETURN_IF_ERROR(world->Agree(s));
-  std::string plan_text = EncodePlan(plan);
-  world->Broadcast(&plan_text);
-  plan = DecodePlan(plan_text);
   std::vector<InputFile> mine;
   std::vector<std::string> my_fingerprints;
-  for (const Plan::Input& in : plan.inputs) {
-    if (in.rank != rank) continue;
-    mine.push_back(in.file);
-    my_fingerprints.push_back(in.fingerprint);
-  }
+  const Status planned = PlanJob(world, store_dir, paths, inputs, corpus, options, &store, &plan,
+                                 &mine, &my_fingerprints, stats);
+  if (store != nullptr) remove_on_exit.dir = &paths.dir;
+  SG_RETURN_IF_ERROR(planned);
   stats->plan_seconds = world->Max(SecondsSince(phase));
   if (plan.inputs.empty()) {
     if (root) stats->ingest.vocab_size = store->vocab().size();
@@ -503,187 +698,39 @@ Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
   }
   // Rank 0 keeps the store open beside its own share of the work: that
   // share's budget is --memory less what the open store holds.
-  const size_t work_memory =
+  IngestOptions counting_options = options;
+  counting_options.memory_bytes =
       root ? std::max(kMinMemoryBytes,
                       options.memory_bytes - config::StoreMemoryBytes(options.memory_bytes))
            : options.memory_bytes;
+  counting_options.progress = options.progress && root;
 
   // 2. The vocabulary: a new store's, or the words an existing one adds
   // (a fixed one reports the words it will drop).
   phase = Clock::now();
   std::vector<VocabEntry> balance_counts;  // rank 0: what RowStarts weighs rows by
-  s = AgreeVocabulary(world, mine, corpus, options, plan.needs_vocabulary, work_memory, threads,
-                      paths.dir, store.get(), &balance_counts, stats);
+  Status s = AgreeVocabulary(world, mine, corpus, options, plan.needs_vocabulary,
+                             counting_options.memory_bytes, threads, paths.dir, store.get(),
+                             &balance_counts, stats);
   if (!s.ok() && created && !store->initialized()) {
     store.reset();
     std::error_code ec;
     std::filesystem::remove_all(store_dir, ec);
   }
   SG_RETURN_IF_ERROR(s);
-  std::string config_text, row_starts_text;
-  if (root) {
-    stats->ingest.vocab_size = store->vocab().size();
-    EncodeConfig(store->config(), &config_text);
-    row_starts_text = RowStarts(balance_counts.empty() ? store->vocab() : balance_counts,
-                                store->config().window, ranks);
-    balance_counts = std::vector<VocabEntry>();
-  }
-  // The ranks take ids from the file's order, and counts only to subsample
-  // (a subsampled store's, never 0); a word no batch has counted yet is
-  // written with 1, as a vocabulary file's counts are positive.
-  std::vector<VocabEntry> ranks_vocab;
-  if (root) {
-    ranks_vocab = store->vocab();
-    for (VocabEntry& e : ranks_vocab) e.count = std::max<uint64_t>(e.count, 1);
-  }
-  SG_RETURN_IF_ERROR(world->Agree(root ? WriteVocabFile(paths.vocab, ranks_vocab) : Status::OK()));
-  ranks_vocab = std::vector<VocabEntry>();
-  world->Broadcast(&config_text);
-  world->Broadcast(&row_starts_text);
-  std::vector<uint64_t> owner_starts;  // pair keys: the first of each rank's rows
-  {
-    std::istringstream in(row_starts_text);
-    uint32_t row = 0;
-    while (in >> row) owner_starts.push_back(PairKey(row, 0));
-  }
+  if (root) stats->ingest.vocab_size = store->vocab().size();
+  RankCounting counting;
+  SG_RETURN_IF_ERROR(
+      ShareVocabulary(world, paths, store.get(), std::move(balance_counts), &counting));
   stats->vocab_seconds = world->Max(SecondsSince(phase));
+  SG_RETURN_IF_ERROR(StartCounting(world, paths, mine, my_fingerprints, corpus, counting_options,
+                                   threads, &counting));
 
-  // The counting state of this rank: the store's configuration (its own
-  // record encoding, broadcast) and vocabulary.
-  StoreConfig config;
-  std::vector<VocabEntry> vocab_entries;
-  s = DecodeConfig(config_text, &config)
-          ? Status::OK()
-          : Status::Corruption("distributed ingest: a malformed store configuration from rank 0");
-  if (s.ok())
-    s = root ? (vocab_entries = store->vocab(), Status::OK())
-             : ReadVocabFile(paths.vocab, &vocab_entries);
-  SG_RETURN_IF_ERROR(world->Agree(s));
-  const VocabIndex vocab(vocab_entries);
-  const StoreWindow window(config, vocab_entries);
-  std::unique_ptr<BatchCounter> counter;
-  IngestOptions counting = options;
-  counting.memory_bytes = work_memory;
-  counting.progress = options.progress && root;
-  s = Status::OK();
-  std::error_code ec;
-  if (!std::filesystem::create_directories(paths.Runs(rank), ec) && ec)
-    s = Status::IOError(fmt::format("{}: {}", paths.Runs(rank), ec.message()));
-  if (s.ok()) {
-    s = BatchCounter::Create(mine, my_fingerprints, &vocab, !config.fixed_vocabulary, window.config,
-                             corpus, counting, threads, paths.Runs(rank), &counter);
-  }
-  SG_RETURN_IF_ERROR(world->Agree(s));
-
-  // 3. Rounds, until every rank has read all its inputs: each rank counts
-  // whole inputs (about --batch-size of text) and writes its counts as
-  // sorted runs; each owner merges its rows' slices of every rank's runs
-  // into SST files; rank 0 commits them with the round's input records.
-  //
-  // An owner merges every rank's runs at once, each of its threads reading
-  // each run: so few runs per rank (at least 2), and so many merging threads
-  // (at least 1), that the readers fit in the merge reserve of the
-  // counting's memory plan, as in the single-process commit.
-  const auto max_threads = static_cast<size_t>(world->Max(threads));
-  const size_t reserve_readers = config::kMergeReserveBytes / config::kRunReadBufferBytes;
-  const size_t runs_per_rank =
-      std::max<size_t>(2, std::min(reserve_readers / max_threads, config::kMergeFanIn) / ranks);
-  const size_t owner_fan_in = runs_per_rank * ranks;
-  tbb::task_arena merge_arena(static_cast<int>(
-      std::clamp<size_t>(reserve_readers / owner_fan_in, 1, static_cast<size_t>(threads))));
-  bool my_inputs_done = mine.empty();
-  uint64_t my_exchange_bytes = 0;  // run bytes other ranks read from this one, all rounds
-  for (;;) {
-    phase = Clock::now();
-    BatchCounter::Result round;
-    s = my_inputs_done ? Status::OK()
-                       : counter->CountBatch(options.batch_bytes, /*whole_inputs=*/true, &round);
-    // An interrupt ends the job before the round commits: the inputs of an
-    // uncommitted round are read again by the rerun.
-    // Rounds hold whole inputs: a round's records say exactly what it counted.
-    if (s.ok() && round.any && !round.ends_input && !Interrupted())
-      s = Status::IOError("distributed ingest: a round ended inside an input");
-    if (s.ok() && Interrupted())
-      s =
-          InterruptedStatus(fmt::format("{} inputs committed; run the same command again to "
-                                        "continue",
-                                        stats->ingest.inputs_ingested));
-    SG_RETURN_IF_ERROR(world->Agree(s));
-    my_inputs_done = my_inputs_done || round.corpus_done || !round.any;
-    if (world->Sum(round.any ? 1 : 0) == 0) break;
-    ++stats->ingest.batches;
-
-    std::vector<PairRun> runs;
-    s = counter->FinishBatchAsRuns(runs_per_rank, &runs);
-    std::vector<uint64_t> word_counts;
-    counter->TakeWordCounts(&word_counts);
-    // Removed once every owner has read them, however the round ends.
-    struct RemoveRuns {
-      const std::vector<PairRun>* runs;
-      ~RemoveRuns() {
-        for (const PairRun& run : *runs) ::unlink(run.path.c_str());
-      }
-    } remove_runs{&runs};
-    SG_RETURN_IF_ERROR(world->Agree(s));
-    stats->count_seconds += world->Max(SecondsSince(phase));
-
-    // Each owner learns which parts of which files hold its rows: the runs
-    // stay where they were written (STORE is on a file system every rank
-    // sees, as the commit needs), so no pair is copied before its owner
-    // merges it. They were closed before the agreement above: NFS's
-    // close-to-open consistency, or a cluster file system's coherence, shows
-    // them whole to the owners' hosts.
-    phase = Clock::now();
-    std::vector<std::string> outgoing(ranks), incoming(ranks);
-    uint64_t bytes_for_others = 0;
-    for (int to = 0; to < ranks; ++to) {
-      const uint64_t end = to + 1 < ranks ? owner_starts[to + 1] : UINT64_MAX;
-      std::vector<PairRun> slices;
-      for (const PairRun& run : runs) {
-        PairRun slice = RunSlice(run, owner_starts[to], end);
-        if (slice.groups.empty()) continue;  // none of the owner's rows
-        if (to != rank) bytes_for_others += SliceBytes(run, slice);
-        slices.push_back(std::move(slice));
-      }
-      EncodeSlices(slices, &outgoing[to]);
-    }
-    ExchangeStats exchange;
-    s = ExchangeStreams(
-        world, config::kExchangeChunkBytes,
-        [&](int to, StreamSink* sink) { return sink->Write(outgoing[to]); },
-        [&](int from, std::string_view bytes) {
-          incoming[from].append(bytes);
-          return Status::OK();
-        },
-        &exchange);
-    std::vector<PairRun> slices;
-    for (int from = 0; s.ok() && from < ranks; ++from) s = DecodeSlices(incoming[from], &slices);
-    SG_RETURN_IF_ERROR(world->Agree(s));
-    stats->pair_exchange_bytes += world->Sum(bytes_for_others);
-    my_exchange_bytes += bytes_for_others;
-    stats->exchange_seconds += world->Max(SecondsSince(phase));
-
-    phase = Clock::now();
-    uint64_t pairs = 0;
-    std::vector<std::string> row_files;
-    const uint64_t my_end = rank + 1 < ranks ? owner_starts[rank + 1] : UINT64_MAX;
-    SG_RETURN_IF_ERROR(
-        world->Agree(MergeSlices(paths, rank, stats->ingest.batches, vocab.size(), slices,
-                                 owner_starts[rank], my_end, &merge_arena, &row_files, &pairs)));
-    stats->pairs += world->Sum(pairs);
-    stats->merge_seconds += world->Max(SecondsSince(phase));
-
-    // Rank 0 commits the ranks' files (row ranges in rank order: disjoint)
-    // with the round's input records, in one step.
-    phase = Clock::now();
-    s = CommitRound(world, store.get(), vocab.size(), row_files, round.finished, word_counts,
-                    stats);
-    SG_RETURN_IF_ERROR(world->Agree(s));
-    stats->commit_seconds += world->Max(SecondsSince(phase));
-  }
-  stats->max_rank_exchange_bytes = static_cast<uint64_t>(world->Max(my_exchange_bytes));
-  SumCounting(world, counter.get(), stats);
-  counter.reset();
+  // 3. The rounds.
+  SG_RETURN_IF_ERROR(
+      CountRounds(world, paths, store.get(), threads, options, mine.empty(), &counting, stats));
+  SumCounting(world, counting.counter.get(), stats);
+  counting.counter.reset();
   // Every rank is done with the job's files before rank 0 removes them.
   return world->Agree(Status::OK());
 }

@@ -1,4 +1,4 @@
-#include "cooccur_mpi/stream_exchange.h"
+#include "cooccur/distributed/stream_exchange.h"
 
 #include <mpi.h>
 

@@ -9,13 +9,13 @@
 // Memory per rank: the counting pass's options.memory_bytes; then the
 // merge of the received runs (one read buffer per rank); rank 0 holds the
 // kept vocabulary, as the store does anyway.
-#ifndef STREAMGLOVE_COOCCUR_MPI_DISTRIBUTED_VOCAB_H_
-#define STREAMGLOVE_COOCCUR_MPI_DISTRIBUTED_VOCAB_H_
+#ifndef STREAMGLOVE_COOCCUR_DISTRIBUTED_DISTRIBUTED_VOCAB_H_
+#define STREAMGLOVE_COOCCUR_DISTRIBUTED_DISTRIBUTED_VOCAB_H_
 
 #include <vector>
 
-#include "cooccur_mpi/mpi_world.h"
-#include "cooccur_mpi/stream_exchange.h"
+#include "cooccur/distributed/mpi_world.h"
+#include "cooccur/distributed/stream_exchange.h"
 #include "streamglove/corpus_reader.h"
 #include "streamglove/options.h"
 #include "streamglove/status.h"
@@ -35,4 +35,4 @@ Status BuildDistributedVocabulary(MpiWorld* world, const std::vector<InputFile>&
 
 }  // namespace streamglove
 
-#endif  // STREAMGLOVE_COOCCUR_MPI_DISTRIBUTED_VOCAB_H_
+#endif  // STREAMGLOVE_COOCCUR_DISTRIBUTED_DISTRIBUTED_VOCAB_H_

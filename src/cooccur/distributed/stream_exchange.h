@@ -14,8 +14,8 @@
 // partner would wait forever): the failing side ends its stream early or
 // discards what it receives, the steps run to the end, and the first error
 // is returned; the caller then agrees on it (MpiWorld::Agree).
-#ifndef STREAMGLOVE_COOCCUR_MPI_STREAM_EXCHANGE_H_
-#define STREAMGLOVE_COOCCUR_MPI_STREAM_EXCHANGE_H_
+#ifndef STREAMGLOVE_COOCCUR_DISTRIBUTED_STREAM_EXCHANGE_H_
+#define STREAMGLOVE_COOCCUR_DISTRIBUTED_STREAM_EXCHANGE_H_
 
 #include <cstdint>
 #include <functional>
@@ -24,7 +24,7 @@
 #include <string_view>
 #include <vector>
 
-#include "cooccur_mpi/mpi_world.h"
+#include "cooccur/distributed/mpi_world.h"
 #include "streamglove/status.h"
 #include "util/file.h"
 
@@ -74,4 +74,4 @@ class StreamFiles {
 
 }  // namespace streamglove
 
-#endif  // STREAMGLOVE_COOCCUR_MPI_STREAM_EXCHANGE_H_
+#endif  // STREAMGLOVE_COOCCUR_DISTRIBUTED_STREAM_EXCHANGE_H_

@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "train_device/device_api.h"
+#include "train/device/device_api.h"
 
 namespace streamglove {
 

@@ -5,7 +5,7 @@
 // the `_v2` names are the ones cuda.h's macros have chosen since CUDA 4.
 //
 // Test hook: $STREAMGLOVE_CUDA_DRIVER names another library to open (a fake
-// driver, tests/train_device/fake_cuda_driver.cc).
+// driver, tests/train/device/fake_cuda_driver.cc).
 //
 // Thread-safety: Get() may be called from any thread; the table is
 // immutable once loaded. The driver's own functions are thread-safe.

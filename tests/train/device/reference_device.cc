@@ -1,5 +1,5 @@
 // A training device made of the CPU: streamglove's own models behind the
-// device plugin interface (src/train_device/device_api.h), so that the host's
+// device plugin interface (src/train/device/device_api.h), so that the host's
 // side of a device — loading the plugin, staging slots, ranges, copies to the
 // device and back, checkpoints across — is tested for real on a machine
 // without a GPU. It trains the slots on a thread of its own, in the order
@@ -27,9 +27,9 @@
 #include <thread>
 #include <vector>
 
+#include "train/device/device_api.h"
 #include "train/glove_model.h"
 #include "train/sgns_model.h"
-#include "train_device/device_api.h"
 #include "util/alias_table.h"
 
 namespace {

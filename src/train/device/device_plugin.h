@@ -1,4 +1,4 @@
-// DevicePlugin: a training device's shared library (train_device/
+// DevicePlugin: a training device's shared library (train/device/
 // device_api.h), loaded at run time, so that the streamglove binary neither
 // links nor needs CUDA: without the plugin, only `train --device cuda` fails,
 // with one line saying where the plugin was looked for and why it was not
@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "streamglove/status.h"
-#include "train_device/device_api.h"
+#include "train/device/device_api.h"
 
 namespace streamglove {
 

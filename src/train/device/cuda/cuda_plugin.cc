@@ -1,4 +1,4 @@
-// libstreamglove_cuda.so: the training device plugin (train_device/
+// libstreamglove_cuda.so: the training device plugin (train/device/
 // device_api.h) for NVIDIA GPUs, through the CUDA driver API opened at run
 // time (cuda_driver.h) and kernels compiled to PTX at build time
 // (kernels.cu), which the driver compiles for its GPU when the session opens.
@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "train_device/cuda/cuda_driver.h"
-#include "train_device/cuda/kernel_args.h"
-#include "train_device/device_api.h"
+#include "train/device/cuda/cuda_driver.h"
+#include "train/device/cuda/kernel_args.h"
+#include "train/device/device_api.h"
 
 // The kernels' PTX, embedded at build time (ptx_blob.cc), ending in a NUL.
 extern "C" const char sg_cuda_kernels_ptx[];

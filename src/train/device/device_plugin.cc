@@ -1,4 +1,4 @@
-#include "train_device/device_plugin.h"
+#include "train/device/device_plugin.h"
 
 #include <dlfcn.h>
 

@@ -1,0 +1,63 @@
+// The ingest's tunables (engineering constants; the measurements behind
+// them are in docs/benchmarks.md, "The measurements behind the counting
+// constants"). The ones it shares with the vocabulary pass are in
+// util/config.h.
+#ifndef STREAMGLOVE_COOCCUR_COOCCUR_TUNING_H_
+#define STREAMGLOVE_COOCCUR_COOCCUR_TUNING_H_
+
+#include <cstddef>
+
+namespace streamglove::config {
+
+// Ingest's chunks take a smaller share of the budget than a vocabulary
+// pass's (the store, the dense regions and the pair buffers want the rest)
+// and are capped: larger ones only delay the pipeline's start.
+inline constexpr size_t kIngestChunkBudgetDivisor = 128;
+inline constexpr size_t kMaxIngestChunkBytes = size_t{4} << 20;
+// Ingest refuses a budget that leaves the counting buffers less than this.
+inline constexpr size_t kMinIngestBufferBytes = size_t{16} << 20;
+
+// A commit merges on every thread at once, so it divides kMergeReserveBytes
+// among them and opens fewer runs per thread (util/config.h's
+// kMergeFanIn), down to this many.
+inline constexpr size_t kMinMergeFanIn = 4;
+
+// One message of the distributed ingest's stream exchange (src/cooccur/distributed/):
+// large enough that MPI's per-message cost vanishes against the bytes; a
+// rank holds three (two outgoing, one incoming).
+inline constexpr size_t kExchangeChunkBytes = size_t{1} << 20;
+
+// Memory kept for merging a batch's sorted runs, all threads together.
+inline constexpr size_t kMergeReserveBytes = size_t{24} << 20;
+// Memory of one SST file being written by a commit thread: RocksDB's data
+// and index block builders and its compression buffer. An estimate, not a
+// measurement: 16 KiB blocks, an index entry of a few tens of bytes a block
+// (a few MiB for a 1 GiB file).
+inline constexpr size_t kCommitWriterBytes = size_t{4} << 20;
+// A commit splits its key space into about this many ranges per thread
+// (merged and written as one SST file each, by whichever thread is free), so
+// a range that merges slowly does not hold up the rest...
+inline constexpr size_t kCommitRangesPerThread = 2;
+// ...but no range smaller than this many records: each is one more SST file.
+inline constexpr size_t kMinCommitRangeRecords = size_t{1} << 14;
+
+// The largest dense co-occurrence region of one counting worker. Larger
+// regions leave fewer pairs to sort, up to a few hundred MiB, past which
+// nearly every add misses the caches; 256 MiB counted faster still on a
+// slice of wiki100M but was not tried on the full corpus, and --memory 512M
+// gives each worker about 95 MiB anyway. Measured: docs/benchmarks.md, "The
+// measurements behind the counting constants".
+inline constexpr size_t kMaxDenseRegionBytes = size_t{128} << 20;
+
+// A counting worker's pair buffer (its records and the radix sort's
+// scratch) is its share of the budget, at most kMaxPairBufferBytes: past
+// that a larger buffer spills fewer runs but counts slower (each combine
+// merges all it holds; the kernel zeroes every fresh page), and one that
+// starts small and grows was slower than this size from the start.
+// Measured: docs/benchmarks.md, "The measurements behind the counting
+// constants".
+inline constexpr size_t kMaxPairBufferBytes = size_t{256} << 20;
+
+}  // namespace streamglove::config
+
+#endif  // STREAMGLOVE_COOCCUR_COOCCUR_TUNING_H_
