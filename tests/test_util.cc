@@ -231,10 +231,10 @@ std::string ReplaceBadBytes(std::string text) {
   }
 }
 
-TestDir::TestDir(const std::string& prefix) { REQUIRE(dir.Create("", prefix).ok()); }
+TestDir::TestDir(const std::string& prefix) { REQUIRE(dir_.Create("", prefix).ok()); }
 
 std::string TestDir::Write(const std::string& name, const std::string& data) const {
-  const std::string path = dir.path() + "/" + name;
+  const std::string path = dir_.path() + "/" + name;
   WriteFile(path, data);
   return path;
 }

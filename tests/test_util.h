@@ -21,12 +21,17 @@ namespace streamglove::test {
 // that the merge succeeds).
 std::map<uint64_t, uint64_t> MergedPairs(std::vector<std::unique_ptr<PairStream>> streams);
 
-// A temporary directory for a test's files, removed at the end.
-struct TestDir {
-  TempDir dir;
+// A temporary directory for a test's files (under $TMPDIR, named from
+// `prefix`), removed with them at the end.
+class TestDir {
+ public:
   explicit TestDir(const std::string& prefix);
+  const std::string& path() const { return dir_.path(); }
   // Writes `data` to the file `name` in the directory; returns its path.
   std::string Write(const std::string& name, const std::string& data) const;
+
+ private:
+  TempDir dir_;
 };
 
 // Writes `data` to `path`, replacing it.

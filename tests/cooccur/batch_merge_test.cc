@@ -7,9 +7,11 @@
 #include <catch2/catch.hpp>
 
 #include "store/pair_block.h"
+#include "test_util.h"
 #include "util/file.h"
 
 using namespace streamglove;
+using streamglove::test::TestDir;
 
 namespace {
 
@@ -38,8 +40,7 @@ class RecordingBatch final : public Store::Batch {
 
 TEST_CASE("MergeBatch sums dense regions, buffers and runs like std::map, range by range",
           "[cooccur]") {
-  TempDir dir;
-  REQUIRE(dir.Create("", "sg-merge-").ok());
+  TestDir dir("sg-merge-");
   const uint32_t vocab = 3 * kBlockColumns + 11;
   const size_t max_ranges = GENERATE(1, 2, 7, 64);
   std::mt19937_64 rng(max_ranges);

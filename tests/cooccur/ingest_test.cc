@@ -83,14 +83,13 @@ std::string Corpus(std::mt19937_64* rng, size_t words) {
 }
 
 struct Fixture {
-  TempDir dir;
+  TestDir dir{"sg-ingest-"};
   std::vector<std::string> texts;
   std::vector<InputFile> inputs;
   std::string vocab_path;
   std::vector<VocabEntry> vocab;
 
   Fixture() {
-    REQUIRE(dir.Create("", "sg-ingest-").ok());
     std::mt19937_64 rng(21);
     texts = {Corpus(&rng, 60000), Corpus(&rng, 30000), Corpus(&rng, 20000)};
     ::mkdir((dir.path() + "/in").c_str(), 0700);

@@ -12,6 +12,7 @@
 #include "util/file.h"
 
 using namespace streamglove;
+using streamglove::test::TestDir;
 
 TEST_CASE("PairBuffer's radix sort and combine equal std::map sums", "[cooccur]") {
   std::mt19937_64 rng(9);
@@ -87,8 +88,7 @@ TEST_CASE("DenseRegion holds GloVe's region and drains it in order", "[cooccur]"
 }
 
 TEST_CASE("A pair buffer spills a run only when combining frees too little", "[cooccur]") {
-  TempDir dir;
-  REQUIRE(dir.Create("", "sg-spill-").ok());
+  TestDir dir("sg-spill-");
   BatchRuns runs(dir.path());
   // 4096 records; no dense region.
   PairAccumulator pairs(/*vocab_size=*/1000, /*max_product=*/0, 4096, &runs);

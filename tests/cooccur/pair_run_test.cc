@@ -11,10 +11,10 @@
 #include "util/file.h"
 
 using namespace streamglove;
+using streamglove::test::TestDir;
 
 TEST_CASE("Runs merged in levels under a fan-in limit sum like std::map", "[cooccur]") {
-  TempDir dir;
-  REQUIRE(dir.Create("", "sg-runs-").ok());
+  TestDir dir("sg-runs-");
   BatchRuns runs(dir.path());
   std::mt19937_64 rng(12);
   std::map<uint64_t, uint64_t> expected;
@@ -61,8 +61,7 @@ TEST_CASE("Runs merged in levels under a fan-in limit sum like std::map", "[cooc
 }
 
 TEST_CASE("A run read in key ranges gives exactly the records of each range", "[cooccur]") {
-  TempDir dir;
-  REQUIRE(dir.Create("", "sg-runs-").ok());
+  TestDir dir("sg-runs-");
   std::mt19937_64 rng(5);
   std::map<uint64_t, uint64_t> all;
   // Several groups of kPairRunGroupRecords records, and a partial last one.

@@ -32,8 +32,7 @@ std::vector<Chunk> ReadChunks(const std::vector<InputFile>& inputs, const Corpus
 
 TEST_CASE("Chunks tile the input and cut at newlines or safe bytes and tokenize like the whole",
           "[corpus]") {
-  TempDir dir;
-  REQUIRE(dir.Create("", "sg-test-").ok());
+  TestDir dir("sg-test-");
   std::mt19937_64 rng(11);
   // Long lines (few newlines) force cuts inside lines and inside long tokens
   // (and inside multi-byte sequences, which must not pass for bad records).
@@ -74,8 +73,7 @@ TEST_CASE("Chunks tile the input and cut at newlines or safe bytes and tokenize 
 
 TEST_CASE("Directories expand recursively in sorted order and formats resolve by name",
           "[corpus]") {
-  TempDir dir;
-  REQUIRE(dir.Create("", "sg-test-").ok());
+  TestDir dir("sg-test-");
   ::mkdir((dir.path() + "/sub").c_str(), 0700);
   WriteFile(dir.path() + "/b.txt", "b\n");
   WriteFile(dir.path() + "/sub/a.jsonl.gz", GzipMembers({"{\"text\": \"a\"}\n"}));
@@ -100,8 +98,7 @@ TEST_CASE("Directories expand recursively in sorted order and formats resolve by
 }
 
 TEST_CASE("Empty inputs and oversized JSONL records are errors with file and offset", "[corpus]") {
-  TempDir dir;
-  REQUIRE(dir.Create("", "sg-test-").ok());
+  TestDir dir("sg-test-");
   WriteFile(dir.path() + "/empty.txt", "");
   WriteFile(dir.path() + "/empty.zst", ZstdFrames({""}));
   std::string records = "{\"text\": \"ok\"}\n{\"text\": \"" + std::string(100000, 'a') + "\"}\n";
@@ -123,8 +120,7 @@ TEST_CASE("Empty inputs and oversized JSONL records are errors with file and off
 
 TEST_CASE("JSONL chunks give one document per record and bad records name their offset",
           "[corpus]") {
-  TempDir dir;
-  REQUIRE(dir.Create("", "sg-test-").ok());
+  TestDir dir("sg-test-");
   const std::string good =
       "{\"id\": 1, \"text\": \"caf\\u00e9 au\\tlait\\nnext line\"}\n\n{\"text\": \"b c\"}\r\n";
   WriteFile(dir.path() + "/good.jsonl", good);
@@ -162,8 +158,7 @@ TEST_CASE("JSONL chunks give one document per record and bad records name their 
 }
 
 TEST_CASE("An input ending exactly at a chunk boundary still ends its last chunk", "[corpus]") {
-  TempDir dir;
-  REQUIRE(dir.Create("", "sg-test-").ok());
+  TestDir dir("sg-test-");
   // Two lines of exactly one chunk each: the file ends where the second
   // chunk's read stops, so only reading ahead can tell it is the last.
   const std::string text =
@@ -189,8 +184,7 @@ TEST_CASE("An input ending exactly at a chunk boundary still ends its last chunk
 }
 
 TEST_CASE("Words-tokenizer chunks cut only where tokens cannot join", "[corpus]") {
-  TempDir dir;
-  REQUIRE(dir.Create("", "sg-test-").ok());
+  TestDir dir("sg-test-");
   // No spaces or tabs: cuts must come from the words tokenizer's own rules.
   static const std::vector<std::string> kPieces = {
       "日本", "語", "。", "、", "ab",           "-",   "'", "1",

@@ -124,8 +124,7 @@ TEST_CASE("WARC records: good, metadata, and every way a record is bad", "[corpu
 }
 
 TEST_CASE("A multi-member WET file reads as its pages, in any chunk size", "[corpus]") {
-  TempDir dir;
-  REQUIRE(dir.Create("", "sg-test-").ok());
+  TestDir dir("sg-test-");
   std::mt19937_64 rng(5);
   // Pages larger and smaller than a chunk, one in UTF-8 beyond ASCII, one with
   // CRLF line ends, one empty.
@@ -167,8 +166,7 @@ TEST_CASE("A multi-member WET file reads as its pages, in any chunk size", "[cor
 
 TEST_CASE("A WET record whose Content-Length lies is an error at its offset, or skipped alone",
           "[corpus]") {
-  TempDir dir;
-  REQUIRE(dir.Create("", "sg-test-").ok());
+  TestDir dir("sg-test-");
   const std::string good1 = Record("conversion", "first page words\n");
   const std::string good2 = Record("conversion", "third page words\n");
   for (long long lie :
@@ -199,8 +197,7 @@ TEST_CASE("A WET record whose Content-Length lies is an error at its offset, or 
 }
 
 TEST_CASE("Invalid UTF-8 in a WET page is a bad record at its byte", "[corpus]") {
-  TempDir dir;
-  REQUIRE(dir.Create("", "sg-test-").ok());
+  TestDir dir("sg-test-");
   const std::string head = Warcinfo();
   const std::string page = "caf\xC3 au lait\n";
   const std::string record = Record("conversion", page);

@@ -97,7 +97,7 @@ TEST_CASE("Malformed vectors files name the file and the line or byte offset", "
   CHECK(LoadError(path) == path + ": line 1: the header announces 3 vectors; the file has 2");
   path = d.Write("empty.txt", "");
   CHECK(LoadError(path) == path + ": byte 0: empty vectors file");
-  CHECK(LoadError(d.dir.path() + "/missing.txt").find("missing.txt: No such file") !=
+  CHECK(LoadError(d.path() + "/missing.txt").find("missing.txt: No such file") !=
         std::string::npos);
 
   const std::string full = Binary({{"the", {1, 2}}, {"of", {3, 4}}}, 2);

@@ -113,8 +113,7 @@ size_t FilesIn(const std::string& dir) {
 }  // namespace
 
 TEST_CASE("Store sums overlapping batches like a std::map", "[store]") {
-  TempDir tmp;
-  REQUIRE(tmp.Create("", "sg-store-").ok());
+  TestDir tmp("sg-store-");
   const std::string dir = tmp.path() + "/store";
   std::mt19937_64 rng(11);
   Pairs expected;
@@ -191,8 +190,7 @@ TEST_CASE("Store sums overlapping batches like a std::map", "[store]") {
 }
 
 TEST_CASE("Batches written by other processes commit with their records in one step", "[store]") {
-  TempDir tmp;
-  REQUIRE(tmp.Create("", "sg-store-").ok());
+  TestDir tmp("sg-store-");
   const std::string dir = tmp.path() + "/store";
   const uint32_t words = 3 * kBlockColumns;
   std::unique_ptr<Store> store = NewInitializedStore(dir, NumberedVocab(words));
@@ -242,8 +240,7 @@ TEST_CASE("Batches written by other processes commit with their records in one s
 }
 
 TEST_CASE("Store keeps config and vocabulary and inputs and progress across reopen", "[store]") {
-  TempDir tmp;
-  REQUIRE(tmp.Create("", "sg-store-").ok());
+  TestDir tmp("sg-store-");
   const std::string dir = tmp.path();  // an existing, empty directory
   StoreConfig config;
   config.window = 15;
@@ -335,8 +332,7 @@ TEST_CASE("Store keeps config and vocabulary and inputs and progress across reop
 }
 
 TEST_CASE("Batch::Add enforces its preconditions and abandoned batches leave no file", "[store]") {
-  TempDir tmp;
-  REQUIRE(tmp.Create("", "sg-store-").ok());
+  TestDir tmp("sg-store-");
   std::unique_ptr<Store> store = NewInitializedStore(tmp.path(), NumberedVocab(10));
   {
     std::unique_ptr<Store::Batch> batch;
@@ -355,8 +351,7 @@ TEST_CASE("Batch::Add enforces its preconditions and abandoned batches leave no 
 }
 
 TEST_CASE("CommitBatch refuses key ranges that share a pair block and commits nothing", "[store]") {
-  TempDir tmp;
-  REQUIRE(tmp.Create("", "sg-store-").ok());
+  TestDir tmp("sg-store-");
   std::unique_ptr<Store> store = NewInitializedStore(tmp.path(), NumberedVocab(2 * kBlockColumns));
   IngestProgress progress;
   progress.fingerprint = "00ff";
@@ -402,8 +397,7 @@ TEST_CASE("CommitBatch refuses key ranges that share a pair block and commits no
 }
 
 TEST_CASE("Store::Open refuses what is not a usable store", "[store]") {
-  TempDir tmp;
-  REQUIRE(tmp.Create("", "sg-store-").ok());
+  TestDir tmp("sg-store-");
   std::unique_ptr<Store> store;
 
   SECTION("missing or empty directory without create") {
@@ -451,8 +445,7 @@ TEST_CASE("Store::Open refuses what is not a usable store", "[store]") {
 }
 
 TEST_CASE("Store::Open removes batch files left by a killed process", "[store]") {
-  TempDir tmp;
-  REQUIRE(tmp.Create("", "sg-store-").ok());
+  TestDir tmp("sg-store-");
   NewInitializedStore(tmp.path()).reset();
   WriteFile(tmp.path() + "/tmp/batch-7.sst", "half a file");
   std::unique_ptr<Store> store = OpenOrDie(tmp.path(), false);
@@ -460,8 +453,7 @@ TEST_CASE("Store::Open removes batch files left by a killed process", "[store]")
 }
 
 TEST_CASE("Reopening a store does not pile up empty WAL files", "[store]") {
-  TempDir tmp;
-  REQUIRE(tmp.Create("", "sg-store-").ok());
+  TestDir tmp("sg-store-");
   const auto wal_files = [&] {
     size_t n = 0;
     for (const auto& e : std::filesystem::directory_iterator(tmp.path()))
@@ -484,8 +476,7 @@ TEST_CASE("Reopening a store does not pile up empty WAL files", "[store]") {
 }
 
 TEST_CASE("A malformed merge operand is a corruption and never read as zero", "[store]") {
-  TempDir tmp;
-  REQUIRE(tmp.Create("", "sg-store-").ok());
+  TestDir tmp("sg-store-");
   {
     std::unique_ptr<Store> store = NewInitializedStore(tmp.path(), NumberedVocab(10));
     REQUIRE(CommitPairs(store.get(), {{{4, 1}, 10}, {{5, 1}, 10}}).ok());
@@ -512,8 +503,7 @@ TEST_CASE("A malformed merge operand is a corruption and never read as zero", "[
 }
 
 TEST_CASE("verify passes a sound store and names broken invariants", "[store]") {
-  TempDir dir;
-  REQUIRE(dir.Create("", "sg-verify-").ok());
+  TestDir dir("sg-verify-");
   const std::string path = dir.path() + "/store";
   {
     std::unique_ptr<Store> store = NewInitializedStore(path);
@@ -556,8 +546,7 @@ TEST_CASE("verify passes a sound store and names broken invariants", "[store]") 
 
 TEST_CASE("Words added later get the next ids and batches grow their counts atomically",
           "[store]") {
-  TempDir dir;
-  REQUIRE(dir.Create("", "sg-store-grow-").ok());
+  TestDir dir("sg-store-grow-");
   const std::string path = dir.path() + "/store";
   {
     std::unique_ptr<Store> store = NewInitializedStore(path, {{"a", 0}, {"b", 0}});
@@ -608,8 +597,7 @@ TEST_CASE("Words added later get the next ids and batches grow their counts atom
 
 TEST_CASE("Ranks order by count then bytes, and rank order visits rows and columns by rank",
           "[store]") {
-  TempDir dir;
-  REQUIRE(dir.Create("", "sg-store-rank-").ok());
+  TestDir dir("sg-store-rank-");
   // Ids in first-seen order; counts make the ranks 3 1 0 2 (ties by bytes).
   std::unique_ptr<Store> store =
       NewInitializedStore(dir.path() + "/store", {{"z", 1}, {"b", 5}, {"y", 9}, {"a", 5}});
@@ -641,8 +629,7 @@ TEST_CASE("Ranks order by count then bytes, and rank order visits rows and colum
 
 TEST_CASE("A version 1 store reads as a fixed vocabulary and is upgraded when opened to write",
           "[store]") {
-  TempDir dir;
-  REQUIRE(dir.Create("", "sg-store-v1-").ok());
+  TestDir dir("sg-store-v1-");
   const std::string path = dir.path() + "/store";
   {
     StoreConfig v1;

@@ -27,7 +27,7 @@ namespace {
 BlockStreamInfo WriteBlocks(const TestDir& dir,
                             const std::vector<std::vector<PairRecord32>>& blocks) {
   BlockStreamInfo info;
-  info.dir = dir.dir.path();
+  info.dir = dir.path();
   for (size_t b = 0; b < blocks.size(); ++b) {
     std::string bytes(blocks[b].size() * sizeof(PairRecord32), '\0');
     if (!bytes.empty())

@@ -130,8 +130,7 @@ TEST_CASE("A budget plan's edges: short budgets, the epoch cap, time already spe
 
 TEST_CASE("A budget plan file reads back, and a damaged one is refused naming it",
           "[train][budget]") {
-  TempDir dir;
-  REQUIRE(dir.Create("", "sg-plan-").ok());
+  TestDir dir("sg-plan-");
   const std::string path = dir.path() + "/v.txt.plan";
   BudgetPlan plan;
   plan.objective = Objective::kSgns;

@@ -12,12 +12,11 @@ using namespace streamglove::test;
 namespace {
 
 struct CheckpointFixture {
-  TempDir dir;
+  TestDir dir{"sg-ckpt-"};
   std::string path;
   LargeArray<float> a{48}, b{48};
 
   CheckpointFixture() {
-    REQUIRE(dir.Create("", "sg-ckpt-").ok());
     path = dir.path() + "/v.txt.checkpoint";
     for (size_t i = 0; i < a.size(); ++i) {
       a.data()[i] = static_cast<float>(i) * 0.25f - 3;

@@ -21,11 +21,10 @@ namespace streamglove::test {
 
 // A store of a small Zipfian corpus.
 struct TrainFixture {
-  TempDir dir;
+  TestDir dir{"sg-train-"};
   std::string store;
 
   TrainFixture() {
-    REQUIRE(dir.Create("", "sg-train-").ok());
     std::mt19937_64 rng(17);
     std::string text;
     for (int i = 0; i < 60000; ++i) {

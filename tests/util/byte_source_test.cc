@@ -31,8 +31,7 @@ std::string Sample(size_t n) {
 }  // namespace
 
 TEST_CASE("Plain and multi-frame zstd and multi-member gzip read back exactly", "[corpus]") {
-  TempDir dir;
-  REQUIRE(dir.Create("", "sg-test-").ok());
+  TestDir dir("sg-test-");
   const std::string a = Sample(300000), b = Sample(5000), c = "tail without newline";
   const std::string whole = a + b + c;
   WriteFile(dir.path() + "/plain.txt", whole);
@@ -59,8 +58,7 @@ TEST_CASE("Plain and multi-frame zstd and multi-member gzip read back exactly", 
 }
 
 TEST_CASE("Truncated and corrupt compressed input is an error naming file and offset", "[corpus]") {
-  TempDir dir;
-  REQUIRE(dir.Create("", "sg-test-").ok());
+  TestDir dir("sg-test-");
   const std::string text = Sample(200000);
   const std::string zst = ZstdFrames({text});
   const std::string gz = GzipMembers({text});
@@ -95,8 +93,7 @@ TEST_CASE("Truncated and corrupt compressed input is an error naming file and of
 
 TEST_CASE("Truncated, corrupt and trailing-garbage xz and bzip2 are errors naming file and offset",
           "[corpus]") {
-  TempDir dir;
-  REQUIRE(dir.Create("", "sg-test-").ok());
+  TestDir dir("sg-test-");
   const std::string text = Sample(200000), more = Sample(3000);
   struct Format {
     const char* name;
@@ -143,8 +140,7 @@ TEST_CASE("Truncated, corrupt and trailing-garbage xz and bzip2 are errors namin
 
 TEST_CASE("A name that promises compression must hold it and a missing path is NotFound",
           "[corpus]") {
-  TempDir dir;
-  REQUIRE(dir.Create("", "sg-test-").ok());
+  TestDir dir("sg-test-");
   WriteFile(dir.path() + "/liar.zst", "plain text\n");
   WriteFile(dir.path() + "/liar.gz", "plain text\n");
   WriteFile(dir.path() + "/liar.xz", "plain text\n");

@@ -53,8 +53,7 @@ std::string RandomWords(std::mt19937_64* rng, size_t words, size_t distinct) {
 
 TEST_CASE("BuildVocabulary equals a brute-force count for any threads and formats and spilling",
           "[vocab]") {
-  TempDir dir;
-  REQUIRE(dir.Create("", "sg-test-").ok());
+  TestDir dir("sg-test-");
   std::mt19937_64 rng(5);
   const std::string t1 = RandomText(&rng, 200000);  // NULs and invalid UTF-8 included
   uint64_t bad_lines = 0;
@@ -109,8 +108,7 @@ TEST_CASE("BuildVocabulary equals a brute-force count for any threads and format
 }
 
 TEST_CASE("A failed vocabulary pass leaves no output file", "[vocab]") {
-  TempDir dir;
-  REQUIRE(dir.Create("", "sg-test-").ok());
+  TestDir dir("sg-test-");
   WriteFile(dir.path() + "/a.txt", "fine words\n");
   WriteFile(dir.path() + "/b.zst", "not zstd at all");
   std::vector<InputFile> inputs;

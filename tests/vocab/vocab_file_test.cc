@@ -8,8 +8,7 @@ using namespace streamglove;
 using namespace streamglove::test;
 
 TEST_CASE("ReadVocabFile reads GloVe vocab files and names bad lines", "[vocab]") {
-  TempDir dir;
-  REQUIRE(dir.Create("", "sg-test-").ok());
+  TestDir dir("sg-test-");
   const std::string path = dir.path() + "/vocab.txt";
   WriteFile(path, "the 10\nof 7\r\nnaïve 2\n");
   std::vector<VocabEntry> entries;

@@ -108,8 +108,7 @@ TEST_CASE("A device plugin that is missing, no plugin, or of another version is 
     INFO(s.ToString());
     CHECK(Contains(s, "cannot load /nonexistent/libstreamglove_cuda.so"));
   }
-  TempDir dir;
-  REQUIRE(dir.Create("", "sg-device-").ok());
+  TestDir dir("sg-device-");
   WriteFile(dir.path() + "/text.so", "not a shared object\n");
   CHECK(Contains(DevicePlugin::Load(dir.path() + "/text.so", "test", &plugin), "cannot load"));
   // A shared library, but no plugin: zlib's, found through one of its symbols.
