@@ -2,11 +2,9 @@
 # SIGINT and SIGTERM stop ingest and train cleanly (exit 128 + signal, one
 # line saying how to continue, no temporary files left), and the rerun
 # finishes with the result of an uninterrupted run.
-set -euo pipefail
+. "$(dirname "$0")/../lib.sh" interrupt
 bin=$1
 generator=$2
-dir=$(mktemp -d "${TMPDIR:-/tmp}/sg-interrupt.XXXXXX")
-trap 'rm -rf "$dir"' EXIT
 mkdir "$dir/corpus"
 "$generator" -o "$dir/corpus" --bytes 8e6 --shards 2 --seed 6
 flags=(--window 10 --min-count 3 --memory 128M --batch-size 256K -q)

@@ -2,14 +2,12 @@
 # `eval analogy` and `eval similarity` against independent implementations
 # (numpy transcription of Stanford's evaluate.py, gensim, scipy) on vectors
 # trained from a generated corpus with planted analogies.
-set -euo pipefail
+. "$(dirname "$0")/../lib.sh" eval-crosscheck
 bin=$1
 generator=$2
 tools=$3
 [ -x /usr/bin/python3 ] && /usr/bin/python3 -c "import gensim, scipy" 2>/dev/null \
   || { echo "SKIP: python3-gensim and python3-scipy are not installed" >&2; exit 77; }
-dir=$(mktemp -d "${TMPDIR:-/tmp}/sg-eval-crosscheck.XXXXXX")
-trap 'rm -rf "$dir"' EXIT
 mkdir "$dir/corpus"
 "$generator" -o "$dir/corpus" --bytes 6e6 --shards 1 --vocab 5000 --seed 4 --questions "$dir/questions.txt"
 "$bin" ingest --store "$dir/store" "$dir/corpus" --min-count 3 --memory 128M -q

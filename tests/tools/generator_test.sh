@@ -1,10 +1,8 @@
 #!/usr/bin/env bash
 # The corpus generator is deterministic whatever the thread count, follows
 # its Zipf law, and plants every pair word of its question file.
-set -euo pipefail
+. "$(dirname "$0")/../lib.sh" generator
 generator=$1
-dir=$(mktemp -d "${TMPDIR:-/tmp}/sg-generator.XXXXXX")
-trap 'rm -rf "$dir"' EXIT
 mkdir "$dir/a" "$dir/b"
 flags=(--bytes 6e6 --shards 3 --vocab 20000 --relations 3 --pairs 5 --seed 9)
 "$generator" -o "$dir/a" "${flags[@]}" --threads 1 --questions "$dir/q.txt" 2>/dev/null

@@ -2,12 +2,10 @@
 # CI-sized training crash trials: kill -9 at 5 random moments (3 for SGNS),
 # --resume each time; with one thread the final vectors equal an
 # uninterrupted run's.
-set -euo pipefail
+. "$(dirname "$0")/../lib.sh" train-crash-corpus
 bin=$1
 generator=$2
 tools=$3
-dir=$(mktemp -d "${TMPDIR:-/tmp}/sg-train-crash-corpus.XXXXXX")
-trap 'rm -rf "$dir"' EXIT
 mkdir "$dir/corpus"
 "$generator" -o "$dir/corpus" --bytes 6e6 --shards 1 --seed 5
 "$bin" ingest --store "$dir/store" "$dir/corpus" --window 10 --min-count 3 --memory 128M -q

@@ -2,13 +2,11 @@
 # Vectors written in word2vec binary and text formats load in gensim
 # (Debian's python3-gensim) and give the same nearest neighbours as the GloVe
 # text file of the same run.
-set -euo pipefail
+. "$(dirname "$0")/../lib.sh" gensim
 bin=$1
 generator=$2
 [ -x /usr/bin/python3 ] && /usr/bin/python3 -c "import gensim" 2>/dev/null \
   || { echo "SKIP: python3-gensim is not installed" >&2; exit 77; }
-dir=$(mktemp -d "${TMPDIR:-/tmp}/sg-gensim.XXXXXX")
-trap 'rm -rf "$dir"' EXIT
 mkdir "$dir/corpus"
 "$generator" -o "$dir/corpus" --bytes 4e6 --shards 1 --seed 3
 "$bin" ingest --store "$dir/store" "$dir/corpus" --min-count 5 --memory 128M -q

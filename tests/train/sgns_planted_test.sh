@@ -2,11 +2,9 @@
 # SGNS learns planted structure: on a generated corpus whose relation
 # families are known, the planted analogies are answered (3CosAdd over the
 # whole vocabulary; chance is about 1 in 47,000).
-set -euo pipefail
+. "$(dirname "$0")/../lib.sh" sgns-planted
 bin=$1
 generator=$2
-dir=$(mktemp -d "${TMPDIR:-/tmp}/sg-sgns-planted.XXXXXX")
-trap 'rm -rf "$dir"' EXIT
 mkdir "$dir/corpus"
 "$generator" -o "$dir/corpus" --bytes 20e6 --questions "$dir/questions.txt" 2>/dev/null
 "$bin" ingest --store "$dir/store" "$dir/corpus" --window 5 --min-count 5 --memory 256M -q

@@ -6,12 +6,10 @@
 # kill -9 at random moments, then the command rerun with another number of
 # ranks or as one process.
 # Skips (77) without mpirun or with a streamglove built without MPI.
-set -euo pipefail
+. "$(dirname "$0")/../../lib.sh" mpi
 bin=$1
 generator=$2
 command -v mpirun >/dev/null || { echo "SKIP: no mpirun"; exit 77; }
-dir=$(mktemp -d "${TMPDIR:-/tmp}/sg-mpi.XXXXXX")
-trap 'rm -rf "$dir"' EXIT
 # Root in a container is how CI runs; single-copy (CMA) needs ptrace there.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl_vader_single_copy_mechanism=none

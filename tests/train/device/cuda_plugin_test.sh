@@ -7,15 +7,12 @@
 # up every kernel the plugin asks for in the PTX it was given, so a run
 # that gets as far as training proves the embedded PTX holds the kernels
 # for the dim.
-set -euo pipefail
+. "$(dirname "$0")/../../lib.sh" cuda-plugin
 bin=$1
 generator=$2
 plugin=$3
 fake=$4
 not_a_driver=$5
-dir=$(mktemp -d "${TMPDIR:-/tmp}/sg-cuda-plugin.XXXXXX")
-trap 'rm -rf "$dir"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
 mkdir "$dir/corpus"
 "$generator" -o "$dir/corpus" --bytes 1e6 2>/dev/null
 "$bin" ingest --store "$dir/store" "$dir/corpus" --window 5 --min-count 5 --memory 256M -q

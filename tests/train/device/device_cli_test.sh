@@ -3,13 +3,10 @@
 # exit 1; with the reference device (a plugin made of the CPU) as the plugin,
 # the vectors of `--threads 1` on the CPU byte for byte, and the summary
 # naming the device; a budget with a device refused before any work.
-set -euo pipefail
+. "$(dirname "$0")/../../lib.sh" device-cli
 bin=$1
 generator=$2
 reference=$3
-dir=$(mktemp -d "${TMPDIR:-/tmp}/sg-device-cli.XXXXXX")
-trap 'rm -rf "$dir"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
 mkdir "$dir/corpus"
 "$generator" -o "$dir/corpus" --bytes 3e6 2>/dev/null
 "$bin" ingest --store "$dir/store" "$dir/corpus" --window 5 --min-count 5 --memory 256M -q
