@@ -336,7 +336,7 @@ int Probe(char* name, size_t name_size, uint64_t* free_bytes, char* error, size_
   return 0;
 }
 
-// The session, or nullptr with session->error set.
+// Sets up `m` on the session's device: false, with s->error saying why, if it cannot.
 bool OpenSession(sg_device_session* s, const sg_device_model* m) {
   const uint32_t arrays = m->objective == SG_DEVICE_SGNS ? 2 : 4;
   if (m->arrays != arrays || m->slots == 0 || m->slot_pairs == 0 || PerLaneFor(m->dim) == 0) {
