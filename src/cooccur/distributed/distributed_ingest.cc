@@ -16,6 +16,7 @@
 #include "cooccur/batch_merge.h"
 #include "cooccur/cooccur_tuning.h"
 #include "cooccur/distributed/distributed_vocab.h"
+#include "cooccur/distributed/run_slices.h"
 #include "cooccur/distributed/stream_exchange.h"
 #include "cooccur/ingest_setup.h"
 #include "cooccur/pair_buffer.h"
@@ -157,75 +158,6 @@ std::string RowStarts(const std::vector<VocabEntry>& vocab, uint32_t window, int
     text += fmt::format(" {}", row);
   }
   return text;
-}
-
-// The part of a rank's run that holds an owner's rows: the run's groups
-// from the last one starting at or before the rows' first key to the last
-// one starting before their end (a reader with the rows' key range skips the
-// edges' other records). Its records are counted from its first group.
-PairRun RunSlice(const PairRun& run, uint64_t begin, uint64_t end) {
-  const auto key_above = [](uint64_t key, const PairRun::Group& g) { return key < g.key; };
-  auto first = std::upper_bound(run.groups.begin(), run.groups.end(), begin, key_above);
-  if (first != run.groups.begin()) --first;
-  const auto last =
-      std::lower_bound(first, run.groups.end(), end,
-                       [](const PairRun::Group& g, uint64_t key) { return g.key < key; });
-  PairRun slice{run.path, {first, last}, 0};
-  if (!slice.groups.empty()) {
-    slice.records =
-        run.records - static_cast<uint64_t>(first - run.groups.begin()) * kPairRunGroupRecords;
-  }
-  return slice;
-}
-
-// A slice's bytes in its run file: from its first group to the next group
-// after its last, or the file's end.
-// REQUIRES: slice.groups not empty.
-uint64_t SliceBytes(const PairRun& run, const PairRun& slice) {
-  const PairRun::Group& last = slice.groups.back();
-  const auto next =
-      std::upper_bound(run.groups.begin(), run.groups.end(), last.key,
-                       [](uint64_t key, const PairRun::Group& g) { return key < g.key; });
-  std::error_code ec;
-  const uint64_t end =
-      next != run.groups.end() ? next->offset : std::filesystem::file_size(run.path, ec);
-  return ec ? 0 : end - slice.groups.front().offset;
-}
-
-// Slices as a rank sends them to their owner: varint(slices) | (path |
-// varint(records) | varint(groups) | (varint(key) varint(offset))...)...
-void EncodeSlices(const std::vector<PairRun>& slices, std::string* text) {
-  PutVarint64(text, slices.size());
-  for (const PairRun& slice : slices) {
-    PutLengthPrefixed(text, slice.path);
-    PutVarint64(text, slice.records);
-    PutVarint64(text, slice.groups.size());
-    for (const PairRun::Group& g : slice.groups) {
-      PutVarint64(text, g.key);
-      PutVarint64(text, g.offset);
-    }
-  }
-}
-
-Status DecodeSlices(const std::string& text, std::vector<PairRun>* slices) {
-  const char* p = text.data();
-  const char* const limit = p + text.size();
-  uint64_t n = 0, groups = 0;
-  bool ok = GetVarint64(&p, limit, &n);
-  for (std::string_view path; ok && n > 0; --n) {
-    PairRun slice;
-    ok = GetLengthPrefixed(&p, limit, &path) && GetVarint64(&p, limit, &slice.records) &&
-         GetVarint64(&p, limit, &groups);
-    slice.path = path;
-    for (PairRun::Group g; ok && groups > 0; --groups) {
-      ok = GetVarint64(&p, limit, &g.key) && GetVarint64(&p, limit, &g.offset);
-      slice.groups.push_back(g);
-    }
-    slices->push_back(std::move(slice));
-  }
-  if (!ok || p != limit)
-    return Status::Corruption("distributed ingest: a malformed list of run slices from a rank");
-  return Status::OK();
 }
 
 // The slices of every rank's runs that hold this rank's rows, [begin, end),
