@@ -9,3 +9,18 @@ fail() {
   echo "FAIL: $*"
   exit 1
 }
+
+# The MD5 of `$bin dump --store STORE ARGS...`, which must exit 0 and print
+# something: stores compared by their digests are not equal merely because
+# both dumps failed or came out empty. Call it as an assignment
+# (x=$(dump_digest ...)), so that a failure ends the test.
+dump_digest() {
+  local store=$1
+  shift
+  local out
+  out=$(mktemp "$dir/dump.XXXXXX")
+  "$bin" dump --store "$store" "$@" >"$out" || fail "dump --store $store $*: exit $?"
+  [ -s "$out" ] || fail "dump --store $store $*: empty"
+  md5sum <"$out" | cut -d' ' -f1
+  rm -f "$out"
+}

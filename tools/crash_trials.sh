@@ -23,7 +23,13 @@ flags=("$@")
 work=$(mktemp -d "${TMPDIR:-/tmp}/sg-crash.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-checksum() { "$bin" dump --store "$1" --format glove | md5sum | cut -d' ' -f1; }
+# The dump's MD5; a failed or empty dump ends the trials (two of them would
+# otherwise compare equal).
+checksum() {
+  "$bin" dump --store "$1" --format glove >"$work/dump" || { echo "FAIL: dump of $1 failed" >&2; exit 1; }
+  [ -s "$work/dump" ] || { echo "FAIL: dump of $1 is empty" >&2; exit 1; }
+  md5sum <"$work/dump" | cut -d' ' -f1
+}
 
 start=$(date +%s.%N)
 "$bin" ingest --store "$work/reference" "${inputs[@]}" "${flags[@]}" -q
@@ -55,6 +61,11 @@ done
 "$bin" ingest --store "$work/crashed" "${inputs[@]}" "${flags[@]}" -q
 if [ -s "$work/crash.err" ]; then echo "FAIL: an interrupted run reported: $(head -3 "$work/crash.err")"; exit 1; fi
 final=$(checksum "$work/crashed")
+# Kills that found the process already finished test nothing: at least half
+# must hit a running one.
+if [ $((2 * hit)) -lt "$kills" ]; then
+  echo "FAIL: only $hit of $kills kills hit a running ingest"; exit 1
+fi
 echo "kill -9 trials: $kills kills, $hit hit a running ingest, each followed by a resume"
 if [ "$final" != "$reference" ]; then
   echo "FAIL: checksum after crashes $final differs from $reference"; exit 1

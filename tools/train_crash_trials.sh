@@ -27,7 +27,13 @@ for i in $(seq 1 "$kills"); do
   wait "$pid" 2>/dev/null || true
 done
 "$bin" train --store "$store" -o "$work/crashed.txt" --resume "${flags[@]}" -q
+# Kills that found the process already finished test nothing: at least half
+# must hit a running one.
+if [ $((2 * hit)) -lt "$kills" ]; then
+  echo "FAIL: only $hit of $kills kills hit a running training"; exit 1
+fi
 echo "kill -9 trials: $kills kills, $hit hit a running training, each followed by --resume"
+[ -s "$work/reference.txt" ] && [ -s "$work/crashed.txt" ] || { echo "FAIL: an empty vectors file"; exit 1; }
 if cmp -s "$work/reference.txt" "$work/crashed.txt"; then
   echo "PASS: vectors identical to the uninterrupted run's"
 else

@@ -17,7 +17,9 @@ for i in $(seq 1 300); do echo "the quick brown fox $i jumps over the lazy dog $
 "$bin" ingest --store "$dir/store" "$dir/good" --min-count 1 --memory 128M -q || { echo "FAIL: good ingest"; exit 1; }
 # The counts and the records (the size on disk moves with RocksDB's own files).
 state() {
-  "$bin" dump --store "$dir/store" | md5sum | cut -d' ' -f1
+  "$bin" dump --store "$dir/store" >"$dir/state.dump" || { echo "FAIL: dump: exit $?"; exit 1; }
+  [ -s "$dir/state.dump" ] || { echo "FAIL: an empty dump"; exit 1; }
+  md5sum <"$dir/state.dump" | cut -d' ' -f1
   "$bin" stats --store "$dir/store" --json | sed -E 's/"size_on_disk": ?[0-9]*//'
 }
 before=$(state)

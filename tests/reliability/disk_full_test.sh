@@ -18,7 +18,14 @@ fi
 "$generator" -o "$dir/corpus" --bytes 12e6 --shards 2 --seed 8 >/dev/null
 flags=(--window 10 --min-count 3 --memory 128M --batch-size 1M -q)
 "$bin" ingest --store "$dir/reference" "$dir/corpus" "${flags[@]}" || exit 1
-"$bin" dump --store "$dir/reference" | md5sum >"$dir/reference.md5"
+# A store's dump digest into FILE; a failed or empty dump ends the test (two
+# of them would compare equal).
+digest() {
+  "$bin" dump --store "$1" >"$dir/dump" || { echo "FAIL: dump of $1: exit $?"; exit 1; }
+  [ -s "$dir/dump" ] || { echo "FAIL: dump of $1 is empty"; exit 1; }
+  md5sum <"$dir/dump" >"$2"
+}
+digest "$dir/reference" "$dir/reference.md5"
 fail=0
 
 "$bin" ingest --store "$mnt/store" "$dir/corpus" "${flags[@]}" 2>"$dir/err"
@@ -40,7 +47,7 @@ else
   echo "FAIL: verify after freeing space: $(cat "$dir/verify")"; fail=1
 fi
 "$bin" ingest --store "$mnt/store" "$dir/corpus" "${flags[@]}" || { echo "FAIL: the rerun failed"; fail=1; }
-"$bin" dump --store "$mnt/store" | md5sum >"$dir/store.md5"
+digest "$mnt/store" "$dir/store.md5"
 if cmp -s "$dir/reference.md5" "$dir/store.md5"; then
   echo "ok: resumed after ENOSPC to the exact counts of an uninterrupted run"
 else
