@@ -15,7 +15,8 @@ packages=(
   openmpi-bin libopenmpi-dev
   # cross-checks against independent peers (they install for /usr/bin/python3)
   python3-numpy python3-scipy python3-gensim fasttext
-  # fuzzing (libFuzzer ships with clang) and the format check
+  # fuzzing (libFuzzer ships with clang), the format check, and the CUDA plugin's
+  # kernels (clang compiles them to PTX: no CUDA toolkit)
   clang clang-format
   # benchmarks (peak RSS via /usr/bin/time -v; plots by gnuplot)
   time gnuplot-nox
