@@ -2,6 +2,7 @@
 #ifndef STREAMGLOVE_STORE_INFO_H_
 #define STREAMGLOVE_STORE_INFO_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -10,6 +11,10 @@
 #include "streamglove/status.h"
 
 namespace streamglove {
+
+// The memory budget `stats`, `dump` and `verify` read a store with (its
+// block cache, at most 128 MiB of it, and RocksDB's own).
+inline constexpr size_t kStoreReadMemoryBytes = size_t{256} << 20;
 
 struct StoreStats {
   uint32_t format_version = 0;

@@ -6,7 +6,6 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/mpi_launch.h"
-#include "store/store_tuning.h"
 #include "streamglove/store_info.h"
 #include "util/size.h"
 
@@ -141,7 +140,7 @@ StatsCommand::StatsCommand(CLI::App* parent) {
 
 Status StatsCommand::Run() {
   StoreStats s;
-  SG_RETURN_IF_ERROR(ComputeStoreStats(store_, config::kStoreReadMemoryBytes, &s));
+  SG_RETURN_IF_ERROR(ComputeStoreStats(store_, kStoreReadMemoryBytes, &s));
   if (json_) {
     const nlohmann::json out = {{"format_version", s.format_version},
                                 {"window", s.window},
@@ -203,7 +202,7 @@ VerifyCommand::VerifyCommand(CLI::App* parent) {
 
 Status VerifyCommand::Run() {
   VerifyReport report;
-  SG_RETURN_IF_ERROR(VerifyStore(store_, config::kStoreReadMemoryBytes, &report));
+  SG_RETURN_IF_ERROR(VerifyStore(store_, kStoreReadMemoryBytes, &report));
   for (const std::string& c : report.checks) fmt::print("ok: {}\n", c);
   for (const std::string& p : report.problems) fmt::print("PROBLEM: {}\n", p);
   if (!report.problems.empty()) {
@@ -234,7 +233,7 @@ DumpCommand::DumpCommand(CLI::App* parent) {
 }
 
 Status DumpCommand::Run() {
-  return DumpStore(store_, config::kStoreReadMemoryBytes,
+  return DumpStore(store_, kStoreReadMemoryBytes,
                    format_ == "glove"   ? DumpFormat::kGlove
                    : format_ == "vocab" ? DumpFormat::kVocab
                                         : DumpFormat::kText,

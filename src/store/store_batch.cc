@@ -16,6 +16,7 @@
 #include "store/store_impl.h"
 #include "store/store_records.h"
 #include "store/store_tuning.h"
+#include "streamglove/store_info.h"
 
 namespace streamglove {
 
@@ -336,7 +337,7 @@ Status Store::NewDetachedBatch(const std::string& path_prefix, size_t vocab_size
     return Status::InvalidArgument(fmt::format("{}: a batch of no key ranges", path_prefix));
   // As NewBatch: the fast upper-level compression. No column family: the
   // files go into whichever store ingests them.
-  rocksdb::Options options = StoreOptions(config::kStoreReadMemoryBytes, /*create=*/false);
+  rocksdb::Options options = StoreOptions(kStoreReadMemoryBytes, /*create=*/false);
   options.bottommost_compression = rocksdb::kDisableCompressionOption;
   *batch = std::make_unique<BatchImpl>(nullptr, options, nullptr, path_prefix, ranges, vocab_size);
   return Status::OK();

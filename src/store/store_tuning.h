@@ -46,9 +46,6 @@ inline constexpr size_t StoreMemoryBytes(size_t memory_bytes) {
   return StoreCacheBytes(memory_bytes) + kStoreFixedBytes;
 }
 
-// stats, dump and verify read a store through a cache of this budget.
-inline constexpr size_t kStoreReadMemoryBytes = size_t{256} << 20;
-
 }  // namespace streamglove::config
 
 #endif  // STREAMGLOVE_STORE_STORE_TUNING_H_
