@@ -54,11 +54,14 @@ expect_error "an old driver" "too old for the kernels' PTX 7.0" \
 expect_error "an allocation fails" "cuMemAlloc \(parameters\): out of memory \(CUDA_ERROR_OUT_OF_MEMORY\)" \
   FAKE_CUDA_FAIL=cuMemAlloc_v2 --
 for objective in glove sgns; do
-  for dim in 8 50 300 1000; do
+  # One dim per kernel version (components per lane 1 to 128, kernel_args.h),
+  # so a version missing from the PTX fails here; few words keep dim 4000
+  # inside --memory.
+  for dim in 8 50 100 200 300 1000 2000 4000; do
     expect_error "$objective dim $dim, a launch fails" \
       "cuLaunchKernel: unspecified launch failure \(CUDA_ERROR_LAUNCH_FAILED\)" \
       FAKE_CUDA_FAIL=cuLaunchKernel FAKE_CUDA_RESULT=719 -- \
-      --objective "$objective" --dim "$dim"
+      --objective "$objective" --dim "$dim" --max-vocab 200
   done
 done
 # With nothing failing, the fake trains nothing but the run completes: the
