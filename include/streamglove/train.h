@@ -164,9 +164,9 @@ struct TrainStats {
   Objective objective = Objective::kGlove;
   uint32_t dim = 0;
   double x_max = 0;
-  double eta = 0;                       // the initial learning rate trained (given, or DefaultEta)
-  uint32_t epochs_planned = 0;          // a budget's: what its plan says now
-  bool budget_replanned = false;        // epochs ran slower than measured: the plan was shortened
+  double eta = 0;                 // the initial learning rate trained (given, or DefaultEta)
+  uint32_t epochs_planned = 0;    // a budget's: what its plan says now
+  bool budget_replanned = false;  // epochs ran slower or faster than measured: the plan changed
   double budget_predicted_seconds = 0;  // the whole call, as planned
   std::string budget_rates;             // "dim 50: 1.64 M pairs/s, ..." as measured
   double seconds = 0;                   // the whole call

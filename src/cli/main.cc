@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "cli/embed_command.h"
 #include "cli/eval_commands.h"
 #include "cli/mpi_launch.h"
 #include "cli/plot_command.h"
@@ -30,6 +31,7 @@ int main(int argc, char** argv) {
   commands.push_back(std::make_unique<DumpCommand>(&app));
   commands.push_back(std::make_unique<VerifyCommand>(&app));
   commands.push_back(std::make_unique<TrainCommand>(&app));
+  commands.push_back(std::make_unique<EmbedCommand>(&app));
   CLI::App* eval =
       app.add_subcommand("eval", "Score a vectors file on analogy or similarity benchmarks");
   eval->require_subcommand(1);

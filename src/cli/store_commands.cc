@@ -11,6 +11,24 @@
 
 namespace streamglove {
 
+void PrintIngestSummary(const IngestStats& stats) {
+  const double seconds = stats.vocab_seconds + stats.count_seconds + stats.commit_seconds;
+  fmt::print(
+      stderr,
+      "ingest: {} inputs ingested{}, {} skipped; {} tokens, {} pair increments in {} batches; "
+      "vocabulary {} words{}; {:.2f} s (vocabulary {:.2f} s, counting {:.2f} s, store {:.2f} s; "
+      "{:.1f} M tokens/s, {:.1f} M pairs/s, {} threads, {} spilled runs)\n",
+      stats.inputs_ingested,
+      stats.inputs_grown > 0 ? fmt::format(" ({} grown)", stats.inputs_grown) : std::string(),
+      stats.inputs_skipped, stats.tokens, stats.increments, stats.batches, stats.vocab_size,
+      stats.unknown_words > 0 ? fmt::format(" (fixed: {} new words left out)", stats.unknown_words)
+                              : fmt::format(" ({} new)", stats.new_words),
+      seconds, stats.vocab_seconds, stats.count_seconds, stats.commit_seconds,
+      stats.tokens / std::max(stats.count_seconds, 1e-9) / 1e6,
+      stats.increments / std::max(stats.count_seconds, 1e-9) / 1e6, stats.threads,
+      stats.spilled_runs);
+}
+
 IngestCommand::IngestCommand(CLI::App* parent) {
   // As one rank of an MPI job, only the first reports errors: the same
   // command line fails the same way everywhere.
@@ -112,22 +130,7 @@ Status IngestCommand::Run() {
     for (const std::string& m : stats.messages) fmt::print(stderr, "ingest: {}\n", m);
   }
   SG_RETURN_IF_ERROR(s);
-  if (quiet_) return Status::OK();
-  const double seconds = stats.vocab_seconds + stats.count_seconds + stats.commit_seconds;
-  fmt::print(
-      stderr,
-      "ingest: {} inputs ingested{}, {} skipped; {} tokens, {} pair increments in {} batches; "
-      "vocabulary {} words{}; {:.2f} s (vocabulary {:.2f} s, counting {:.2f} s, store {:.2f} s; "
-      "{:.1f} M tokens/s, {:.1f} M pairs/s, {} threads, {} spilled runs)\n",
-      stats.inputs_ingested,
-      stats.inputs_grown > 0 ? fmt::format(" ({} grown)", stats.inputs_grown) : std::string(),
-      stats.inputs_skipped, stats.tokens, stats.increments, stats.batches, stats.vocab_size,
-      stats.unknown_words > 0 ? fmt::format(" (fixed: {} new words left out)", stats.unknown_words)
-                              : fmt::format(" ({} new)", stats.new_words),
-      seconds, stats.vocab_seconds, stats.count_seconds, stats.commit_seconds,
-      stats.tokens / std::max(stats.count_seconds, 1e-9) / 1e6,
-      stats.increments / std::max(stats.count_seconds, 1e-9) / 1e6, stats.threads,
-      stats.spilled_runs);
+  if (!quiet_) PrintIngestSummary(stats);
   return Status::OK();
 }
 

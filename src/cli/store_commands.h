@@ -12,6 +12,9 @@
 
 namespace streamglove {
 
+// The summary line `ingest` (and `embed`) print on stderr.
+void PrintIngestSummary(const IngestStats& stats);
+
 class IngestCommand final : public Command {
  public:
   explicit IngestCommand(CLI::App* parent);

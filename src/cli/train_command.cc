@@ -7,10 +7,8 @@
 
 namespace streamglove {
 
-namespace {
-
 // What a budget chose (nothing without one).
-void PrintPlan(double budget_seconds, const std::string& plan_path, const TrainStats& s) {
+void PrintTrainPlan(double budget_seconds, const std::string& plan_path, const TrainStats& s) {
   if (!s.budget_planned) return;
   const std::string glove =
       s.objective == Objective::kGlove ? fmt::format(" (x_max {})", s.x_max) : "";
@@ -27,7 +25,7 @@ void PrintPlan(double budget_seconds, const std::string& plan_path, const TrainS
              s.epochs_planned, s.eta, how);
 }
 
-void PrintEpoch(const TrainStats& s, const EpochStats& e) {
+void PrintTrainEpoch(const TrainStats& s, const EpochStats& e) {
   fmt::print(stderr, "train: epoch {}/{}: loss {:.6f}, {:.1f} s, {:.2f} M pairs/s{}\n", e.epoch,
              s.epochs_planned, e.loss, e.seconds, e.pairs / e.seconds / 1e6,
              s.objective == Objective::kSgns
@@ -35,7 +33,39 @@ void PrintEpoch(const TrainStats& s, const EpochStats& e) {
                  : "");
 }
 
-}  // namespace
+void PrintTrainSummary(const TrainOptions& o, const std::string& output, const TrainStats& stats) {
+  if (stats.store_subsample > 0 && stats.objective == Objective::kSgns) {
+    fmt::print(stderr,
+               "train: the store was subsampled before windowing (t = {}): --subsample not applied "
+               "again\n",
+               stats.store_subsample);
+  }
+  double seconds = 0;
+  for (const EpochStats& e : stats.epochs) seconds += e.seconds;
+  fmt::print(
+      stderr,
+      "train: {} words, {} pairs in {} blocks ({} in {:.1f} s); {} epochs{} in {:.1f} s "
+      "({:.2f} M pairs/s, {}); vectors in {}\n",
+      stats.vocab_size, stats.pairs, stats.blocks, stats.blocks_built ? "built" : "reused",
+      stats.block_build_seconds, stats.epochs.size(),
+      stats.start_epoch > 0  ? fmt::format(" (resumed after {})", stats.start_epoch)
+      : o.warm_start.empty() ? std::string()
+                             : fmt::format(" (warm: {} of {} words from {})", stats.warm_words,
+                                           stats.vocab_size, o.warm_start),
+      seconds, seconds > 0 ? stats.pairs * stats.epochs.size() / seconds / 1e6 : 0.0,
+      o.device == TrainDevice::kCpu ? fmt::format("{} threads", stats.threads) : stats.device,
+      output);
+  if (stats.budget_planned && !stats.budget_resumed) {
+    fmt::print(stderr, "train: {} of the {} budget used (predicted {}){}\n",
+               FormatDuration(stats.seconds), FormatDuration(o.budget_seconds),
+               FormatDuration(stats.budget_predicted_seconds),
+               stats.budget_replanned
+                   ? fmt::format("; epochs ran at another rate than measured: the plan was "
+                                 "changed to {} epochs",
+                                 stats.epochs_planned)
+                   : "");
+  }
+}
 
 TrainCommand::TrainCommand(CLI::App* parent) {
   app_ = parent->add_subcommand("train",
@@ -178,8 +208,8 @@ Status TrainCommand::Validate() {
   options_.progress = !quiet_;
   if (!quiet_) {
     options_.on_plan = [budget = options_.budget_seconds, plan = output_ + ".plan"](
-                           const TrainStats& s) { PrintPlan(budget, plan, s); };
-    options_.on_epoch = [](const TrainStats& s, const EpochStats& e) { PrintEpoch(s, e); };
+                           const TrainStats& s) { PrintTrainPlan(budget, plan, s); };
+    options_.on_epoch = PrintTrainEpoch;
   }
   return ValidateTrainOptions(options_);
 }
@@ -187,38 +217,7 @@ Status TrainCommand::Validate() {
 Status TrainCommand::Run() {
   TrainStats stats;
   SG_RETURN_IF_ERROR(Train(store_, output_, options_, &stats));
-  if (quiet_) return Status::OK();
-  if (stats.store_subsample > 0 && stats.objective == Objective::kSgns) {
-    fmt::print(stderr,
-               "train: the store was subsampled before windowing (t = {}): --subsample not applied "
-               "again\n",
-               stats.store_subsample);
-  }
-  double seconds = 0;
-  for (const EpochStats& e : stats.epochs) seconds += e.seconds;
-  fmt::print(stderr,
-             "train: {} words, {} pairs in {} blocks ({} in {:.1f} s); {} epochs{} in {:.1f} s "
-             "({:.2f} M pairs/s, {}); vectors in {}\n",
-             stats.vocab_size, stats.pairs, stats.blocks, stats.blocks_built ? "built" : "reused",
-             stats.block_build_seconds, stats.epochs.size(),
-             stats.start_epoch > 0 ? fmt::format(" (resumed after {})", stats.start_epoch)
-             : options_.warm_start.empty()
-                 ? std::string()
-                 : fmt::format(" (warm: {} of {} words from {})", stats.warm_words,
-                               stats.vocab_size, options_.warm_start),
-             seconds, seconds > 0 ? stats.pairs * stats.epochs.size() / seconds / 1e6 : 0.0,
-             options_.device == TrainDevice::kCpu ? fmt::format("{} threads", stats.threads)
-                                                  : stats.device,
-             output_);
-  if (stats.budget_planned && !stats.budget_resumed) {
-    fmt::print(stderr, "train: {} of the {} budget used (predicted {}){}\n",
-               FormatDuration(stats.seconds), FormatDuration(options_.budget_seconds),
-               FormatDuration(stats.budget_predicted_seconds),
-               stats.budget_replanned
-                   ? fmt::format("; epochs ran slower than measured: the plan was cut to {} epochs",
-                                 stats.epochs_planned)
-                   : "");
-  }
+  if (!quiet_) PrintTrainSummary(options_, output_, stats);
   return Status::OK();
 }
 

@@ -10,6 +10,12 @@
 
 namespace streamglove {
 
+// The lines `train` (and `embed`) print on stderr: what a budget planned,
+// each epoch, and the end.
+void PrintTrainPlan(double budget_seconds, const std::string& plan_path, const TrainStats& s);
+void PrintTrainEpoch(const TrainStats& s, const EpochStats& e);
+void PrintTrainSummary(const TrainOptions& o, const std::string& output, const TrainStats& stats);
+
 class TrainCommand final : public Command {
  public:
   explicit TrainCommand(CLI::App* parent);

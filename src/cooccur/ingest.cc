@@ -85,8 +85,11 @@ Status PrepareStore(const std::string& dir, const std::vector<InputFile>& inputs
     stats->vocab_seconds = SecondsSince(start);
     return Status::OK();
   }
-  SG_RETURN_IF_ERROR(
-      CheckStoreCompatible(dir, store->config(), IngestStoreConfig(corpus, options)));
+  if (Status s = CheckStoreCompatible(dir, store->config(), IngestStoreConfig(corpus, options));
+      !s.ok()) {
+    stats->settings_differ = true;
+    return s;
+  }
   if (!options.vocab_file.empty()) {
     stats->messages.push_back(
         fmt::format("--vocab {} ignored: the store keeps its own vocabulary", options.vocab_file));

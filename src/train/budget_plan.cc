@@ -70,17 +70,23 @@ BudgetPlan PlanBudget(Objective objective, bool store_subsampled,
 }
 
 uint32_t ReplanBudgetEpochs(uint32_t planned, uint32_t epochs_done, double epoch_seconds,
-                            double seconds_left, double final_seconds, double budget_seconds) {
+                            double seconds_left, double final_seconds, double budget_seconds,
+                            uint32_t max_epochs) {
   if (epochs_done >= planned) return planned;
   const uint32_t remaining = planned - epochs_done;
   const double overrun = remaining * epoch_seconds + final_seconds - seconds_left;
-  if (overrun <= 0) return planned;
-  const bool clearly_slower = overrun > kBudgetReplanShare * budget_seconds;
   const bool last_tenth = remaining <= std::max<uint32_t>(2, planned / 10);
-  if (!clearly_slower && !last_tenth) return planned;
-  const double affordable =
-      std::floor(std::max(0.0, seconds_left - final_seconds) / std::max(epoch_seconds, 1e-9));
-  return epochs_done + static_cast<uint32_t>(std::min(affordable, static_cast<double>(remaining)));
+  const bool clearly_off = std::abs(overrun) > kBudgetReplanShare * budget_seconds;
+  // The most epochs whose rest fits what is left.
+  const double fit = epochs_done + std::floor(std::max(0.0, seconds_left - final_seconds) /
+                                              std::max(epoch_seconds, 1e-9));
+  if (overrun > 0) {
+    if (!clearly_off && !last_tenth) return planned;
+    return static_cast<uint32_t>(std::min(fit, static_cast<double>(planned)));
+  }
+  if (!clearly_off && !(last_tenth && -overrun >= epoch_seconds)) return planned;
+  return static_cast<uint32_t>(std::clamp(fit, static_cast<double>(planned),
+                                          static_cast<double>(std::max(planned, max_epochs))));
 }
 
 Status WriteBudgetPlan(const std::string& path, const BudgetPlan& plan) {

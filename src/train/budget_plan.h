@@ -86,19 +86,22 @@ BudgetPlan PlanBudget(Objective objective, bool store_subsampled,
 // `epochs_done` of `planned` trained, epochs taking `epoch_seconds` each as
 // measured so far (their checkpoints included), `seconds_left` of the
 // `budget_seconds` and `final_seconds` kept for the last checkpoint and the
-// vectors file. A machine slower than when the rates were measured (on the
-// 2-core machine: epochs 7% slower than calibrated, the budget overrun by
-// 2.7%) then ends the run with fewer epochs instead of past the budget.
-// Epoch times vary (16.5-24.8 s within one run there), so a run cuts early
-// only when clearly slower (a projected overrun of over kBudgetReplanShare
-// of the budget) and otherwise decides in its last tenth of epochs (at least
-// the last two), where the rate is known. On that run, cutting at the first
-// projected overrun would have left 21 of 24 epochs and 50 s unused; this
-// leaves 23, ending 7 s inside the budget (replayed in budget_plan_test).
-// Never more than planned, never fewer than epochs_done (the run then ends).
+// vectors file. A budget is to be used, neither overrun nor left idle: a
+// machine slower than when the rates were measured ends the run with fewer
+// epochs, a faster one (or a plan cut on early, noisy epochs) gets more, up
+// to `max_epochs`. Epoch times vary (16.5-24.8 s within one run on the 2-core
+// machine), so a plan changes early only when the projection is clearly off
+// (an overrun, or idle time, of over kBudgetReplanShare of the budget) and
+// otherwise in its last tenth of epochs (at least the last two), where the
+// rate is known: it shortens there on any projected overrun and lengthens
+// when a whole epoch more fits. Replayed on an IMDB run that overran
+// (budget_plan_test), cutting at the first projected overrun would have left
+// 21 of 24 epochs and 50 s unused; this leaves 23, ending 7 s inside the
+// budget. Never fewer than epochs_done (the run then ends).
 inline constexpr double kBudgetReplanShare = 0.10;
 uint32_t ReplanBudgetEpochs(uint32_t planned, uint32_t epochs_done, double epoch_seconds,
-                            double seconds_left, double final_seconds, double budget_seconds);
+                            double seconds_left, double final_seconds, double budget_seconds,
+                            uint32_t max_epochs);
 
 // The plan as "key<TAB>value" lines, and back: a file that does not parse
 // as a plan is an error naming it.

@@ -587,13 +587,15 @@ Status StartModel(const TrainOptions& o, const std::string& checkpoint, uint64_t
 
 // A budget's plan against the epochs as they ran (`epochs_done`, each
 // `per_epoch` seconds, `elapsed` so far): fewer epochs when the rest would
-// overrun, the plan rewritten (the schedule decays over the new length).
+// overrun, more when it would leave the budget idle (at most `max_epochs`),
+// the plan rewritten (the schedule decays over the new length).
 Status Replan(uint32_t epochs_done, double per_epoch, double elapsed, double save_seconds,
-              const std::string& plan_path, TrainOptions* o, BudgetPlan* plan, TrainStats* stats) {
+              uint32_t max_epochs, const std::string& plan_path, TrainOptions* o, BudgetPlan* plan,
+              TrainStats* stats) {
   const uint32_t affordable = ReplanBudgetEpochs(o->epochs, epochs_done, per_epoch,
                                                  o->budget_seconds - elapsed - save_seconds,
-                                                 2 * save_seconds, o->budget_seconds);
-  if (affordable >= o->epochs) return Status::OK();
+                                                 2 * save_seconds, o->budget_seconds, max_epochs);
+  if (affordable == o->epochs) return Status::OK();
   o->epochs = plan->epochs = affordable;
   stats->epochs_planned = affordable;
   stats->budget_replanned = true;
@@ -727,6 +729,8 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
   // starts the reader), checkpoints included: the budget's measured rate.
   double later_epochs_seconds = 0;
   uint32_t later_epochs = 0;
+  // A plan may grow to twice its length when epochs run faster than measured.
+  const uint32_t max_budget_epochs = 2 * o.epochs;
   for (const uint32_t first = epoch; epoch < o.epochs; ++epoch) {
     const auto start = Clock::now();
     EpochStats e;
@@ -737,7 +741,7 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
       const double per_epoch =
           (later_epochs_seconds + SecondsSince(start) + save_seconds) / (later_epochs + 1);
       SG_RETURN_IF_ERROR(Replan(epoch + 1, per_epoch, SecondsSince(call_start), save_seconds,
-                                plan_path, &o, &plan, stats));
+                                max_budget_epochs, plan_path, &o, &plan, stats));
     }
     if ((epoch + 1) % o.checkpoint_every == 0 || epoch + 1 == o.epochs) {
       const auto save_start = Clock::now();

@@ -1,5 +1,7 @@
 #include "train/budget_plan.h"
 
+#include <cmath>
+
 #include <catch2/catch.hpp>
 
 #include "test_util.h"
@@ -167,38 +169,67 @@ TEST_CASE("A budget plan file reads back, and a damaged one is refused naming it
   CHECK_FALSE(ReadBudgetPlan(dir.path() + "/missing.plan", &read).ok());
 }
 
-TEST_CASE("A running budget plan shortens to the epochs that still fit, never lengthens",
+TEST_CASE("A running budget plan changes to the epochs that fit, neither overrun nor idle",
           "[train][budget]") {
   const double budget = 100;
   for (uint32_t planned : {1u, 5u, 24u}) {
+    const uint32_t max_epochs = 2 * planned;
     for (uint32_t done = 1; done <= planned; ++done) {
       for (double per_epoch : {0.5, 3.0, 21.0}) {
         for (double left : {0.0, 1.0, 10.0, 60.0, 1000.0}) {
           for (double final_seconds : {0.0, 2.0}) {
             const uint32_t remaining = planned - done;
             const double overrun = remaining * per_epoch + final_seconds - left;
-            // Acts on a projected overrun: at once when it is over a tenth
-            // of the budget, else only in the last tenth of the epochs.
-            const bool acts = overrun > 0 && (overrun > kBudgetReplanShare * budget ||
-                                              remaining <= std::max(2u, planned / 10));
-            // Brute force: the most epochs E in [done, planned] whose
-            // remaining (E - done) epochs and the final writes fit `left`.
+            const bool last_tenth = remaining <= std::max(2u, planned / 10);
+            const bool clearly_off = std::abs(overrun) > kBudgetReplanShare * budget;
+            // Shortens on a projected overrun: at once when it is over a
+            // tenth of the budget, else only in the last tenth of the epochs.
+            // Lengthens on idle time over a tenth of the budget, or in the
+            // last tenth when a whole epoch more fits.
+            const bool shortens = done < planned && overrun > 0 && (clearly_off || last_tenth);
+            const bool lengthens = done < planned && overrun <= 0 &&
+                                   (clearly_off || (last_tenth && -overrun >= per_epoch));
+            // Brute force: the most epochs E in [done, planned] (shortening)
+            // or [planned, max_epochs] (lengthening) whose remaining (E -
+            // done) epochs and the final writes fit `left`.
             uint32_t want = planned;
-            if (acts) {
+            if (shortens) {
               want = done;
               for (uint32_t e = done; e <= planned; ++e) {
+                if ((e - done) * per_epoch + final_seconds <= left) want = e;
+              }
+            } else if (lengthens) {
+              for (uint32_t e = planned; e <= max_epochs; ++e) {
                 if ((e - done) * per_epoch + final_seconds <= left) want = e;
               }
             }
             INFO("planned " << planned << " done " << done << " per epoch " << per_epoch << " left "
                             << left << " final " << final_seconds);
-            CHECK(ReplanBudgetEpochs(planned, done, per_epoch, left, final_seconds, budget) ==
-                  want);
+            CHECK(ReplanBudgetEpochs(planned, done, per_epoch, left, final_seconds, budget,
+                                     max_epochs) == want);
           }
         }
       }
     }
   }
+}
+
+TEST_CASE("A budget replayed on epochs that run faster than measured: it is used, not left idle",
+          "[train][budget]") {
+  // 10 epochs planned at 9 s each in a 100 s budget (5 s spent first), run
+  // at 6 s each: the plan grows, ending inside the budget within one epoch.
+  const double budget = 100, final_seconds = 0.5;
+  uint32_t planned = 10;
+  double elapsed = 5;
+  for (uint32_t k = 1; k <= planned; ++k) {
+    elapsed += 6;
+    if (k >= 2 && k < planned)
+      planned = ReplanBudgetEpochs(planned, k, 6, budget - elapsed, final_seconds, budget, 20);
+  }
+  elapsed += final_seconds;
+  CHECK(planned > 10);
+  CHECK(elapsed <= budget);
+  CHECK(elapsed > budget - 6);
 }
 
 TEST_CASE("A budget replayed on a run that overran: the plan ends it inside the budget",
@@ -219,7 +250,8 @@ TEST_CASE("A budget replayed on a run that overran: the plan ends it inside the 
       elapsed += t;
       if (k >= 2 && k < planned) {
         later += t;
-        planned = ReplanBudgetEpochs(planned, k, later / (k - 1), budget - elapsed, 0.2, budget);
+        planned =
+            ReplanBudgetEpochs(planned, k, later / (k - 1), budget - elapsed, 0.2, budget, 2 * 24);
       }
     }
     return std::make_pair(planned, elapsed);
