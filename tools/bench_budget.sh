@@ -16,12 +16,16 @@
 # prints each measure per system and ours minus each peer: the mean over the
 # seeds and the seeds' range. Run it on an idle machine.
 #
-#   tools/bench_budget.sh -c CORPUS [-d DIM] [-s "SEEDS"] [-t THREADS] [-o KEEP_DIR] [-p]
+#   tools/bench_budget.sh -c CORPUS [-d DIM] [-s "SEEDS"] [-t THREADS] [-o KEEP_DIR] [-p] [-e]
+#                         [-b SECONDS]
 #
 # CORPUS: wiki100M, imdb-text8 (imdb100k normalised like text8), imdb-words
 # (imdb100k, --tokenizer words --lowercase) or wiki-plain (the JSONL shards,
 # the same). DIM (the peers' dim) defaults to 100, SEEDS to "1 2", THREADS to
-# 2. With -o the vectors, logs and per-run results (results.jsonl) are kept.
+# 2. With -e it also runs, as system streamglove-embed, the one command
+# `embed INPUTS -o OUT --budget B`, which chooses the store itself. -b gives
+# the budget (fastText's wall time as measured before) instead of running the
+# peers. With -o the vectors, logs and per-run results (results.jsonl) are kept.
 # SG_BUILD names the build directory to run (default: build).
 set -euo pipefail
 shopt -s inherit_errexit
@@ -33,7 +37,9 @@ seeds="1 2"
 threads=2
 keep=
 pairs_too=
-while getopts "c:d:s:t:o:p" opt; do
+embed_too=
+fixed_budget=
+while getopts "c:d:s:t:o:peb:" opt; do
   case $opt in
     c) corpus_name=$OPTARG ;;
     d) dim=$OPTARG ;;
@@ -41,6 +47,8 @@ while getopts "c:d:s:t:o:p" opt; do
     t) threads=$OPTARG ;;
     o) keep=$OPTARG ;;
     p) pairs_too=1 ;;
+    e) embed_too=1 ;;
+    b) fixed_budget=$OPTARG ;;
     *) exit 2 ;;
   esac
 done
@@ -150,8 +158,30 @@ run_ours() {
   rm -f "$work/$system-$seed.txt.checkpoint"
 }
 
+# run_embed SEED: the one command, with fastText's wall time as its budget.
+run_embed() {
+  local seed=$1 start seconds plan
+  rm -rf "$work/embed-$seed".txt*
+  start=$(now)
+  /usr/bin/time -v -o "$work/embed.time" "$bin" embed "${ingest_flags[@]}" "${ingest_inputs[@]}" \
+    -o "$work/embed-$seed.txt" --budget "${budget}s" --threads "$threads" --seed "$seed" \
+    2>"$work/embed-$seed.err"
+  seconds=$(elapsed "$start")
+  plan=$(awk -F'\t' '$1 == "objective" || $1 == "dim" || $1 == "epochs" { printf "%s %s, ", $1, $2 }' \
+    "$work/embed-$seed.txt.plan")
+  record streamglove-embed "$seed" "$work/embed-$seed.txt" "$seconds" \
+    "${plan}$(awk '{printf "%.0f%% of the budget", 100 * $1 / $2}' <<<"$seconds $budget"), peak RSS $(peak_rss "$work/embed.time") MiB"
+  rm -rf "$work/embed-$seed.txt.checkpoint" "$work/embed-$seed.txt.store"
+}
+
 for seed in $seeds; do
   echo "seed $seed"
+  if [ -n "$fixed_budget" ]; then
+    budget=$fixed_budget
+    run_ours streamglove "$seed" --subsample $subsample
+    [ -z "$embed_too" ] || run_embed "$seed"
+    continue
+  fi
   start=$(now)
   /usr/bin/time -v -o "$work/fasttext.time" fasttext skipgram -input "$work/peer.txt" -output "$work/fasttext-$seed" \
     -dim "$dim" -ws $window -epoch 5 -minCount $min_count -neg $negatives -t $subsample -thread "$threads" \
@@ -176,6 +206,7 @@ PY
 
   run_ours streamglove "$seed" --subsample $subsample
   [ -z "$pairs_too" ] || run_ours streamglove-pairs "$seed"
+  [ -z "$embed_too" ] || run_embed "$seed"
 done
 
 # Per measure: each system's mean over the seeds, then ours minus each peer
@@ -193,7 +224,7 @@ for system, runs in by.items():
     n = len(runs)
     cells = "  ".join(f"{label} {sum(r[m] for r in runs.values()) / n:.{p}f}" for m, label, p in measures)
     print(f"  {system:<17} {sum(r['seconds'] for r in runs.values()) / n:7.1f} s  {cells}")
-for peer in [s for s in by if s != "streamglove"]:
+for peer in [s for s in by if s != "streamglove" and s in ("fasttext", "gensim")]:
     print(f"streamglove minus {peer}, seed by seed: mean [min, max]")
     for m, label, p in measures:
         d = [by["streamglove"][s][m] - by[peer][s][m] for s in seeds if s in by[peer]]

@@ -20,6 +20,10 @@ packages=(
   clang clang-format
   # benchmarks (peak RSS via /usr/bin/time -v; plots by gnuplot)
   time gnuplot-nox
+  # the demo's English text (the GNU Collaborative International Dictionary of English)
+  dict-gcide
+  # the Debian package (CPack runs dpkg-shlibdeps) and its install check in a fresh root
+  dpkg-dev fakeroot debootstrap
 )
 
 missing=()

@@ -2,7 +2,9 @@
 # The README's second command: installs what is missing, builds, and runs the
 # tests: first the unit tests under AddressSanitizer + UndefinedBehaviorSanitizer,
 # then the whole suite (unit, CLI and real-data checks) on the release build.
-# Last, each libFuzzer target runs for SG_FUZZ_SECONDS (20) under ASan + UBSan.
+# Then the Debian package is built and installed in a fresh Debian 12 root
+# (tools/check_package.sh; a skip without root or a reachable mirror). Last,
+# each libFuzzer target runs for SG_FUZZ_SECONDS (20) under ASan + UBSan.
 # SG_SKIP_SANITIZERS=1 skips the sanitizer and fuzzing stages for a quick local run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,6 +36,12 @@ if [ -n "$unexpected" ]; then
   echo "FAIL: tests skipped that may not: $unexpected (their output says why)"
   exit 1
 fi
+
+echo "== the Debian package: built portably, installed with apt in a fresh Debian 12 root"
+deb=$(tools/package.sh build-package)
+package_check=0
+tools/check_package.sh "$deb" || package_check=$?
+[ "$package_check" -eq 0 ] || [ "$package_check" -eq 77 ] || { echo "FAIL: the package check"; exit 1; }
 
 if [ "${SG_SKIP_SANITIZERS:-0}" != 1 ]; then
   echo "== fuzzing, ${SG_FUZZ_SECONDS:-20} s per target"

@@ -1,0 +1,226 @@
+// The Python module `streamglove._streamglove` (wrapped by the package
+// python/streamglove/): ingest and train as the command line does, the
+// vectors back as a NumPy array. Every call releases the GIL while it works
+// (a progress callback takes it back for its own call); a failure raises
+// streamglove.Error with the command line's one-line message.
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <pybind11/functional.h>
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include "streamglove/corpus_reader.h"
+#include "streamglove/embeddings.h"
+#include "streamglove/ingest.h"
+#include "streamglove/train.h"
+
+namespace py = pybind11;
+
+namespace streamglove {
+namespace {
+
+// Raised for every error status: its message is the CLI's error line.
+struct StatusError {
+  Status status;
+};
+
+void ThrowIfError(const Status& s) {
+  if (!s.ok()) throw StatusError{s};
+}
+
+template <typename Enum>
+Enum Pick(const std::string& what, const std::string& name,
+          std::initializer_list<std::pair<const char*, Enum>> choices) {
+  std::string names;
+  for (const auto& [n, value] : choices) {
+    if (name == n) return value;
+    names += names.empty() ? n : std::string(", ") + n;
+  }
+  throw StatusError{Status::InvalidArgument(what + ": '" + name + "' is none of " + names)};
+}
+
+CorpusOptions MakeCorpusOptions(const std::string& input_format, const std::string& tokenizer,
+                                bool lowercase, const std::string& json_field,
+                                bool skip_bad_records) {
+  CorpusOptions c;
+  c.format = Pick<InputFormat>("input_format", input_format,
+                               {{"auto", InputFormat::kAuto},
+                                {"text", InputFormat::kText},
+                                {"jsonl", InputFormat::kJsonl},
+                                {"wet", InputFormat::kWet}});
+  c.tokenizer = Pick<TokenizerKind>("tokenizer", tokenizer,
+                                    {{"whitespace", TokenizerKind::kWhitespace},
+                                     {"words", TokenizerKind::kWords},
+                                     {"icu", TokenizerKind::kIcu}});
+  c.lowercase = lowercase;
+  c.json_field = json_field;
+  c.skip_bad_records = skip_bad_records;
+  ThrowIfError(ValidateCorpusOptions(c));
+  return c;
+}
+
+py::dict PyIngest(const std::string& store, const std::vector<std::string>& paths, uint32_t window,
+                  uint64_t min_count, uint64_t max_vocab, double subsample, bool fixed_vocab,
+                  const std::string& weighting, const std::string& input_format,
+                  const std::string& tokenizer, bool lowercase, const std::string& json_field,
+                  bool skip_bad_records, size_t memory, int threads, bool progress) {
+  const CorpusOptions corpus =
+      MakeCorpusOptions(input_format, tokenizer, lowercase, json_field, skip_bad_records);
+  IngestOptions o;
+  o.window = window;
+  o.min_count = min_count;
+  o.max_vocab = max_vocab;
+  o.subsample = subsample;
+  o.fixed_vocabulary = fixed_vocab;
+  o.weighting = Pick<DistanceWeighting>("weighting", weighting,
+                                        {{"harmonic", DistanceWeighting::kHarmonic},
+                                         {"linear", DistanceWeighting::kLinear},
+                                         {"none", DistanceWeighting::kNone}});
+  o.memory_bytes = memory;
+  o.threads = threads;
+  o.progress = progress;
+  ThrowIfError(ValidateIngestOptions(o));
+  std::vector<InputFile> inputs;
+  ThrowIfError(ExpandInputs(paths, corpus.format, &inputs));
+  IngestStats s;
+  {
+    py::gil_scoped_release unlocked;
+    ThrowIfError(streamglove::Ingest(store, inputs, corpus, o, &s));
+  }
+  py::dict d;
+  d["inputs_ingested"] = s.inputs_ingested;
+  d["inputs_skipped"] = s.inputs_skipped;
+  d["tokens"] = s.tokens;
+  d["pair_increments"] = s.increments;
+  d["vocab_size"] = s.vocab_size;
+  d["new_words"] = s.new_words;
+  d["seconds"] = s.vocab_seconds + s.count_seconds + s.commit_seconds;
+  d["messages"] = s.messages;
+  return d;
+}
+
+py::dict PyTrain(const std::string& store, const std::string& output, const std::string& objective,
+                 uint32_t dim, uint32_t epochs, double x_max, double budget, uint64_t seed,
+                 int threads, size_t memory, uint64_t min_count, uint64_t max_vocab,
+                 const std::string& warm_start, bool resume, bool progress,
+                 const std::function<void(py::dict)>& on_epoch) {
+  TrainOptions o;
+  o.objective = Pick<Objective>("objective", objective,
+                                {{"glove", Objective::kGlove}, {"sgns", Objective::kSgns}});
+  o.dim = dim;
+  o.epochs = epochs;
+  o.x_max = x_max;
+  o.budget_seconds = budget;
+  o.budget_choices.objective = false;
+  o.seed = seed;
+  o.threads = threads;
+  o.memory_bytes = memory;
+  o.min_count = min_count;
+  o.max_vocab = max_vocab;
+  o.warm_start = warm_start;
+  o.resume = resume;
+  o.progress = progress;
+  // An exception the callback raises cannot unwind through the trainer's
+  // threads: the first is kept, no later epoch is reported, and it is raised
+  // when training returns.
+  std::unique_ptr<py::error_already_set> raised;
+  if (on_epoch) {
+    o.on_epoch = [&on_epoch, &raised](const TrainStats& s, const EpochStats& e) {
+      py::gil_scoped_acquire locked;
+      if (raised != nullptr) return;
+      py::dict d;
+      d["epoch"] = e.epoch;
+      d["epochs"] = s.epochs_planned;
+      d["loss"] = e.loss;
+      d["seconds"] = e.seconds;
+      d["pairs"] = e.pairs;
+      try {
+        on_epoch(d);
+      } catch (py::error_already_set& error) {
+        raised = std::make_unique<py::error_already_set>(std::move(error));
+      }
+    };
+  }
+  ThrowIfError(ValidateTrainOptions(o));
+  TrainStats s;
+  {
+    py::gil_scoped_release unlocked;
+    const Status status = streamglove::Train(store, output, o, &s);
+    if (raised == nullptr) ThrowIfError(status);
+  }
+  if (raised != nullptr) throw std::move(*raised);
+  py::dict d;
+  d["vocab_size"] = s.vocab_size;
+  d["pairs"] = s.pairs;
+  d["epochs"] = s.epochs.size();
+  d["dim"] = s.dim;
+  d["objective"] = ObjectiveName(s.objective);
+  d["seconds"] = s.seconds;
+  std::vector<double> losses;
+  for (const EpochStats& e : s.epochs) losses.push_back(e.loss);
+  d["losses"] = losses;
+  return d;
+}
+
+// (words, float32 matrix of one row per word), in the file's order.
+py::tuple PyLoadVectors(const std::string& path) {
+  auto embeddings = std::make_unique<Embeddings>();
+  {
+    py::gil_scoped_release unlocked;
+    ThrowIfError(embeddings->Load(path));
+  }
+  const uint32_t n = embeddings->size(), dim = embeddings->dim();
+  py::array_t<float> matrix({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(dim)});
+  float* out = matrix.mutable_data();
+  std::vector<std::string> words(n);
+  {
+    py::gil_scoped_release unlocked;
+    for (uint32_t i = 0; i < n; ++i) {
+      words[i] = embeddings->word(i);
+      for (uint32_t k = 0; k < dim; ++k)
+        out[size_t{i} * dim + k] = static_cast<float>(embeddings->value(i, k));
+    }
+  }
+  return py::make_tuple(words, matrix);
+}
+
+}  // namespace
+}  // namespace streamglove
+
+PYBIND11_MODULE(_streamglove, m) {
+  using namespace streamglove;
+  using namespace pybind11::literals;
+  m.doc() = "streamglove's library: ingest a corpus into a store, train vectors, load them";
+  static py::exception<StatusError> error(m, "Error", PyExc_RuntimeError);
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const StatusError& e) {
+      error(e.status.message().c_str());
+    }
+  });
+  const size_t gib = size_t{1} << 30;
+  m.def("ingest", &PyIngest,
+        "Counts the inputs' co-occurrences into the store (created if new); resumable, "
+        "and a later call adds new inputs. Returns the summary as a dict.",
+        "store"_a, "inputs"_a, py::kw_only(), "window"_a = 10, "min_count"_a = 5, "max_vocab"_a = 0,
+        "subsample"_a = 0.0, "fixed_vocab"_a = false, "weighting"_a = "harmonic",
+        "input_format"_a = "auto", "tokenizer"_a = "whitespace", "lowercase"_a = false,
+        "json_field"_a = "text", "skip_bad_records"_a = false, "memory"_a = gib, "threads"_a = 0,
+        "progress"_a = false);
+  m.def("train", &PyTrain,
+        "Trains vectors on the store and writes them to output (GloVe text). on_epoch, if "
+        "given, is called after each epoch with a dict (epoch, epochs, loss, seconds, pairs). "
+        "budget (seconds, 0: none) chooses dim and epochs as `train --budget` does.",
+        "store"_a, "output"_a, py::kw_only(), "objective"_a = "glove", "dim"_a = 50,
+        "epochs"_a = 25, "x_max"_a = 100.0, "budget"_a = 0.0, "seed"_a = 1, "threads"_a = 0,
+        "memory"_a = gib, "min_count"_a = 0, "max_vocab"_a = 0, "warm_start"_a = "",
+        "resume"_a = false, "progress"_a = false, "on_epoch"_a = nullptr);
+  m.def("load_vectors", &PyLoadVectors,
+        "Reads a vectors file (GloVe text, word2vec text or binary): (words, float32 matrix).",
+        "path"_a);
+}

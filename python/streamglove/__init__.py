@@ -1,0 +1,32 @@
+"""streamglove from Python: count a corpus into a store, train GloVe or
+skip-gram vectors on it, and get them back as a NumPy array or as gensim's
+KeyedVectors.
+
+    import streamglove
+    streamglove.ingest("wiki.store", ["dump/"], window=15)
+    streamglove.train("wiki.store", "vectors.txt", dim=100, epochs=15, x_max=10,
+                      on_epoch=lambda e: print(e["epoch"], e["loss"]))
+    words, matrix = streamglove.load_vectors("vectors.txt")
+    kv = streamglove.keyed_vectors("vectors.txt")   # gensim.models.KeyedVectors
+    kv.most_similar("king")
+
+Every call releases the GIL while it works. Errors raise streamglove.Error
+with the command line's one-line message.
+"""
+from ._streamglove import Error, ingest, load_vectors, train
+
+__all__ = ["Error", "ingest", "train", "load_vectors", "keyed_vectors", "to_keyed_vectors"]
+
+
+def to_keyed_vectors(words, matrix):
+    """gensim's KeyedVectors holding `matrix`'s rows under `words`, in order."""
+    from gensim.models import KeyedVectors
+
+    kv = KeyedVectors(vector_size=matrix.shape[1], dtype=matrix.dtype)
+    kv.add_vectors(list(words), matrix)
+    return kv
+
+
+def keyed_vectors(path):
+    """The vectors file at `path` as gensim's KeyedVectors."""
+    return to_keyed_vectors(*load_vectors(path))
