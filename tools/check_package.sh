@@ -29,8 +29,10 @@ rm -f "$root.log"
 mount -t proc proc "$root/proc"
 cp "$deb" "$root/tmp/"
 in_root() { chroot "$root" env DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 "$@"; }
-in_root apt-get update -qq
-in_root apt-get install -y -qq --no-install-recommends "/tmp/$(basename "$deb")" >/dev/null
+# apt's own warnings (no /dev/pts, no sandbox user) are noise here: shown on failure only.
+in_root apt-get update -qq >"$root/tmp/apt.log" 2>&1 || { cat "$root/tmp/apt.log"; exit 1; }
+in_root apt-get install -y -qq --no-install-recommends "/tmp/$(basename "$deb")" \
+  >"$root/tmp/apt.log" 2>&1 || { cat "$root/tmp/apt.log"; echo "FAIL: apt install"; exit 1; }
 in_root streamglove --version
 [ -f "$root/usr/share/man/man1/streamglove.1.gz" ] || { echo "FAIL: no man page"; exit 1; }
 [ -f "$root/usr/share/doc/streamglove/README.md" ] || { echo "FAIL: no README"; exit 1; }

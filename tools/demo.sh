@@ -43,8 +43,12 @@ echo "== streamglove ingest (co-occurrence counts into a RocksDB store)"
 "$sg" stats --store "$demo/store"
 
 echo "== streamglove train: GloVe (loss per epoch in $demo/glove.txt.log.tsv)"
-"$sg" train --store "$demo/store" -o "$demo/glove.txt" --dim 50 --epochs 10 --x-max 10 --memory 512M
-echo "== streamglove eval analogy on the planted relations (GloVe)"
+# GloVe weighs alike every pair seen at least x_max times. The planted phrases
+# are among this corpus's most frequent pairs, so x_max 10 (real text's, the
+# presets') blurs them: 12% of the planted analogies, against 37% with 1000.
+# Skip-gram, trained below from the same counts, finds nearly all of them.
+"$sg" train --store "$demo/store" -o "$demo/glove.txt" --dim 50 --epochs 10 --x-max 1000 --memory 512M
+echo "== streamglove eval analogy on the planted relations (GloVe, x_max 1000: see tools/demo.sh)"
 "$sg" eval analogy "$demo/glove.txt" "$demo/analogies.txt"
 
 echo "== streamglove train --objective sgns (skip-gram from the same counts, 3 epochs)"

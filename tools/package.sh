@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:-build-package}
-SG_BUILD_TARGETS="streamglove streamglove_cuda man" tools/build.sh "$dir" \
+SG_BUILD_TARGETS="streamglove streamglove_cuda _streamglove man" tools/build.sh "$dir" \
   -DCMAKE_BUILD_TYPE=Release -DSG_NATIVE=OFF -DCMAKE_CXX_FLAGS=-march=x86-64-v2 -DSG_MPI=OFF \
   -DBUILD_TESTING=OFF >&2
 (cd "$dir" && cpack -G DEB >&2)

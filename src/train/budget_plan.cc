@@ -84,8 +84,13 @@ uint32_t ReplanBudgetEpochs(uint32_t planned, uint32_t epochs_done, double epoch
     if (!clearly_off && !last_tenth) return planned;
     return static_cast<uint32_t>(std::min(fit, static_cast<double>(planned)));
   }
-  if (!clearly_off && !(last_tenth && -overrun >= epoch_seconds)) return planned;
-  return static_cast<uint32_t>(std::clamp(fit, static_cast<double>(planned),
+  // Lengthening keeps a margin (kBudgetLengthenMargin of an epoch each): a
+  // plan made longer on fast epochs must still fit when the next run slower.
+  const double margin_epoch = epoch_seconds * (1 + kBudgetLengthenMargin);
+  if (!clearly_off && !(last_tenth && -overrun >= margin_epoch)) return planned;
+  const double longer = epochs_done + std::floor(std::max(0.0, seconds_left - final_seconds) /
+                                                 std::max(margin_epoch, 1e-9));
+  return static_cast<uint32_t>(std::clamp(longer, static_cast<double>(planned),
                                           static_cast<double>(std::max(planned, max_epochs))));
 }
 

@@ -187,8 +187,9 @@ TEST_CASE("A running budget plan changes to the epochs that fit, neither overrun
             // Lengthens on idle time over a tenth of the budget, or in the
             // last tenth when a whole epoch more fits.
             const bool shortens = done < planned && overrun > 0 && (clearly_off || last_tenth);
+            const double margin_epoch = per_epoch * (1 + kBudgetLengthenMargin);
             const bool lengthens = done < planned && overrun <= 0 &&
-                                   (clearly_off || (last_tenth && -overrun >= per_epoch));
+                                   (clearly_off || (last_tenth && -overrun >= margin_epoch));
             // Brute force: the most epochs E in [done, planned] (shortening)
             // or [planned, max_epochs] (lengthening) whose remaining (E -
             // done) epochs and the final writes fit `left`.
@@ -200,7 +201,7 @@ TEST_CASE("A running budget plan changes to the epochs that fit, neither overrun
               }
             } else if (lengthens) {
               for (uint32_t e = planned; e <= max_epochs; ++e) {
-                if ((e - done) * per_epoch + final_seconds <= left) want = e;
+                if ((e - done) * margin_epoch + final_seconds <= left) want = e;
               }
             }
             INFO("planned " << planned << " done " << done << " per epoch " << per_epoch << " left "
