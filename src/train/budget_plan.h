@@ -94,10 +94,10 @@ BudgetPlan PlanBudget(Objective objective, bool store_subsampled,
 // (an overrun, or idle time, of over kBudgetReplanShare of the budget) and
 // otherwise in its last tenth of epochs (at least the last two), where the
 // rate is known: it shortens there on any projected overrun and lengthens
-// when a whole epoch more fits, with a margin (kBudgetLengthenMargin). Replayed on an IMDB run that overran
-// (budget_plan_test), cutting at the first projected overrun would have left
-// 21 of 24 epochs and 50 s unused; this leaves 23, ending 7 s inside the
-// budget. Never fewer than epochs_done (the run then ends).
+// when a whole epoch more fits, with a margin (kBudgetLengthenMargin). Replayed on an IMDB run that
+// overran (budget_plan_test), cutting at the first projected overrun would have left 21 of 24
+// epochs and 50 s unused; this leaves 23, ending 7 s inside the budget. Never fewer than
+// epochs_done (the run then ends).
 inline constexpr double kBudgetReplanShare = 0.10;
 // Epoch times vary by about a tenth within a run (16.5-24.8 s above; 24.3-37.7
 // s on wiki100M's skip-gram at fastText's wall time): a lengthened plan counts
