@@ -32,14 +32,14 @@ void ThrowIfError(const Status& s) {
   if (!s.ok()) throw StatusError{s};
 }
 
+// The value the library's names (`name_of`) call `name`, or an error listing them.
 template <typename Enum>
-Enum Pick(const std::string& what, const std::string& name,
-          std::initializer_list<std::pair<const char*, Enum>> choices) {
+Enum Pick(const std::string& what, const std::string& name, std::initializer_list<Enum> values,
+          const char* (*name_of)(Enum)) {
+  Enum picked{};
+  if (ParseNamed(name, values, name_of, &picked)) return picked;
   std::string names;
-  for (const auto& [n, value] : choices) {
-    if (name == n) return value;
-    names += names.empty() ? n : std::string(", ") + n;
-  }
+  for (Enum v : values) names += (names.empty() ? "" : ", ") + std::string(name_of(v));
   throw StatusError{Status::InvalidArgument(what + ": '" + name + "' is none of " + names)};
 }
 
@@ -47,15 +47,12 @@ CorpusOptions MakeCorpusOptions(const std::string& input_format, const std::stri
                                 bool lowercase, const std::string& json_field,
                                 bool skip_bad_records) {
   CorpusOptions c;
-  c.format = Pick<InputFormat>("input_format", input_format,
-                               {{"auto", InputFormat::kAuto},
-                                {"text", InputFormat::kText},
-                                {"jsonl", InputFormat::kJsonl},
-                                {"wet", InputFormat::kWet}});
-  c.tokenizer = Pick<TokenizerKind>("tokenizer", tokenizer,
-                                    {{"whitespace", TokenizerKind::kWhitespace},
-                                     {"words", TokenizerKind::kWords},
-                                     {"icu", TokenizerKind::kIcu}});
+  c.format = Pick("input_format", input_format,
+                  {InputFormat::kAuto, InputFormat::kText, InputFormat::kJsonl, InputFormat::kWet},
+                  InputFormatName);
+  c.tokenizer = Pick("tokenizer", tokenizer,
+                     {TokenizerKind::kWhitespace, TokenizerKind::kWords, TokenizerKind::kIcu},
+                     TokenizerKindName);
   c.lowercase = lowercase;
   c.json_field = json_field;
   c.skip_bad_records = skip_bad_records;
@@ -76,10 +73,10 @@ py::dict PyIngest(const std::string& store, const std::vector<std::string>& path
   o.max_vocab = max_vocab;
   o.subsample = subsample;
   o.fixed_vocabulary = fixed_vocab;
-  o.weighting = Pick<DistanceWeighting>("weighting", weighting,
-                                        {{"harmonic", DistanceWeighting::kHarmonic},
-                                         {"linear", DistanceWeighting::kLinear},
-                                         {"none", DistanceWeighting::kNone}});
+  o.weighting =
+      Pick("weighting", weighting,
+           {DistanceWeighting::kHarmonic, DistanceWeighting::kLinear, DistanceWeighting::kNone},
+           DistanceWeightingName);
   o.memory_bytes = memory;
   o.threads = threads;
   o.progress = progress;
@@ -109,8 +106,7 @@ py::dict PyTrain(const std::string& store, const std::string& output, const std:
                  const std::string& warm_start, bool resume, bool progress,
                  const std::function<void(py::dict)>& on_epoch) {
   TrainOptions o;
-  o.objective = Pick<Objective>("objective", objective,
-                                {{"glove", Objective::kGlove}, {"sgns", Objective::kSgns}});
+  o.objective = Pick("objective", objective, {Objective::kGlove, Objective::kSgns}, ObjectiveName);
   o.dim = dim;
   o.epochs = epochs;
   o.x_max = x_max;
@@ -215,7 +211,7 @@ PYBIND11_MODULE(_streamglove, m) {
   m.def("train", &PyTrain,
         "Trains vectors on the store and writes them to output (GloVe text). on_epoch, if "
         "given, is called after each epoch with a dict (epoch, epochs, loss, seconds, pairs). "
-        "budget (seconds, 0: none) chooses dim and epochs as `train --budget` does.",
+        "budget (seconds, 0: none) chooses dim, epochs and x_max as `train --budget` does.",
         "store"_a, "output"_a, py::kw_only(), "objective"_a = "glove", "dim"_a = 50,
         "epochs"_a = 25, "x_max"_a = 100.0, "budget"_a = 0.0, "seed"_a = 1, "threads"_a = 0,
         "memory"_a = gib, "min_count"_a = 0, "max_vocab"_a = 0, "warm_start"_a = "",

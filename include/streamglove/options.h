@@ -8,7 +8,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
+#include <string_view>
 
 #include "streamglove/status.h"
 
@@ -27,6 +29,35 @@ enum class InputFormat {
   // As in the other formats, a newline inside a page ends a document.
   kWet,
 };
+
+// "auto", "text", "jsonl", "wet": the --format values.
+inline const char* InputFormatName(InputFormat f) {
+  switch (f) {
+    case InputFormat::kAuto:
+      return "auto";
+    case InputFormat::kText:
+      return "text";
+    case InputFormat::kJsonl:
+      return "jsonl";
+    case InputFormat::kWet:
+      return "wet";
+  }
+  return "?";
+}
+
+// The one of `values` that `name_of` calls `name` (the command line's and the
+// Python module's spelling of an option); false when none is.
+template <typename Enum>
+bool ParseNamed(std::string_view name, std::initializer_list<Enum> values,
+                const char* (*name_of)(Enum), Enum* out) {
+  for (Enum v : values) {
+    if (name == name_of(v)) {
+      *out = v;
+      return true;
+    }
+  }
+  return false;
+}
 
 enum class TokenizerKind {
   // Byte-exact with Stanford GloVe: tokens split on space, tab and newline;

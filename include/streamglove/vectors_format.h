@@ -19,6 +19,19 @@ enum class VectorsFormat {
   kWord2VecBinary,  // "V d\n" header, then "word " + d little-endian float32 + "\n"
 };
 
+// "glove", "word2vec-text", "word2vec": the --format values.
+inline const char* VectorsFormatName(VectorsFormat f) {
+  switch (f) {
+    case VectorsFormat::kGloveText:
+      return "glove";
+    case VectorsFormat::kWord2VecText:
+      return "word2vec-text";
+    case VectorsFormat::kWord2VecBinary:
+      return "word2vec";
+  }
+  return "?";
+}
+
 }  // namespace streamglove
 
 #endif  // STREAMGLOVE_VECTORS_FORMAT_H_

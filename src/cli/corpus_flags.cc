@@ -36,14 +36,12 @@ void CorpusFlags::Register(CLI::App* app) {
 }
 
 Status CorpusFlags::Resolve(CorpusOptions* options, std::vector<InputFile>* inputs) const {
-  options->format = format_ == "text"    ? InputFormat::kText
-                    : format_ == "jsonl" ? InputFormat::kJsonl
-                    : format_ == "wet"   ? InputFormat::kWet
-                                         : InputFormat::kAuto;
-  for (TokenizerKind kind :
-       {TokenizerKind::kWhitespace, TokenizerKind::kWords, TokenizerKind::kIcu}) {
-    if (tokenizer_ == TokenizerKindName(kind)) options->tokenizer = kind;
-  }
+  // Both checked by IsMember.
+  ParseNamed(format_,
+             {InputFormat::kAuto, InputFormat::kText, InputFormat::kJsonl, InputFormat::kWet},
+             InputFormatName, &options->format);
+  ParseNamed(tokenizer_, {TokenizerKind::kWhitespace, TokenizerKind::kWords, TokenizerKind::kIcu},
+             TokenizerKindName, &options->tokenizer);
   options->json_field = json_field_;
   options->lowercase = lowercase_;
   options->skip_bad_records = skip_bad_records_;

@@ -85,9 +85,10 @@ Status EmbedCommand::Validate() {
     train_.budget_choices.dim = app_->get_option("--dim")->count() == 0;
     train_.budget_choices.x_max = false;
   }
-  train_.format = format_ == "word2vec"        ? VectorsFormat::kWord2VecBinary
-                  : format_ == "word2vec-text" ? VectorsFormat::kWord2VecText
-                                               : VectorsFormat::kGloveText;
+  ParseNamed(
+      format_,  // checked by IsMember
+      {VectorsFormat::kGloveText, VectorsFormat::kWord2VecText, VectorsFormat::kWord2VecBinary},
+      VectorsFormatName, &train_.format);
   ingest_.progress = train_.progress = !quiet_;
   if (!quiet_) {
     train_.on_plan = [this](const TrainStats& s) {

@@ -2,7 +2,7 @@
 // into a store (kept beside the output, so that a later run with more inputs
 // adds to it and a rerun after an interruption resumes, as `ingest` does),
 // made with the settings the objective trains best from
-// (StoreSettingsForObjective), then trains; a --budget covers both stages.
+// (EmbedSettingsFor, streamglove/embed.h), then trains; a --budget covers both stages.
 #ifndef STREAMGLOVE_CLI_EMBED_COMMAND_H_
 #define STREAMGLOVE_CLI_EMBED_COMMAND_H_
 

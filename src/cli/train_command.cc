@@ -199,9 +199,10 @@ Status TrainCommand::Validate() {
   options_.vectors = vectors_ == "word"   ? VectorsKind::kWord
                      : vectors_ == "both" ? VectorsKind::kBoth
                                           : VectorsKind::kWordPlusContext;
-  options_.format = format_ == "word2vec"        ? VectorsFormat::kWord2VecBinary
-                    : format_ == "word2vec-text" ? VectorsFormat::kWord2VecText
-                                                 : VectorsFormat::kGloveText;
+  ParseNamed(
+      format_,  // checked by IsMember
+      {VectorsFormat::kGloveText, VectorsFormat::kWord2VecText, VectorsFormat::kWord2VecBinary},
+      VectorsFormatName, &options_.format);
   options_.block_compression = compression_ == "zstd"   ? BlockCompression::kZstd
                                : compression_ == "none" ? BlockCompression::kNone
                                                         : BlockCompression::kAuto;

@@ -77,20 +77,20 @@ uint32_t ReplanBudgetEpochs(uint32_t planned, uint32_t epochs_done, double epoch
   const double overrun = remaining * epoch_seconds + final_seconds - seconds_left;
   const bool last_tenth = remaining <= std::max<uint32_t>(2, planned / 10);
   const bool clearly_off = std::abs(overrun) > kBudgetReplanShare * budget_seconds;
-  // The most epochs whose rest fits what is left.
-  const double fit = epochs_done + std::floor(std::max(0.0, seconds_left - final_seconds) /
-                                              std::max(epoch_seconds, 1e-9));
+  // The most epochs whose rest fits what is left, each taking `per_epoch`.
+  const auto fit = [&](double per_epoch) {
+    return epochs_done +
+           std::floor(std::max(0.0, seconds_left - final_seconds) / std::max(per_epoch, 1e-9));
+  };
   if (overrun > 0) {
     if (!clearly_off && !last_tenth) return planned;
-    return static_cast<uint32_t>(std::min(fit, static_cast<double>(planned)));
+    return static_cast<uint32_t>(std::min(fit(epoch_seconds), static_cast<double>(planned)));
   }
   // Lengthening keeps a margin (kBudgetLengthenMargin of an epoch each): a
   // plan made longer on fast epochs must still fit when the next run slower.
   const double margin_epoch = epoch_seconds * (1 + kBudgetLengthenMargin);
   if (!clearly_off && !(last_tenth && -overrun >= margin_epoch)) return planned;
-  const double longer = epochs_done + std::floor(std::max(0.0, seconds_left - final_seconds) /
-                                                 std::max(margin_epoch, 1e-9));
-  return static_cast<uint32_t>(std::clamp(longer, static_cast<double>(planned),
+  return static_cast<uint32_t>(std::clamp(fit(margin_epoch), static_cast<double>(planned),
                                           static_cast<double>(std::max(planned, max_epochs))));
 }
 

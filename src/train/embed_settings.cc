@@ -3,8 +3,7 @@
 namespace streamglove {
 
 EmbedSettings EmbedSettingsFor(Objective objective) {
-  EmbedSettings s;
-  s.ingest.min_count = 5;
+  EmbedSettings s;  // min-count: the options' default, 5
   s.train.objective = objective;
   if (objective == Objective::kSgns) {
     s.ingest.window = 5;
