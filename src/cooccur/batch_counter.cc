@@ -26,13 +26,16 @@ struct IngestMemoryPlan {
   size_t chunks_in_flight;
   size_t dense_bytes;
   uint64_t dense_max_product;  // of each worker's region, from dense_bytes
-  size_t buffer_records;       // per counting worker
+  size_t buffer_records;       // per counting worker: its head's buffer...
+  size_t tail_records;         // ...and its tail's (0: no tail)
   size_t stitch_records;
   size_t merge_fan_in;  // runs one commit thread reads at once
 };
 
+// `tail`: the vocabulary has tail words (PairAccumulator), whose buffer
+// takes a share of each worker's buffer memory.
 Status PlanMemory(const IngestOptions& options, const CorpusOptions& corpus, int threads,
-                  size_t vocab_bytes, IngestMemoryPlan* plan) {
+                  size_t vocab_bytes, bool tail, IngestMemoryPlan* plan) {
   const size_t m = options.memory_bytes;
   const size_t store_bytes = config::StoreMemoryBytes(m);
   plan->chunk_bytes = std::min(std::clamp(m / config::kIngestChunkBudgetDivisor,
@@ -69,14 +72,16 @@ Status PlanMemory(const IngestOptions& options, const CorpusOptions& corpus, int
     plan->dense_bytes = std::min(plan->dense_bytes, options.max_dense_bytes);
   const size_t buffers = rest - plan->dense_bytes * threads;
   plan->stitch_records = std::max<size_t>(4096, buffers / 16 / PairBuffer::kBytesPerRecord);
-  plan->buffer_records = std::max<size_t>(
-      4096, std::min((buffers - buffers / 16) / threads, config::kMaxPairBufferBytes) /
-                PairBuffer::kBytesPerRecord);
-  if (options.max_buffer_bytes != 0) {
-    plan->buffer_records = std::max<size_t>(
-        64, std::min(plan->buffer_records, options.max_buffer_bytes / PairBuffer::kBytesPerRecord));
+  size_t worker_buffers = std::min((buffers - buffers / 16) / threads, config::kMaxPairBufferBytes);
+  if (options.max_buffer_bytes != 0)
+    worker_buffers = std::min(worker_buffers, options.max_buffer_bytes);
+  const size_t tail_bytes = tail ? worker_buffers / config::kTailBufferShare : 0;
+  const size_t min_records = options.max_buffer_bytes != 0 ? 64 : 4096;
+  plan->buffer_records =
+      std::max(min_records, (worker_buffers - tail_bytes) / PairBuffer::kBytesPerRecord);
+  plan->tail_records = tail ? std::max(min_records, tail_bytes / PairBuffer::kBytesPerRecord) : 0;
+  if (options.max_buffer_bytes != 0)
     plan->stitch_records = std::min(plan->stitch_records, plan->buffer_records);
-  }
   return Status::OK();
 }
 
@@ -96,7 +101,14 @@ Status BatchCounter::CheckVocabularyFits(const IngestOptions& options, const Cor
   const size_t index_bytes = words * 32 * 16 / 5 + word_bytes;
   IngestMemoryPlan plan{};
   return PlanMemory(options, corpus, threads, CountingVocabBytes(index_bytes, words, threads),
-                    &plan);
+                    /*tail=*/true, &plan);
+}
+
+uint32_t BatchCounter::HeadWords(const std::vector<VocabEntry>& vocab) {
+  const auto head = std::count_if(vocab.begin(), vocab.end(), [](const VocabEntry& e) {
+    return e.count >= config::kHeadMinCount;
+  });
+  return static_cast<uint32_t>(head > 0 ? head : vocab.size());
 }
 
 // One chunk's journey through the pipeline.
@@ -107,9 +119,12 @@ struct BatchCounter::ChunkWork {
 
 struct BatchCounter::Worker {
   Worker(const CorpusOptions& corpus, const std::vector<InputFile>* inputs, const VocabIndex* vocab,
-         const WindowConfig& window, const IngestMemoryPlan& plan, BatchRuns* runs)
+         uint32_t head_words, const WindowConfig& window, const IngestMemoryPlan& plan,
+         BatchRuns* runs)
       : tokenizer(corpus, inputs),
-        pairs(vocab->size(), plan.dense_max_product, plan.buffer_records, runs),
+        pairs(PairAccumulator::Layout{vocab->size(), head_words, plan.dense_max_product,
+                                      plan.buffer_records, plan.tail_records},
+              runs),
         word_counts(vocab->size(), 0),
         counter(vocab, window, &pairs, word_counts.data()) {}
   ChunkTokenizer tokenizer;
@@ -147,15 +162,16 @@ BatchCounter::~BatchCounter() = default;
 
 Status BatchCounter::Create(const std::vector<InputFile>& inputs,
                             std::vector<std::string> fingerprints, const VocabIndex* vocab,
-                            bool complete_vocab, const WindowConfig& window,
+                            uint32_t head_words, bool complete_vocab, const WindowConfig& window,
                             const CorpusOptions& corpus_options, const IngestOptions& options,
                             int threads, const std::string& runs_dir,
                             std::unique_ptr<BatchCounter>* counter) {
+  head_words = std::min(head_words, vocab->size());
   IngestMemoryPlan plan{};
   SG_RETURN_IF_ERROR(PlanMemory(options, corpus_options, threads,
                                 CountingVocabBytes(vocab->memory_bytes(), vocab->size(), threads),
-                                &plan));
-  plan.dense_max_product = DenseRegion::MaxProductForBytes(vocab->size(), plan.dense_bytes);
+                                head_words < vocab->size(), &plan));
+  plan.dense_max_product = DenseRegion::MaxProductForBytes(head_words, plan.dense_bytes);
   std::unique_ptr<BatchCounter> c(new BatchCounter(inputs, std::move(fingerprints), complete_vocab,
                                                    window, options.progress, threads, runs_dir));
   c->chunks_in_flight_ = plan.chunks_in_flight;
@@ -166,13 +182,16 @@ Status BatchCounter::Create(const std::vector<InputFile>& inputs,
   try {
     for (int i = 0; i < threads; ++i) {
       c->workers_.push_back(std::make_unique<Worker>(corpus, &c->reader_->inputs(), vocab,
-                                                     c->window_, plan, &c->runs_));
+                                                     head_words, c->window_, plan, &c->runs_));
     }
     // Stitching adds at most reach^2 pairs a chunk: a buffer alone serves it.
-    c->stitch_pairs_ = std::make_unique<PairAccumulator>(vocab->size(), /*max_product=*/0,
-                                                         plan.stitch_records, &c->runs_);
+    c->stitch_pairs_ = std::make_unique<PairAccumulator>(
+        PairAccumulator::Layout{vocab->size(), vocab->size(), /*max_product=*/0,
+                                plan.stitch_records, /*tail_records=*/0},
+        &c->runs_);
   } catch (const std::bad_alloc&) {
-    const size_t buffer_bytes = plan.buffer_records * PairBuffer::kBytesPerRecord;
+    const size_t buffer_bytes =
+        (plan.buffer_records + plan.tail_records) * PairBuffer::kBytesPerRecord;
     return Status::IOError(fmt::format(
         "out of memory: the counting buffers of --threads {} ({} each: a dense region of {} and "
         "pair buffers of {}) "
@@ -309,6 +328,7 @@ Status BatchCounter::FinishBatch(BatchCounts* counts, size_t max_runs) {
     for (const auto& w : workers_) {
       if (w->pairs.dense()->cells() > 0) counts->dense.push_back(w->pairs.dense());
       counts->sorted.push_back(w->pairs.sorted_records());
+      counts->sorted.push_back(w->pairs.sorted_tail_records());
     }
     counts->sorted.push_back(stitch_pairs_->sorted_records());
     counts->runs = runs_.Take();

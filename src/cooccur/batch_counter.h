@@ -32,6 +32,7 @@
 #include "corpus/chunk_tokenizer.h"
 #include "store/store.h"
 #include "streamglove/ingest.h"
+#include "streamglove/vocab_file.h"
 #include "util/progress.h"
 #include "vocab/vocab_index.h"
 
@@ -51,16 +52,25 @@ class BatchCounter {
     std::vector<std::string> replaced;  // records they supersede (StartInputAt)
   };
 
-  // `fingerprints` name `inputs` in the records. `runs_dir`: an empty
+  // `fingerprints` name `inputs` in the records. Ids at or above
+  // `head_words` are counting's tail (PairAccumulator; HeadWords() chooses
+  // them; vocab->size(): none). `runs_dir`: an empty
   // directory for spilled runs (removed by the caller). `complete_vocab`:
   // `vocab` holds every word of the inputs (a growing store's, after the
   // vocabulary pass over them), so a token outside it means an input changed
   // while it was read, an error. REQUIRES: options validated; `vocab` and
   // `window` outlive the counter.
   static Status Create(const std::vector<InputFile>& inputs, std::vector<std::string> fingerprints,
-                       const VocabIndex* vocab, bool complete_vocab, const WindowConfig& window,
-                       const CorpusOptions& corpus, const IngestOptions& options, int threads,
-                       const std::string& runs_dir, std::unique_ptr<BatchCounter>* counter);
+                       const VocabIndex* vocab, uint32_t head_words, bool complete_vocab,
+                       const WindowConfig& window, const CorpusOptions& corpus,
+                       const IngestOptions& options, int threads, const std::string& runs_dir,
+                       std::unique_ptr<BatchCounter>* counter);
+
+  // The number of words in `vocab` counted at least config::kHeadMinCount
+  // times: with ids that are ranks of those counts (a store's ids are ranks
+  // of its first counts, and later words follow), about the ids that lead
+  // it. All of them when nothing is counted yet.
+  static uint32_t HeadWords(const std::vector<VocabEntry>& vocab);
   ~BatchCounter();
 
   // OK when counting with a vocabulary of `words` words (of `word_bytes`

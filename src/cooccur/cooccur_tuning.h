@@ -58,6 +58,15 @@ inline constexpr size_t kMaxDenseRegionBytes = size_t{128} << 20;
 // constants".
 inline constexpr size_t kMaxPairBufferBytes = size_t{256} << 20;
 
+// Counting's tail words (PairAccumulator): those the store has counted fewer
+// than this many times (a new store: in its vocabulary pass). Their pairs
+// get a buffer of 1/kTailBufferShare of a worker's buffer memory, and the
+// dense region covers only the other words' ids. On wiki100M (window 15,
+// --memory 1G, 2 threads) this brought a growing store's counting from 1.27x
+// to 1.15x the time of --fixed-vocab's: docs/benchmarks.md.
+inline constexpr uint64_t kHeadMinCount = 5;
+inline constexpr size_t kTailBufferShare = 8;
+
 }  // namespace streamglove::config
 
 #endif  // STREAMGLOVE_COOCCUR_COOCCUR_TUNING_H_

@@ -48,9 +48,11 @@ Status VocabularyPass(const std::string& dir, const std::vector<InputFile>& inpu
 }
 
 // A new store: its vocabulary from the file or a vocabulary pass.
+// *head_words: counting's head (BatchCounter::HeadWords) by the counts the
+// vocabulary came with, which a growing store does not keep.
 Status CreateStore(const std::string& dir, const std::vector<InputFile>& inputs,
                    const CorpusOptions& corpus, const IngestOptions& options, int threads,
-                   Store* store, IngestStats* stats) {
+                   Store* store, uint32_t* head_words, IngestStats* stats) {
   const StoreConfig config = IngestStoreConfig(corpus, options);
   std::vector<VocabEntry> vocab;
   if (!options.vocab_file.empty()) {
@@ -72,16 +74,18 @@ Status CreateStore(const std::string& dir, const std::vector<InputFile>& inputs,
     SG_RETURN_IF_ERROR(s);
     stats->vocabulary_built = true;
   }
+  *head_words = BatchCounter::HeadWords(vocab);
   return InitializeStore(config, std::move(vocab), store, stats);
 }
 
 Status PrepareStore(const std::string& dir, const std::vector<InputFile>& inputs,
                     const InputSelection& selected, const CorpusOptions& corpus,
-                    const IngestOptions& options, int threads, Store* store, IngestStats* stats) {
+                    const IngestOptions& options, int threads, Store* store, uint32_t* head_words,
+                    IngestStats* stats) {
   const auto start = Clock::now();
   if (!store->initialized()) {
     SG_RETURN_IF_ERROR(CreateStore(dir, selected.inputs.empty() ? inputs : selected.inputs, corpus,
-                                   options, threads, store, stats));
+                                   options, threads, store, head_words, stats));
     stats->vocab_seconds = SecondsSince(start);
     return Status::OK();
   }
@@ -107,6 +111,7 @@ Status PrepareStore(const std::string& dir, const std::vector<InputFile>& inputs
     std::filesystem::remove(path, ignored);
     SG_RETURN_IF_ERROR(s);
   }
+  *head_words = BatchCounter::HeadWords(store->vocab());
   stats->vocab_seconds = SecondsSince(start);
   return Status::OK();
 }
@@ -159,8 +164,9 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
   InputSelection selected;
   SG_RETURN_IF_ERROR(SelectInputs(store_dir, inputs, options, store.get(), &selected, stats));
   const std::vector<InputFile>& todo = selected.inputs;
+  uint32_t head_words = 0;
   if (Status s = PrepareStore(store_dir, inputs, selected, corpus_options, options, threads,
-                              store.get(), stats);
+                              store.get(), &head_words, stats);
       !s.ok()) {
     if (created && !store->initialized()) {
       store.reset();
@@ -182,7 +188,7 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
     return Status::IOError(fmt::format("{}: {}", runs_dir, ec.message()));
   }
   std::unique_ptr<BatchCounter> counter;
-  SG_RETURN_IF_ERROR(BatchCounter::Create(todo, selected.fingerprints, &vocab,
+  SG_RETURN_IF_ERROR(BatchCounter::Create(todo, selected.fingerprints, &vocab, head_words,
                                           !store->config().fixed_vocabulary, window.config,
                                           corpus_options, options, threads, runs_dir, &counter));
   if (selected.resuming) counter->StartInputAt(0, selected.progress, selected.progress.replaces);

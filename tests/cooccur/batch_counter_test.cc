@@ -43,22 +43,24 @@ struct Counted {
   std::vector<uint64_t> words;
   size_t batches = 0;
   size_t finished = 0;
+  uint64_t spilled_runs = 0;
 };
 
 // The inputs counted by one BatchCounter in batches of about `batch_bytes`.
 Counted Count(const std::vector<InputFile>& inputs, const VocabIndex& vocab,
               const WindowConfig& window, int threads, uint64_t batch_bytes,
-              const std::string& runs_dir) {
+              const std::string& runs_dir, uint32_t head_words, size_t max_buffer_bytes = 0) {
   CorpusOptions corpus;
   corpus.chunk_bytes = 4096;
   IngestOptions options;
   options.memory_bytes = 128 << 20;
+  options.max_buffer_bytes = max_buffer_bytes;
   options.progress = false;
   ::mkdir(runs_dir.c_str(), 0700);
   std::unique_ptr<BatchCounter> counter;
   REQUIRE(BatchCounter::Create(inputs, std::vector<std::string>(inputs.size(), "fingerprint"),
-                               &vocab, /*complete_vocab=*/true, window, corpus, options, threads,
-                               runs_dir, &counter)
+                               &vocab, head_words, /*complete_vocab=*/true, window, corpus, options,
+                               threads, runs_dir, &counter)
               .ok());
   Counted counted;
   counted.words.assign(vocab.size(), 0);
@@ -78,6 +80,9 @@ Counted Count(const std::vector<InputFile>& inputs, const VocabIndex& vocab,
     counter->TakeWordCounts(&words);
     for (size_t i = 0; i < words.size(); ++i) counted.words[i] += words[i];
   }
+  IngestStats stats;
+  counter->Finish(&stats);
+  counted.spilled_runs = stats.spilled_runs;
   return counted;
 }
 
@@ -135,15 +140,24 @@ TEST_CASE("A batch counter's batches, one or many, count every window of every d
   window.weighting = DistanceWeighting::kHarmonic;
   window.scale = scale;
 
-  const Counted one = Count(inputs, vocab, window, 2, uint64_t{1} << 40, dir.path() + "/runs-1");
+  const Counted one =
+      Count(inputs, vocab, window, 2, uint64_t{1} << 40, dir.path() + "/runs-1", vocab.size());
   CHECK(one.batches == 1);
   CHECK(one.finished == inputs.size());
   CHECK(one.pairs == want_pairs);
   CHECK(one.words == want_words);
 
-  const Counted many = Count(inputs, vocab, window, 1, 20000, dir.path() + "/runs-2");
+  const Counted many = Count(inputs, vocab, window, 1, 20000, dir.path() + "/runs-2", vocab.size());
   CHECK(many.batches > 5);
   CHECK(many.finished == inputs.size());
   CHECK(many.pairs == want_pairs);
   CHECK(many.words == want_words);
+
+  // Counting's tail (the last two thirds of the ids) in buffers of 64 KiB,
+  // so that the tail's buffer spills many runs: the same counts.
+  const Counted tail = Count(inputs, vocab, window, 2, 40000, dir.path() + "/runs-3",
+                             static_cast<uint32_t>(vocab.size() / 3), size_t{64} << 10);
+  CHECK(tail.spilled_runs > 10);
+  CHECK(tail.pairs == want_pairs);
+  CHECK(tail.words == want_words);
 }

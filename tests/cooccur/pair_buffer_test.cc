@@ -91,7 +91,9 @@ TEST_CASE("A pair buffer spills a run only when combining frees too little", "[c
   TestDir dir("sg-spill-");
   BatchRuns runs(dir.path());
   // 4096 records; no dense region.
-  PairAccumulator pairs(/*vocab_size=*/1000, /*max_product=*/0, 4096, &runs);
+  PairAccumulator pairs(PairAccumulator::Layout{/*vocab_size=*/1000, /*head_words=*/1000,
+                                                /*max_product=*/0, 4096, /*tail_records=*/0},
+                        &runs);
   std::map<uint64_t, uint64_t> expected;
   auto add = [&](uint32_t key) {
     pairs.Add(key / 1000, key % 1000, 3);
@@ -114,5 +116,50 @@ TEST_CASE("A pair buffer spills a run only when combining frees too little", "[c
   std::vector<std::unique_ptr<PairStream>> streams;
   for (const PairRun& run : spilled) streams.push_back(NewPairRunReader(run));
   streams.push_back(NewPairSpanStream(pairs.sorted_records()));
+  CHECK(test::MergedPairs(std::move(streams)) == expected);
+}
+
+TEST_CASE("A tail word's pairs go to the tail buffer, spilled whenever it fills", "[cooccur]") {
+  TestDir dir("sg-tail-");
+  BatchRuns runs(dir.path());
+  // Ids below 100 are the head, with a dense region over them; 2000 records
+  // of head buffer, 512 of tail.
+  const uint64_t max_product = 400;
+  PairAccumulator pairs(
+      PairAccumulator::Layout{/*vocab_size=*/5000, /*head_words=*/100, max_product, 2000, 512},
+      &runs);
+  std::map<uint64_t, uint64_t> expected;
+  auto add = [&](uint32_t row, uint32_t col) {
+    pairs.Add(row, col, 1);
+    expected[PairKey(row, col)] += 1;
+  };
+  // Head pairs that combine: 30 rounds over 900 keys (some dense, some not)
+  // never spill the head's buffer.
+  for (int round = 0; round < 30; ++round) {
+    for (uint32_t i = 0; i < 900; ++i) add(i % 100, i / 9 % 100);
+  }
+  CHECK(pairs.spilled_runs() == 0);
+  // Tail pairs, one word of each pair at or above 100, repeated: each fill
+  // of the tail buffer spills, though the repeats would have combined.
+  for (int round = 0; round < 4; ++round) {
+    for (uint32_t i = 0; i < 512; ++i) add(i % 2 == 0 ? 100 + i : 7, 100 + i);
+  }
+  CHECK(pairs.spilled_runs() == 3);
+  std::vector<PairRun> spilled = runs.Take();
+  REQUIRE(spilled.size() == 3);
+  for (const PairRun& run : spilled) CHECK(run.records == 512);
+  pairs.FinishBatch();
+  CHECK(pairs.sorted_tail_records().size() == 512);
+  // The head's buffer holds only head pairs outside the dense region.
+  for (const PairRecord& r : pairs.sorted_records()) {
+    CHECK(PairRow(r.key) < 100);
+    CHECK(PairCol(r.key) < 100);
+    CHECK((PairRow(r.key) + 1) * (PairCol(r.key) + 1) > max_product);
+  }
+  std::vector<std::unique_ptr<PairStream>> streams;
+  for (const PairRun& run : spilled) streams.push_back(NewPairRunReader(run));
+  streams.push_back(NewPairSpanStream(pairs.sorted_records()));
+  streams.push_back(NewPairSpanStream(pairs.sorted_tail_records()));
+  streams.push_back(pairs.dense()->NewDrainStream());
   CHECK(test::MergedPairs(std::move(streams)) == expected);
 }

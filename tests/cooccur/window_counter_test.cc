@@ -84,7 +84,8 @@ TEST_CASE("Windows counted in chunks and stitched equal a brute-force count of e
       config.scale = CountScale(window, config.weighting, /*subsampled=*/false);
       TestDir dir("sg-windows-");
       BatchRuns runs(dir.path());
-      PairAccumulator out(kKnown, /*max_product=*/0, size_t{1} << 20, &runs);
+      PairAccumulator out(
+          PairAccumulator::Layout{kKnown, kKnown, /*max_product=*/0, size_t{1} << 20, 0}, &runs);
       ChunkStitcher stitcher(config, &out);
       std::vector<uint64_t> word_counts(kKnown, 0);
       uint64_t tokens_seen = 0, unknown = 0;

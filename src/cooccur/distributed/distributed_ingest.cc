@@ -450,6 +450,7 @@ Status StartCounting(MpiWorld* world, const JobPaths& paths, const std::vector<I
     s = Status::IOError(fmt::format("{}: {}", runs, ec.message()));
   if (s.ok()) {
     s = BatchCounter::Create(mine, my_fingerprints, counting->vocab.get(),
+                             BatchCounter::HeadWords(counting->entries),
                              !counting->config.fixed_vocabulary, counting->window->config, corpus,
                              counting_options, threads, runs, &counting->counter);
   }
