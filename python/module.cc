@@ -14,8 +14,10 @@
 #include <pybind11/stl.h>
 
 #include "streamglove/corpus_reader.h"
+#include "streamglove/embed.h"
 #include "streamglove/embeddings.h"
 #include "streamglove/ingest.h"
+#include "streamglove/interrupt.h"
 #include "streamglove/train.h"
 
 namespace py = pybind11;
@@ -60,6 +62,42 @@ CorpusOptions MakeCorpusOptions(const std::string& input_format, const std::stri
   return c;
 }
 
+// Passes each epoch to a Python callable, as a dict (epoch, epochs, loss,
+// seconds, pairs). An exception the callable raises cannot unwind through
+// the trainer's threads: the first is kept, no later epoch is reported, and
+// it is raised when training returns.
+class EpochReporter {
+ public:
+  EpochReporter(const std::function<void(py::dict)>& on_epoch, TrainOptions* options) {
+    if (!on_epoch) return;
+    options->on_epoch = [this, on_epoch](const TrainStats& s, const EpochStats& e) {
+      py::gil_scoped_acquire locked;
+      if (raised_ != nullptr) return;
+      py::dict d;
+      d["epoch"] = e.epoch;
+      d["epochs"] = s.epochs_planned;
+      d["loss"] = e.loss;
+      d["seconds"] = e.seconds;
+      d["pairs"] = e.pairs;
+      try {
+        on_epoch(d);
+      } catch (py::error_already_set& error) {
+        raised_ = std::make_unique<py::error_already_set>(std::move(error));
+      }
+    };
+  }
+  // Training's error, unless the callable raised (that one wins).
+  void ThrowIfError(const Status& s) const {
+    if (raised_ == nullptr) streamglove::ThrowIfError(s);
+  }
+  void RaiseCallbackError() {
+    if (raised_ != nullptr) throw std::move(*raised_);
+  }
+
+ private:
+  std::unique_ptr<py::error_already_set> raised_;
+};
+
 py::dict PyIngest(const std::string& store, const std::vector<std::string>& paths, uint32_t window,
                   uint64_t min_count, uint64_t max_vocab, double subsample, bool fixed_vocab,
                   const std::string& weighting, const std::string& input_format,
@@ -85,6 +123,9 @@ py::dict PyIngest(const std::string& store, const std::vector<std::string>& path
   ThrowIfError(ExpandInputs(paths, corpus.format, &inputs));
   IngestStats s;
   {
+    // Ctrl-C stops the call as it stops the command (after a committed
+    // batch), and is raised as KeyboardInterrupt.
+    ScopedInterruptHandlers interruptible;
     py::gil_scoped_release unlocked;
     ThrowIfError(streamglove::Ingest(store, inputs, corpus, o, &s));
   }
@@ -120,35 +161,16 @@ py::dict PyTrain(const std::string& store, const std::string& output, const std:
   o.warm_start = warm_start;
   o.resume = resume;
   o.progress = progress;
-  // An exception the callback raises cannot unwind through the trainer's
-  // threads: the first is kept, no later epoch is reported, and it is raised
-  // when training returns.
-  std::unique_ptr<py::error_already_set> raised;
-  if (on_epoch) {
-    o.on_epoch = [&on_epoch, &raised](const TrainStats& s, const EpochStats& e) {
-      py::gil_scoped_acquire locked;
-      if (raised != nullptr) return;
-      py::dict d;
-      d["epoch"] = e.epoch;
-      d["epochs"] = s.epochs_planned;
-      d["loss"] = e.loss;
-      d["seconds"] = e.seconds;
-      d["pairs"] = e.pairs;
-      try {
-        on_epoch(d);
-      } catch (py::error_already_set& error) {
-        raised = std::make_unique<py::error_already_set>(std::move(error));
-      }
-    };
-  }
+  EpochReporter reporter(on_epoch, &o);
   ThrowIfError(ValidateTrainOptions(o));
   TrainStats s;
   {
+    ScopedInterruptHandlers interruptible;  // as in PyIngest: a checkpoint is kept
     py::gil_scoped_release unlocked;
     const Status status = streamglove::Train(store, output, o, &s);
-    if (raised == nullptr) ThrowIfError(status);
+    reporter.ThrowIfError(status);
   }
-  if (raised != nullptr) throw std::move(*raised);
+  reporter.RaiseCallbackError();
   py::dict d;
   d["vocab_size"] = s.vocab_size;
   d["pairs"] = s.pairs;
@@ -159,6 +181,60 @@ py::dict PyTrain(const std::string& store, const std::string& output, const std:
   std::vector<double> losses;
   for (const EpochStats& e : s.epochs) losses.push_back(e.loss);
   d["losses"] = losses;
+  return d;
+}
+
+py::dict PyEmbed(const std::vector<std::string>& paths, const std::string& output,
+                 const std::string& objective, std::string store, double budget, uint32_t epochs,
+                 uint32_t dim, uint64_t min_count, uint64_t seed, int threads, size_t memory,
+                 const std::string& input_format, const std::string& tokenizer, bool lowercase,
+                 const std::string& json_field, bool skip_bad_records, bool progress,
+                 const std::function<void(py::dict)>& on_epoch) {
+  const CorpusOptions corpus =
+      MakeCorpusOptions(input_format, tokenizer, lowercase, json_field, skip_bad_records);
+  EmbedOptions options;
+  options.settings = EmbedSettingsFor(
+      Pick("objective", objective, {Objective::kGlove, Objective::kSgns}, ObjectiveName));
+  IngestOptions& i = options.settings.ingest;
+  TrainOptions& t = options.settings.train;
+  if (epochs > 0) t.epochs = epochs;
+  if (dim > 0) t.dim = dim;
+  i.min_count = t.min_count = min_count;
+  t.seed = seed;
+  i.threads = t.threads = threads;
+  i.memory_bytes = t.memory_bytes = memory;
+  i.progress = t.progress = progress;
+  if (budget > 0) {
+    options.budget_seconds = t.budget_seconds = budget;
+    t.budget_choices.objective = false;
+    t.budget_choices.dim = dim == 0;
+    t.budget_choices.x_max = false;
+  }
+  EpochReporter reporter(on_epoch, &t);
+  ThrowIfError(ValidateIngestOptions(i));
+  ThrowIfError(ValidateTrainOptions(t));
+  std::vector<InputFile> inputs;
+  ThrowIfError(ExpandInputs(paths, corpus.format, &inputs));
+  if (store.empty()) store = output + ".store";
+  EmbedStats s;
+  {
+    ScopedInterruptHandlers interruptible;  // as in PyIngest
+    py::gil_scoped_release unlocked;
+    const Status status = Embed(store, inputs, corpus, output, options, &s);
+    reporter.ThrowIfError(status);
+  }
+  reporter.RaiseCallbackError();
+  py::dict d;
+  d["store"] = store;
+  d["inputs_ingested"] = s.ingest.inputs_ingested;
+  d["tokens"] = s.ingest.tokens;
+  d["new_words"] = s.ingest.new_words;
+  d["vocab_size"] = s.train.vocab_size;
+  d["dim"] = s.train.dim;
+  d["epochs"] = s.train.epochs.size();
+  d["resumed"] = s.resumed;
+  d["ingest_seconds"] = s.ingest_seconds;
+  d["seconds"] = s.seconds;
   return d;
 }
 
@@ -196,7 +272,11 @@ PYBIND11_MODULE(_streamglove, m) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const StatusError& e) {
-      error(e.status.message().c_str());
+      if (e.status.code() == Status::Code::kInterrupted) {
+        PyErr_SetString(PyExc_KeyboardInterrupt, e.status.message().c_str());
+      } else {
+        error(e.status.message().c_str());
+      }
     }
   });
   const size_t gib = size_t{1} << 30;
@@ -216,6 +296,16 @@ PYBIND11_MODULE(_streamglove, m) {
         "epochs"_a = 25, "x_max"_a = 100.0, "budget"_a = 0.0, "seed"_a = 1, "threads"_a = 0,
         "memory"_a = gib, "min_count"_a = 0, "max_vocab"_a = 0, "warm_start"_a = "",
         "resume"_a = false, "progress"_a = false, "on_epoch"_a = nullptr);
+  m.def("embed", &PyEmbed,
+        "Corpus to vectors in one call, as `streamglove embed`: counts the inputs into a store "
+        "made for the objective (store: default OUTPUT.store, kept: a later call adds inputs, "
+        "a rerun after an interruption resumes), then trains. budget (seconds, 0: none) covers "
+        "both stages; epochs and dim 0 take the objective's (sgns: 100 x 5, glove: 50 x 15).",
+        "inputs"_a, "output"_a, py::kw_only(), "objective"_a = "sgns", "store"_a = "",
+        "budget"_a = 0.0, "epochs"_a = 0, "dim"_a = 0, "min_count"_a = 5, "seed"_a = 1,
+        "threads"_a = 0, "memory"_a = gib, "input_format"_a = "auto", "tokenizer"_a = "whitespace",
+        "lowercase"_a = false, "json_field"_a = "text", "skip_bad_records"_a = false,
+        "progress"_a = false, "on_epoch"_a = nullptr);
   m.def("load_vectors", &PyLoadVectors,
         "Reads a vectors file (GloVe text, word2vec text or binary): (words, float32 matrix).",
         "path"_a);

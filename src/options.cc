@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "corpus/icu_word_breaker.h"
-#include "util/size.h"
+#include "streamglove/units.h"
 #include "util/threads.h"
 
 namespace streamglove {

@@ -8,7 +8,7 @@
 #
 #   tools/bench_additions.sh [-w WORK]
 #   env: SG_BUILD (build), DATA_DIR (../shared/data), SEEDS ("1 2"),
-#        WARM_EPOCHS ("4 6": the from-scratch preset trains 15), PRESET (glove-demo)
+#        WARM_EPOCHS ("5 6": the from-scratch preset trains 15), PRESET (glove-demo)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=""
@@ -23,7 +23,7 @@ data=${DATA_DIR:-../shared/data}
 corpus=$data/corpus/wiki100M.txt.zst
 [ -f "$corpus" ] || { echo "SKIP: $corpus not found"; exit 0; }
 seeds=${SEEDS:-1 2}
-warm_epochs=${WARM_EPOCHS:-4 6}
+warm_epochs=${WARM_EPOCHS:-5 6}
 preset=${PRESET:-glove-demo}
 if [ -z "$work" ]; then
   work=$(mktemp -d "${TMPDIR:-/tmp}/sg-bench-additions.XXXXXX")

@@ -38,7 +38,10 @@ while IFS= read -r file; do
   while IFS= read -r target; do
     [ "$target" = "$own" ] || [ "$target" = streamglove ] && continue
     target_rank=$(rank "$target")
-    if [ "$target_rank" = -1 ] || [ "$target_rank" -ge "$own_rank" ]; then
+    if [ "$own" = cli ]; then
+      echo "$file includes $target/: src/cli/ may include only the public headers and its own"
+      bad=1
+    elif [ "$target_rank" = -1 ] || [ "$target_rank" -ge "$own_rank" ]; then
       echo "$file includes $target/: src/$own/ may include only $(
         [ "$own_rank" = 0 ] && echo "the public headers" || echo "${LAYERS[*]:0:$own_rank}")"
       bad=1
@@ -51,5 +54,5 @@ while IFS= read -r file; do
     bad=1
   fi
 done < <(git ls-files 'include/*.h')
-[ "$bad" = 0 ] && echo "ok: src/ folders depend one way (${LAYERS[*]})"
+[ "$bad" = 0 ] && echo "ok: src/ folders depend one way (${LAYERS[*]}); src/cli/ uses the public headers"
 exit "$bad"

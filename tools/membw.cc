@@ -23,7 +23,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include "util/size.h"
+#include "streamglove/units.h"
 #include "util/split_mix.h"
 
 int main(int argc, char** argv) {

@@ -3,6 +3,7 @@ skip-gram vectors on it, and get them back as a NumPy array or as gensim's
 KeyedVectors.
 
     import streamglove
+    streamglove.embed(["dump/"], "vectors.txt", budget=600)   # one call, or:
     streamglove.ingest("wiki.store", ["dump/"], window=15)
     streamglove.train("wiki.store", "vectors.txt", dim=100, epochs=15, x_max=10,
                       on_epoch=lambda e: print(e["epoch"], e["loss"]))
@@ -10,12 +11,14 @@ KeyedVectors.
     kv = streamglove.keyed_vectors("vectors.txt")   # gensim.models.KeyedVectors
     kv.most_similar("king")
 
-Every call releases the GIL while it works. Errors raise streamglove.Error
-with the command line's one-line message.
+Every call releases the GIL while it works; Ctrl-C stops it as it stops the
+command and raises KeyboardInterrupt. Errors raise streamglove.Error with the
+command line's one-line message.
 """
-from ._streamglove import Error, ingest, load_vectors, train
+from ._streamglove import Error, embed, ingest, load_vectors, train
 
-__all__ = ["Error", "ingest", "train", "load_vectors", "keyed_vectors", "to_keyed_vectors"]
+__all__ = ["Error", "embed", "ingest", "train", "load_vectors", "keyed_vectors",
+           "to_keyed_vectors"]
 
 
 def to_keyed_vectors(words, matrix):

@@ -1,6 +1,6 @@
 #include "cli/corpus_flags.h"
 
-#include "util/size.h"
+#include "streamglove/units.h"
 
 namespace streamglove {
 

@@ -9,7 +9,7 @@
 
 #include "streamglove/corpus_reader.h"
 #include "streamglove/options.h"
-#include "util/size.h"
+#include "streamglove/units.h"
 
 namespace streamglove {
 

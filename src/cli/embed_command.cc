@@ -1,30 +1,13 @@
 #include "cli/embed_command.h"
 
-#include <chrono>
-#include <filesystem>
-
 #include <fmt/format.h>
 
 #include "cli/store_commands.h"
 #include "cli/train_command.h"
 #include "streamglove/embed.h"
-#include "util/duration.h"
+#include "streamglove/units.h"
 
 namespace streamglove {
-
-namespace {
-
-// Below this share of the budget (or 5 s) left after ingesting, training
-// would be a gesture: the run stops and says so instead.
-constexpr double kLeastTrainingShare = 0.1;
-constexpr double kLeastTrainingSeconds = 5;
-
-std::string StoreSettingsText(const IngestOptions& o) {
-  return o.subsample > 0 ? fmt::format("--window {} --subsample {}", o.window, o.subsample)
-                         : fmt::format("--window {} --min-count {}", o.window, o.min_count);
-}
-
-}  // namespace
 
 EmbedCommand::EmbedCommand(CLI::App* parent) {
   app_ = parent->add_subcommand(
@@ -102,67 +85,41 @@ Status EmbedCommand::Validate() {
   return corpus_flags_.Resolve(&corpus_, &inputs_);
 }
 
-Status EmbedCommand::RunIngest(IngestStats* stats) {
+Status EmbedCommand::Run() {
+  EmbedOptions options;
+  options.settings = EmbedSettings{ingest_, train_};
+  options.budget_seconds = budget_seconds_;
+  bool counted = false;
   if (!quiet_) {
-    fmt::print(stderr, "embed: 1/2: counting {} inputs into {} ({}: {}'s store)\n", inputs_.size(),
-               store_, StoreSettingsText(ingest_), objective_);
+    options.on_counting = [this] {
+      fmt::print(stderr, "embed: 1/2: counting {} inputs into {} ({}: {}'s store)\n",
+                 inputs_.size(), store_, EmbedStoreFlags(ingest_), objective_);
+    };
+    options.on_training = [this, &counted](const IngestStats& ingested, bool resumed,
+                                           double budget_left) {
+      counted = true;
+      if (budget_left > 0) train_.budget_seconds = budget_left;  // for the plan and summary
+      for (const std::string& m : ingested.messages) fmt::print(stderr, "ingest: {}\n", m);
+      PrintIngestSummary(ingested);
+      fmt::print(stderr, "embed: 2/2: training {}{}{}\n", objective_,
+                 resumed ? " (resumed from " + output_ + ".checkpoint)" : "",
+                 budget_left > 0
+                     ? fmt::format(" in the {} left of the budget", FormatDuration(budget_left))
+                     : "");
+    };
   }
-  const Status s = Ingest(store_, inputs_, corpus_, ingest_, stats);
-  if (!quiet_) {
-    for (const std::string& m : stats->messages) fmt::print(stderr, "ingest: {}\n", m);
-  }
-  if (stats->settings_differ) {
-    return Status::InvalidArgument(fmt::format(
-        "{}; embed --objective {} makes its store with {}: give it another --store, or train "
-        "this one with `streamglove train --store {}`",
-        s.message(), objective_, StoreSettingsText(ingest_), store_));
+  EmbedStats stats;
+  const Status s = Embed(store_, inputs_, corpus_, output_, std::move(options), &stats);
+  if (quiet_) return s;
+  if (!counted) {
+    for (const std::string& m : stats.ingest.messages) fmt::print(stderr, "ingest: {}\n", m);
   }
   SG_RETURN_IF_ERROR(s);
-  if (!quiet_) PrintIngestSummary(*stats);
-  return Status::OK();
-}
-
-Status EmbedCommand::RunTrain(double budget_left, const IngestStats& ingested) {
-  const std::string checkpoint = output_ + ".checkpoint";
-  // Training stopped part way (kill -9, Ctrl-C) on a store that has not
-  // changed since: continue it rather than start again.
-  std::error_code ec;
-  const bool store_unchanged = ingested.inputs_ingested == 0 && !ingested.resumed;
-  train_.resume = store_unchanged && std::filesystem::exists(checkpoint, ec) &&
-                  !std::filesystem::exists(output_, ec);
-  if (train_.budget_seconds > 0) train_.budget_seconds = budget_left;
-  if (!quiet_) {
-    fmt::print(stderr, "embed: 2/2: training {}{}{}\n", objective_,
-               train_.resume ? " (resumed from " + checkpoint + ")" : "",
-               train_.budget_seconds > 0
-                   ? fmt::format(" in the {} left of the budget", FormatDuration(budget_left))
-                   : "");
-  }
-  TrainStats stats;
-  SG_RETURN_IF_ERROR(Train(store_, output_, train_, &stats));
-  if (!quiet_) PrintTrainSummary(train_, output_, stats);
-  return Status::OK();
-}
-
-Status EmbedCommand::Run() {
-  const auto start = std::chrono::steady_clock::now();
-  IngestStats ingested;
-  SG_RETURN_IF_ERROR(RunIngest(&ingested));
-  const double ingest_seconds = SecondsSince(start);
-  const double budget = budget_seconds_;
-  const double left = budget - ingest_seconds;
-  if (budget > 0 && left < std::max(kLeastTrainingSeconds, kLeastTrainingShare * budget)) {
-    return Status::InvalidArgument(fmt::format(
-        "counting took {} of the {} budget, leaving too little to train: give a larger --budget "
-        "(the store {} is kept, its inputs are not counted again)",
-        FormatDuration(ingest_seconds), FormatDuration(budget), store_));
-  }
-  SG_RETURN_IF_ERROR(RunTrain(left, ingested));
-  if (!quiet_) {
-    fmt::print(stderr, "embed: vectors in {}; {} in all (counting {}){}\n", output_,
-               FormatDuration(SecondsSince(start)), FormatDuration(ingest_seconds),
-               budget > 0 ? fmt::format(", of a {} budget", FormatDuration(budget)) : "");
-  }
+  PrintTrainSummary(train_, output_, stats.train);
+  fmt::print(
+      stderr, "embed: vectors in {}; {} in all (counting {}){}\n", output_,
+      FormatDuration(stats.seconds), FormatDuration(stats.ingest_seconds),
+      budget_seconds_ > 0 ? fmt::format(", of a {} budget", FormatDuration(budget_seconds_)) : "");
   return Status::OK();
 }
 

@@ -1,8 +1,8 @@
 // `streamglove embed`: corpus to vectors in one command. It ingests INPUTS
 // into a store (kept beside the output, so that a later run with more inputs
 // adds to it and a rerun after an interruption resumes, as `ingest` does),
-// made with the settings the objective trains best from
-// (EmbedSettingsFor, streamglove/embed.h), then trains; a --budget covers both stages.
+// made with the settings the objective trains best from, then trains; a
+// --budget covers both stages (Embed, streamglove/embed.h).
 #ifndef STREAMGLOVE_CLI_EMBED_COMMAND_H_
 #define STREAMGLOVE_CLI_EMBED_COMMAND_H_
 
@@ -23,11 +23,6 @@ class EmbedCommand final : public Command {
   Status Run() override;
 
  private:
-  // The ingest stage; explains a store made for other settings.
-  Status RunIngest(IngestStats* stats);
-  // Training with what is left of the budget (or the planned epochs).
-  Status RunTrain(double budget_left, const IngestStats& ingested);
-
   CorpusFlags corpus_flags_;
   std::string output_;
   std::string store_;

@@ -12,8 +12,6 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "util/file.h"
-
 namespace streamglove {
 
 namespace {
@@ -64,7 +62,8 @@ std::string DefaultQuestions() {
   }
   candidates.push_back("../shared/data/eval/analogy/questions-words.txt");
   for (const std::string& c : candidates) {
-    if (PathExists(c)) return c;
+    std::error_code ec;
+    if (std::filesystem::exists(c, ec)) return c;
   }
   return "";
 }

@@ -17,7 +17,7 @@
 #include "cli/store_commands.h"
 #include "cli/train_command.h"
 #include "cli/vocab_command.h"
-#include "util/interrupt.h"
+#include "streamglove/interrupt.h"
 
 int main(int argc, char** argv) {
   using namespace streamglove;

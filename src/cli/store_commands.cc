@@ -7,7 +7,7 @@
 
 #include "cli/mpi_launch.h"
 #include "streamglove/store_info.h"
-#include "util/size.h"
+#include "streamglove/units.h"
 
 namespace streamglove {
 

@@ -8,9 +8,11 @@
 #include "cli/command.h"
 #include "cli/corpus_flags.h"
 #include "streamglove/ingest.h"
-#include "util/size.h"
+#include "streamglove/units.h"
 
 namespace streamglove {
+
+struct DistributedIngestStats;  // streamglove/distributed_ingest.h
 
 // The summary line `ingest` (and `embed`) print on stderr.
 void PrintIngestSummary(const IngestStats& stats);
@@ -25,6 +27,8 @@ class IngestCommand final : public Command {
   // The ingest as one rank of an MPI job (distributed_ingest_command.cc;
   // built with MPI only).
   Status RunDistributed();
+  // Rank 0's messages, then its summary or error line.
+  void ReportDistributed(const Status& s, const DistributedIngestStats& stats) const;
 
   CorpusFlags corpus_flags_;
   std::string store_;

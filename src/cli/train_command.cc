@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "cli/corpus_flags.h"
-#include "util/duration.h"
+#include "streamglove/units.h"
 
 namespace streamglove {
 

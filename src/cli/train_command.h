@@ -6,7 +6,7 @@
 
 #include "cli/command.h"
 #include "streamglove/train.h"
-#include "util/size.h"
+#include "streamglove/units.h"
 
 namespace streamglove {
 

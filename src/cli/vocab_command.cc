@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "util/size.h"
+#include "streamglove/units.h"
 
 namespace streamglove {
 

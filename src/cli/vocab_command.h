@@ -7,8 +7,8 @@
 
 #include "cli/command.h"
 #include "cli/corpus_flags.h"
+#include "streamglove/units.h"
 #include "streamglove/vocabulary.h"
-#include "util/size.h"
 
 namespace streamglove {
 

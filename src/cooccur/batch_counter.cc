@@ -12,10 +12,10 @@
 #include "cooccur/dense_region.h"
 #include "corpus/fingerprint.h"
 #include "store/store_tuning.h"
+#include "streamglove/interrupt.h"
+#include "streamglove/units.h"
 #include "util/config.h"
 #include "util/first_error.h"
-#include "util/interrupt.h"
-#include "util/size.h"
 
 namespace streamglove {
 

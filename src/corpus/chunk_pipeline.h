@@ -18,8 +18,8 @@
 #include <tbb/task_arena.h>
 
 #include "streamglove/corpus_reader.h"
+#include "streamglove/interrupt.h"
 #include "util/first_error.h"
-#include "util/interrupt.h"
 
 namespace streamglove {
 

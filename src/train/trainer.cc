@@ -15,8 +15,10 @@
 
 #include "store/ranked_vocab.h"
 #include "store/store.h"
+#include "streamglove/interrupt.h"
 #include "streamglove/options.h"
 #include "streamglove/train.h"
+#include "streamglove/units.h"
 #include "train/block_stream.h"
 #include "train/bucket_trainer.h"
 #include "train/budget_plan.h"
@@ -30,9 +32,7 @@
 #include "util/duration.h"
 #include "util/file.h"
 #include "util/hash.h"
-#include "util/interrupt.h"
 #include "util/progress.h"
-#include "util/size.h"
 #include "util/threads.h"
 #include "vectors/vectors_writer.h"
 

@@ -1,4 +1,6 @@
-#include "util/interrupt.h"
+#include "streamglove/interrupt.h"
+
+#include <signal.h>
 
 #include <atomic>
 #include <csignal>
@@ -30,6 +32,23 @@ int InterruptSignal() { return g_signal.load(std::memory_order_relaxed); }
 Status InterruptedStatus(const std::string& what) {
   return Status::Interrupted(fmt::format(
       "interrupted by {}: {}", InterruptSignal() == SIGTERM ? "SIGTERM" : "SIGINT", what));
+}
+
+struct ScopedInterruptHandlers::Saved {
+  struct sigaction int_action, term_action;
+};
+
+ScopedInterruptHandlers::ScopedInterruptHandlers() : saved_(std::make_unique<Saved>()) {
+  sigaction(SIGINT, nullptr, &saved_->int_action);
+  sigaction(SIGTERM, nullptr, &saved_->term_action);
+  g_signal.store(0, std::memory_order_relaxed);
+  InstallInterruptHandlers();
+}
+
+ScopedInterruptHandlers::~ScopedInterruptHandlers() {
+  sigaction(SIGINT, &saved_->int_action, nullptr);
+  sigaction(SIGTERM, &saved_->term_action, nullptr);
+  g_signal.store(0, std::memory_order_relaxed);
 }
 
 }  // namespace streamglove

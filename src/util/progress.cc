@@ -7,8 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "streamglove/units.h"
 #include "util/config.h"
-#include "util/size.h"
 
 namespace streamglove {
 

@@ -5,6 +5,7 @@ Run by ctest (python.module) with PYTHONPATH=BUILD/python and /usr/bin/python3."
 import math
 import os
 import random
+import signal
 import threading
 import time
 
@@ -138,3 +139,42 @@ def test_an_exception_in_on_epoch_is_raised_after_training(store, tmp_path):
     with pytest.raises(ValueError, match="enough"):
         streamglove.train(str(path), str(tmp_path / "v.txt"), dim=8, epochs=3, on_epoch=stop)
     assert calls == [1]
+
+
+def test_ctrl_c_stops_training_as_keyboard_interrupt_and_keeps_a_checkpoint(store, tmp_path):
+    path, _ = store
+    out = tmp_path / "v.txt"
+
+    def interrupt(progress):
+        if progress["epoch"] == 1:
+            os.kill(os.getpid(), signal.SIGINT)
+
+    with pytest.raises(KeyboardInterrupt, match="interrupted by SIGINT"):
+        streamglove.train(str(path), str(out), dim=8, epochs=200, threads=2, on_epoch=interrupt)
+    assert (tmp_path / "v.txt.checkpoint").exists()
+    assert not out.exists()
+    # The interrupt is forgotten: the next call runs to its end (resumed).
+    stats = streamglove.train(str(path), str(out), dim=8, epochs=200, threads=2, resume=True)
+    assert stats["epochs"] < 200 and out.exists()
+    # Python's own handler is back: a SIGINT now raises here, at once.
+    with pytest.raises(KeyboardInterrupt):
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(5)
+
+
+def test_embed_equals_ingest_then_train(corpus, tmp_path):
+    out = tmp_path / "embed.txt"
+    stats = streamglove.embed([str(corpus)], str(out), objective="glove", dim=8, epochs=3,
+                              threads=1, min_count=2)
+    assert stats["store"] == str(out) + ".store" and stats["inputs_ingested"] == 1
+    assert stats["epochs"] == 3 and stats["dim"] == 8 and not stats["resumed"]
+    # The same by hand, with the settings embed's GloVe store and training use.
+    store = tmp_path / "by-hand.store"
+    streamglove.ingest(str(store), [str(corpus)], window=15, min_count=2, threads=1)
+    by_hand = tmp_path / "by-hand.txt"
+    streamglove.train(str(store), str(by_hand), objective="glove", dim=8, epochs=3, x_max=10,
+                      threads=1, min_count=2)
+    assert out.read_bytes() == by_hand.read_bytes()
+    # A store made for the other objective is refused, saying what to do.
+    with pytest.raises(streamglove.Error, match="another --store"):
+        streamglove.embed([str(corpus)], str(tmp_path / "sgns.txt"), store=str(store), epochs=1)

@@ -1,6 +1,6 @@
-#include "util/duration.h"
-
 #include <catch2/catch.hpp>
+
+#include "streamglove/units.h"
 
 using namespace streamglove;
 

@@ -1,6 +1,6 @@
-#include "util/size.h"
-
 #include <catch2/catch.hpp>
+
+#include "streamglove/units.h"
 
 using namespace streamglove;
 

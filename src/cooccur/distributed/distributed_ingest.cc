@@ -24,11 +24,11 @@
 #include "store/store.h"
 #include "store/store_records.h"
 #include "store/store_tuning.h"
+#include "streamglove/interrupt.h"
 #include "util/coding.h"
 #include "util/config.h"
 #include "util/duration.h"
 #include "util/file.h"
-#include "util/interrupt.h"
 #include "util/threads.h"
 #include "vocab/vocab_index.h"
 
@@ -666,6 +666,18 @@ Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
   counting.counter.reset();
   // Every rank is done with the job's files before rank 0 removes them.
   return world->Agree(Status::OK());
+}
+
+Status IngestDistributed(const std::string& store_dir, const std::vector<InputFile>& inputs,
+                         const CorpusOptions& corpus, const IngestOptions& options,
+                         const std::function<void(int rank, const Status& outcome,
+                                                  const DistributedIngestStats& stats)>& report) {
+  std::unique_ptr<MpiWorld> world;
+  SG_RETURN_IF_ERROR(MpiWorld::Init(&world));
+  DistributedIngestStats stats;
+  const Status s = DistributedIngest(world.get(), store_dir, inputs, corpus, options, &stats);
+  report(world->rank(), s, stats);
+  return s;
 }
 
 }  // namespace streamglove

@@ -36,29 +36,15 @@
 
 #include "cooccur/distributed/mpi_world.h"
 #include "streamglove/corpus_reader.h"
+#include "streamglove/distributed_ingest.h"
 #include "streamglove/ingest.h"
 #include "streamglove/options.h"
 #include "streamglove/status.h"
 
 namespace streamglove {
 
-struct DistributedIngestStats {
-  int ranks = 0;
-  // Totals over the ranks: inputs, tokens, increments, bytes read, spilled
-  // runs; rank 0's messages and vocabulary size.
-  IngestStats ingest;
-  uint64_t text_bytes = 0;               // decompressed bytes counted, all ranks
-  uint64_t vocab_exchange_bytes = 0;     // word counts sent between ranks, all ranks
-  uint64_t pair_exchange_bytes = 0;      // run bytes owners read from other ranks, all ranks
-  uint64_t max_rank_exchange_bytes = 0;  // read from the rank read most from
-  uint64_t pairs = 0;                    // distinct pairs committed
-  // Wall time of each phase (the slowest rank's).
-  double plan_seconds = 0, vocab_seconds = 0, count_seconds = 0, exchange_seconds = 0,
-         merge_seconds = 0, commit_seconds = 0;
-};
-
-// Collective: every rank calls it with the same arguments (the same command
-// line). REQUIRES: validated options; inputs are regular files.
+// IngestDistributed on `world`, which the caller initialised (tests share
+// one among cases). Collective, with IngestDistributed's requirements.
 Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
                          const std::vector<InputFile>& inputs, const CorpusOptions& corpus,
                          const IngestOptions& options, DistributedIngestStats* stats);

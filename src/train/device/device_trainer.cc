@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 #include <tbb/parallel_for.h>
 
-#include "util/size.h"
+#include "streamglove/units.h"
 
 namespace streamglove {
 

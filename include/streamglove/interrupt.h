@@ -7,8 +7,10 @@
 // if no handler were installed: the stores are crash-safe either way.
 //
 // Thread-safety: Interrupted() may be called from any thread.
-#ifndef STREAMGLOVE_UTIL_INTERRUPT_H_
-#define STREAMGLOVE_UTIL_INTERRUPT_H_
+#ifndef STREAMGLOVE_INTERRUPT_H_
+#define STREAMGLOVE_INTERRUPT_H_
+
+#include <memory>
 
 #include "streamglove/status.h"
 
@@ -22,6 +24,22 @@ int InterruptSignal();
 // "interrupted by SIGINT: <what>" (what was kept and how to continue).
 Status InterruptedStatus(const std::string& what);
 
+// InstallInterruptHandlers for a scope, for a host with handlers of its own
+// that calls the library again afterwards (the Python module): when the
+// scope ends, the handlers from before it are back and the interrupt is
+// forgotten. One scope at a time.
+class ScopedInterruptHandlers {
+ public:
+  ScopedInterruptHandlers();
+  ~ScopedInterruptHandlers();
+  ScopedInterruptHandlers(const ScopedInterruptHandlers&) = delete;
+  ScopedInterruptHandlers& operator=(const ScopedInterruptHandlers&) = delete;
+
+ private:
+  struct Saved;
+  std::unique_ptr<Saved> saved_;
+};
+
 }  // namespace streamglove
 
-#endif  // STREAMGLOVE_UTIL_INTERRUPT_H_
+#endif  // STREAMGLOVE_INTERRUPT_H_
