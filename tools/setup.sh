@@ -15,6 +15,8 @@ packages=(
   openmpi-bin libopenmpi-dev
   # cross-checks against independent peers (they install for /usr/bin/python3)
   python3-numpy python3-scipy python3-gensim fasttext
+  # the Python module (pybind11, for /usr/bin/python3) and its tests
+  pybind11-dev python3-dev python3-pytest
   # fuzzing (libFuzzer ships with clang), the format check, and the CUDA plugin's
   # kernels (clang compiles them to PTX: no CUDA toolkit)
   clang clang-format
