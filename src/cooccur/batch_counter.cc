@@ -85,22 +85,21 @@ Status PlanMemory(const IngestOptions& options, const CorpusOptions& corpus, int
   return Status::OK();
 }
 
-// What counting with a vocabulary holds: the index (`index_bytes`) and the
-// table it was built from, and each worker's word counts with their sum at
-// a commit.
-size_t CountingVocabBytes(size_t index_bytes, uint64_t words, int threads) {
-  return index_bytes * 2 + (threads + size_t{1}) * words * sizeof(uint64_t);
+// What counting with a vocabulary of `words` words holds: the store's
+// vocabulary (an entry a word, and `word_bytes` of words too long to sit
+// inside one: VocabIndex::OutOfLineBytes), its index, and each worker's word
+// counts with their sum at a commit.
+size_t CountingVocabBytes(uint64_t words, uint64_t word_bytes, int threads) {
+  return words * sizeof(VocabEntry) + word_bytes + VocabIndex::BytesFor(words) +
+         (threads + size_t{1}) * words * sizeof(uint64_t);
 }
 
 }  // namespace
 
 Status BatchCounter::CheckVocabularyFits(const IngestOptions& options, const CorpusOptions& corpus,
                                          int threads, uint64_t words, uint64_t word_bytes) {
-  // A WordCountTable's 32-byte slots are at most 5/8 used, so at worst 3.2
-  // slots a word, plus the words' bytes.
-  const size_t index_bytes = words * 32 * 16 / 5 + word_bytes;
   IngestMemoryPlan plan{};
-  return PlanMemory(options, corpus, threads, CountingVocabBytes(index_bytes, words, threads),
+  return PlanMemory(options, corpus, threads, CountingVocabBytes(words, word_bytes, threads),
                     /*tail=*/true, &plan);
 }
 
@@ -168,8 +167,10 @@ Status BatchCounter::Create(const std::vector<InputFile>& inputs,
                             std::unique_ptr<BatchCounter>* counter) {
   head_words = std::min(head_words, vocab->size());
   IngestMemoryPlan plan{};
+  uint64_t word_bytes = 0;
+  for (const VocabEntry& e : vocab->vocab()) word_bytes += VocabIndex::OutOfLineBytes(e.word);
   SG_RETURN_IF_ERROR(PlanMemory(options, corpus_options, threads,
-                                CountingVocabBytes(vocab->memory_bytes(), vocab->size(), threads),
+                                CountingVocabBytes(vocab->size(), word_bytes, threads),
                                 head_words < vocab->size(), &plan));
   plan.dense_max_product = DenseRegion::MaxProductForBytes(head_words, plan.dense_bytes);
   std::unique_ptr<BatchCounter> c(new BatchCounter(inputs, std::move(fingerprints), complete_vocab,

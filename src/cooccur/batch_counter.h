@@ -73,10 +73,9 @@ class BatchCounter {
   static uint32_t HeadWords(const std::vector<VocabEntry>& vocab);
   ~BatchCounter();
 
-  // OK when counting with a vocabulary of `words` words (of `word_bytes`
-  // bytes in all) fits options.memory_bytes; otherwise Create()'s error. For
-  // refusing a vocabulary before it is loaded and stored: the estimate takes
-  // the index at its largest.
+  // OK when counting with a vocabulary of `words` words (`word_bytes` of them
+  // out of line: VocabIndex::OutOfLineBytes) fits options.memory_bytes; otherwise Create()'s error.
+  // For refusing a vocabulary before it is loaded and stored: the same estimate as Create()'s.
   static Status CheckVocabularyFits(const IngestOptions& options, const CorpusOptions& corpus,
                                     int threads, uint64_t words, uint64_t word_bytes);
 

@@ -152,7 +152,7 @@ Status CheckNewWordsFit(const WordSource& words, uint64_t known_words, uint64_t 
                         const IngestOptions& options, const CorpusOptions& corpus, int threads) {
   SG_RETURN_IF_ERROR(words([&](std::string_view word, uint64_t) {
     ++known_words;
-    known_bytes += word.size();
+    known_bytes += VocabIndex::OutOfLineBytes(word);
     return Status::OK();
   }));
   return BatchCounter::CheckVocabularyFits(options, corpus, threads, known_words, known_bytes);
@@ -187,7 +187,7 @@ Status AddInputWords(const WordSource& seen, const IngestOptions& options,
     return Status::OK();
   }
   uint64_t known_bytes = 0;
-  for (const VocabEntry& e : store->vocab()) known_bytes += e.word.size();
+  for (const VocabEntry& e : store->vocab()) known_bytes += VocabIndex::OutOfLineBytes(e.word);
   SG_RETURN_IF_ERROR(
       CheckNewWordsFit(unknown, store->vocab().size(), known_bytes, options, corpus, threads));
   std::vector<std::string> added;

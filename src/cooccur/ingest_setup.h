@@ -72,7 +72,8 @@ WordSource VocabFileWords(const std::string& path);
 // Its words, from memory.
 WordSource VocabWords(const std::vector<VocabEntry>* words);
 
-// OK when counting with `known_words` (of `known_bytes` bytes) and the words
+// OK when counting with `known_words` (`known_bytes` of them out of line:
+// VocabIndex::OutOfLineBytes) and the words
 // of `words` fits options.memory_bytes (BatchCounter::CheckVocabularyFits).
 Status CheckNewWordsFit(const WordSource& words, uint64_t known_words, uint64_t known_bytes,
                         const IngestOptions& options, const CorpusOptions& corpus, int threads);

@@ -42,7 +42,7 @@ Status StoreImpl::RequireInitialized() const {
   return Status::InvalidArgument(fmt::format("{}: store is not initialized", dir_));
 }
 
-Status StoreImpl::Initialize(const StoreConfig& config, const std::vector<VocabEntry>& vocab) {
+Status StoreImpl::Initialize(const StoreConfig& config, std::vector<VocabEntry> vocab) {
   if (initialized_) {
     return Status::InvalidArgument(fmt::format("{}: store is already initialized", dir_));
   }
@@ -50,28 +50,28 @@ Status StoreImpl::Initialize(const StoreConfig& config, const std::vector<VocabE
     return Status::InvalidArgument(
         fmt::format("{}: {} vocabulary words exceed 2^32", dir_, vocab.size()));
   }
-  rocksdb::WriteBatch batch;
-  std::string value;
-  EncodeConfig(config, &value);
-  rocksdb::Status s = batch.Put(kConfigKey, value);
-  if (s.ok()) s = batch.Put(kAdditionKey, EncodeAddition(0, vocab.size()));
-  for (size_t i = 0; s.ok() && i < vocab.size(); ++i) {
+  for (size_t i = 0; i < vocab.size(); ++i) {
     if (vocab[i].word.empty()) {
       return Status::InvalidArgument(fmt::format("{}: vocabulary word {} is empty", dir_, i));
     }
-    value.clear();
-    EncodeVocabValue(vocab[i], &value);
-    s = batch.Put(VocabKey(static_cast<uint32_t>(i)), value);
   }
-  if (s.ok()) {
-    rocksdb::WriteOptions wo;
-    wo.sync = true;
-    s = db_->Write(wo, &batch);
-  }
-  if (!s.ok()) return FromRocks(s, "writing config and vocabulary");
+  const auto records = [&](const RecordPut& put) {
+    // Key order: "M/addition" < "M/config" < "V" + id (big-endian).
+    SG_RETURN_IF_ERROR(put(kAdditionKey, EncodeAddition(0, vocab.size())));
+    std::string value;
+    EncodeConfig(config, &value);
+    SG_RETURN_IF_ERROR(put(kConfigKey, value));
+    for (size_t i = 0; i < vocab.size(); ++i) {
+      value.clear();
+      EncodeVocabValue(vocab[i], &value);
+      SG_RETURN_IF_ERROR(put(VocabKey(static_cast<uint32_t>(i)), value));
+    }
+    return Status::OK();
+  };
+  SG_RETURN_IF_ERROR(IngestRecords(records, "writing config and vocabulary"));
   config_ = config;
-  vocab_ = vocab;
   last_added_words_ = vocab.size();
+  vocab_ = std::move(vocab);
   initialized_ = true;
   return Status::OK();
 }
@@ -86,21 +86,20 @@ Status StoreImpl::AddWords(const std::vector<std::string>& words) {
         fmt::format("{}: {} vocabulary words exceed 2^32 - 1", dir_, vocab_.size() + words.size()));
   }
   if (words.empty()) return Status::OK();
-  rocksdb::WriteBatch batch;
-  rocksdb::Status s = batch.Put(kAdditionKey, EncodeAddition(vocab_.size(), words.size()));
-  std::string value;
-  for (size_t i = 0; s.ok() && i < words.size(); ++i) {
-    if (words[i].empty()) return Status::InvalidArgument(fmt::format("{}: an empty word", dir_));
-    value.clear();
-    EncodeVocabValue(VocabEntry{words[i], 0}, &value);
-    s = batch.Put(VocabKey(static_cast<uint32_t>(vocab_.size() + i)), value);
+  for (const std::string& w : words) {
+    if (w.empty()) return Status::InvalidArgument(fmt::format("{}: an empty word", dir_));
   }
-  if (s.ok()) {
-    rocksdb::WriteOptions wo;
-    wo.sync = true;
-    s = db_->Write(wo, &batch);
-  }
-  if (!s.ok()) return FromRocks(s, "adding words to the vocabulary");
+  const auto records = [&](const RecordPut& put) {
+    SG_RETURN_IF_ERROR(put(kAdditionKey, EncodeAddition(vocab_.size(), words.size())));
+    std::string value;
+    for (size_t i = 0; i < words.size(); ++i) {
+      value.clear();
+      EncodeVocabValue(VocabEntry{words[i], 0}, &value);
+      SG_RETURN_IF_ERROR(put(VocabKey(static_cast<uint32_t>(vocab_.size() + i)), value));
+    }
+    return Status::OK();
+  };
+  SG_RETURN_IF_ERROR(IngestRecords(records, "adding words to the vocabulary"));
   for (const std::string& w : words) vocab_.push_back(VocabEntry{w, 0});
   last_added_words_ = words.size();
   return Status::OK();

@@ -139,7 +139,7 @@ class Store {
   virtual bool initialized() const = 0;
   // REQUIRES: !initialized(). Writes config and vocabulary (ids in order)
   // atomically.
-  virtual Status Initialize(const StoreConfig& config, const std::vector<VocabEntry>& vocab) = 0;
+  virtual Status Initialize(const StoreConfig& config, std::vector<VocabEntry> vocab) = 0;
   // REQUIRES: initialized().
   virtual const StoreConfig& config() const = 0;
   // Every word by id (not in rank order; counts may be 0).

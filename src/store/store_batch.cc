@@ -243,6 +243,36 @@ Status StoreImpl::CommitBatchFiles(const std::vector<std::string>& files,
   return Status::OK();
 }
 
+namespace {
+
+// One ingestion of any number of files is one MANIFEST record: all or none
+// of them is in the store after a crash.
+rocksdb::IngestExternalFileOptions OneStepIngestion() {
+  rocksdb::IngestExternalFileOptions opts;
+  opts.move_files = true;  // a hard link: the files never exist twice on disk
+  opts.allow_global_seqno = true;
+  opts.allow_blocking_flush = true;
+  opts.write_global_seqno = false;  // keep the files immutable; the seqno lives in the MANIFEST
+  return opts;
+}
+
+}  // namespace
+
+Status StoreImpl::IngestRecords(const std::function<Status(const RecordPut& put)>& write,
+                                std::string_view what) {
+  BatchFile file(fmt::format("{}/{}/records-{}.sst", dir_, kStoreTmpDir, next_batch_++), 0);
+  Status s = file.Open(options_, db_->DefaultColumnFamily());
+  if (s.ok()) {
+    s = write(
+        [&](const std::string& key, const std::string& value) { return file.Put(key, value); });
+  }
+  if (s.ok()) s = file.Finish();
+  if (!s.ok()) return Status::IOError(fmt::format("{}: {}: {}", dir_, what, s.message()));
+  const rocksdb::Status ingested = db_->IngestExternalFile({file.path()}, OneStepIngestion());
+  if (!ingested.ok()) return FromRocks(ingested, what);
+  return Status::OK();
+}
+
 Status StoreImpl::IngestWithMetadata(std::vector<std::string> pair_files,
                                      const BatchMetadata& metadata) {
   // Metadata in key order, as an SST file requires: "M/input/..." <
@@ -316,14 +346,7 @@ Status StoreImpl::IngestWithMetadata(std::vector<std::string> pair_files,
     SG_RETURN_IF_ERROR(meta.Finish());
     pair_files.push_back(meta.path());
     WaitForL0Compactions(pair_files.size());
-    rocksdb::IngestExternalFileOptions opts;
-    opts.move_files = true;  // a hard link: the batch never exists twice on disk
-    opts.allow_global_seqno = true;
-    opts.allow_blocking_flush = true;
-    opts.write_global_seqno = false;  // keep the files immutable; the seqno lives in the MANIFEST
-    // One ingestion of all the files is one MANIFEST record: all or none of
-    // them is in the store after a crash.
-    const rocksdb::Status s = db_->IngestExternalFile(pair_files, opts);
+    const rocksdb::Status s = db_->IngestExternalFile(pair_files, OneStepIngestion());
     if (!s.ok()) return FromRocks(s, fmt::format("committing batch {}", pair_files.front()));
   }
   for (uint32_t id = 0; id < counts.size(); ++id) vocab_[id].count += counts[id];

@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -48,7 +49,7 @@ class StoreImpl final : public Store {
   Status UpgradeFormat();
 
   bool initialized() const override { return initialized_; }
-  Status Initialize(const StoreConfig& config, const std::vector<VocabEntry>& vocab) override;
+  Status Initialize(const StoreConfig& config, std::vector<VocabEntry> vocab) override;
   const StoreConfig& config() const override { return config_; }
   const std::vector<VocabEntry>& vocab() const override { return vocab_; }
   Status AddWords(const std::vector<std::string>& words) override;
@@ -84,6 +85,14 @@ class StoreImpl final : public Store {
   // `files_per_batch` files, or no compaction is running or pending that
   // could make it so, or after kStoreMaxL0WaitSeconds.
   void WaitForL0Compactions(size_t files_per_batch);
+  // Writes the records that `write` passes to its argument (key, value), in
+  // key order, as one SST file, and ingests it: one step, as a WriteBatch
+  // would be, but streamed to disk, where a WriteBatch and then the memtable
+  // would each hold every record (a growing store's vocabulary: millions of
+  // words, about 60 bytes each in either). `what` names the step in errors.
+  using RecordPut = std::function<Status(const std::string& key, const std::string& value)>;
+  Status IngestRecords(const std::function<Status(const RecordPut& put)>& write,
+                       std::string_view what);
   // Ingests `pair_files` (key ranges not overlapping, possibly none) with
   // the metadata changes, all in one step.
   Status IngestWithMetadata(std::vector<std::string> pair_files, const BatchMetadata& metadata);
