@@ -29,10 +29,11 @@ fi
 mkdir -p "$work/corpus"
 if [ ! -f "$work/corpus.done" ]; then
   "$build/streamglove-make-corpus" -o "$work/corpus" --bytes "$bytes" --vocab "$vocab" \
-    --zipf "$zipf" --shards 8 --threads 2
+    --zipf "$zipf" --shards 8 --threads 2 2>&1 | tee "$work/corpus.log"
   touch "$work/corpus.done"
 fi
-text_bytes=$(cat "$work"/corpus/* | wc -c)
+# "...: 8 shards, N bytes, ...": the text's bytes (the shards are compressed).
+text_bytes=$(grep -o '[0-9]* bytes' "$work/corpus.log" | head -1 | cut -d' ' -f1)
 rm -rf "$work/store"
 /usr/bin/time -v "$build/streamglove" ingest --store "$work/store" "$work/corpus" --window 10 \
   --min-count 5 --memory "$memory" --threads 2 --quiet 2>"$work/ingest.err"

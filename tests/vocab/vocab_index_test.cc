@@ -1,0 +1,51 @@
+// VocabIndex against std::unordered_map: every word of a large vocabulary
+// (short words inline in their strings, long ones not) finds its id, words
+// outside it and prefixes of its words find none, and the index stays within
+// its stated size.
+#include "vocab/vocab_index.h"
+
+#include <random>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+using namespace streamglove;
+
+TEST_CASE("VocabIndex finds every word's id and nothing else", "[vocab]") {
+  std::mt19937_64 rng(11);
+  std::vector<VocabEntry> vocab;
+  std::unordered_map<std::string, uint32_t> want;
+  auto random_word = [&] {
+    std::string w(1 + rng() % 24, 'a');
+    for (char& c : w) c = static_cast<char>('a' + rng() % 26);
+    return w;
+  };
+  while (vocab.size() < 200000) {
+    std::string w = random_word();
+    if (want.emplace(w, static_cast<uint32_t>(vocab.size())).second)
+      vocab.push_back(VocabEntry{w, vocab.size()});
+  }
+  const VocabIndex index(vocab);
+  CHECK(index.size() == vocab.size());
+  for (const auto& [word, id] : want) REQUIRE(index.Lookup(word) == id);
+  for (int i = 0; i < 200000; ++i) {
+    const std::string w = random_word();
+    const auto it = want.find(w);
+    REQUIRE(index.Lookup(w) == (it == want.end() ? VocabIndex::kUnknown : it->second));
+  }
+  for (const VocabEntry& e : vocab) {
+    if (e.word.size() > 1 && want.count(e.word.substr(1)) == 0)
+      REQUIRE(index.Lookup(e.word.substr(1)) == VocabIndex::kUnknown);
+  }
+  CHECK(index.Lookup("") == VocabIndex::kUnknown);
+  // 8-byte slots at most 3/4 full, at least 3/8 (the table doubles).
+  CHECK(index.memory_bytes() == VocabIndex::BytesFor(vocab.size()));
+  CHECK(index.memory_bytes() * 3 >= vocab.size() * 8 * 4);
+  CHECK(index.memory_bytes() * 3 <= vocab.size() * 8 * 8);
+  const std::vector<VocabEntry> none;
+  const VocabIndex empty(none);
+  CHECK(empty.Lookup("a") == VocabIndex::kUnknown);
+  CHECK(empty.size() == 0);
+}
