@@ -111,8 +111,9 @@ Status EmbedCommand::Run() {
   EmbedStats stats;
   const Status s = Embed(store_, inputs_, corpus_, output_, std::move(options), &stats);
   if (quiet_) return s;
-  if (!counted) {
+  if (!counted) {  // stopped before training: what counting did, if it finished
     for (const std::string& m : stats.ingest.messages) fmt::print(stderr, "ingest: {}\n", m);
+    if (stats.ingest_seconds > 0) PrintIngestSummary(stats.ingest);
   }
   SG_RETURN_IF_ERROR(s);
   PrintTrainSummary(train_, output_, stats.train);
