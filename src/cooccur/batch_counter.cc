@@ -167,11 +167,10 @@ Status BatchCounter::Create(const std::vector<InputFile>& inputs,
                             std::unique_ptr<BatchCounter>* counter) {
   head_words = std::min(head_words, vocab->size());
   IngestMemoryPlan plan{};
-  uint64_t word_bytes = 0;
-  for (const VocabEntry& e : vocab->vocab()) word_bytes += VocabIndex::OutOfLineBytes(e.word);
-  SG_RETURN_IF_ERROR(PlanMemory(options, corpus_options, threads,
-                                CountingVocabBytes(vocab->size(), word_bytes, threads),
-                                head_words < vocab->size(), &plan));
+  SG_RETURN_IF_ERROR(
+      PlanMemory(options, corpus_options, threads,
+                 CountingVocabBytes(vocab->size(), vocab->out_of_line_bytes(), threads),
+                 head_words < vocab->size(), &plan));
   plan.dense_max_product = DenseRegion::MaxProductForBytes(head_words, plan.dense_bytes);
   std::unique_ptr<BatchCounter> c(new BatchCounter(inputs, std::move(fingerprints), complete_vocab,
                                                    window, options.progress, threads, runs_dir));

@@ -186,10 +186,8 @@ Status AddInputWords(const WordSource& seen, const IngestOptions& options,
     }
     return Status::OK();
   }
-  uint64_t known_bytes = 0;
-  for (const VocabEntry& e : store->vocab()) known_bytes += VocabIndex::OutOfLineBytes(e.word);
-  SG_RETURN_IF_ERROR(
-      CheckNewWordsFit(unknown, store->vocab().size(), known_bytes, options, corpus, threads));
+  SG_RETURN_IF_ERROR(CheckNewWordsFit(unknown, store->vocab().size(), known.out_of_line_bytes(),
+                                      options, corpus, threads));
   std::vector<std::string> added;
   added.reserve(words);
   SG_RETURN_IF_ERROR(unknown([&](std::string_view word, uint64_t) {

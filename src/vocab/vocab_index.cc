@@ -17,6 +17,7 @@ VocabIndex::VocabIndex(const std::vector<VocabEntry>& vocab)
     size_t i = hash & mask_;
     while (slots_[i].id != kUnknown) i = (i + 1) & mask_;
     slots_[i] = Slot{id, static_cast<uint32_t>(hash >> 32)};
+    out_of_line_bytes_ += OutOfLineBytes(vocab[id].word);
   }
 }
 

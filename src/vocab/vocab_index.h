@@ -44,9 +44,10 @@ class VocabIndex {
     return kUnknown;
   }
   uint32_t size() const { return static_cast<uint32_t>(vocab_->size()); }
-  const std::vector<VocabEntry>& vocab() const { return *vocab_; }
   // The slots' bytes (the words are the vocabulary's).
   size_t memory_bytes() const { return slots_.size() * sizeof(Slot); }
+  // The vocabulary's OutOfLineBytes, summed over its words.
+  uint64_t out_of_line_bytes() const { return out_of_line_bytes_; }
   // What an index of `words` words takes.
   static size_t BytesFor(uint64_t words);
   // The bytes a vocabulary entry of `word` holds outside itself: a word
@@ -66,6 +67,7 @@ class VocabIndex {
   const std::vector<VocabEntry>* vocab_;
   std::vector<Slot> slots_;
   size_t mask_;
+  uint64_t out_of_line_bytes_ = 0;
 };
 
 }  // namespace streamglove

@@ -40,6 +40,10 @@ TEST_CASE("VocabIndex finds every word's id and nothing else", "[vocab]") {
       REQUIRE(index.Lookup(e.word.substr(1)) == VocabIndex::kUnknown);
   }
   CHECK(index.Lookup("") == VocabIndex::kUnknown);
+  uint64_t long_bytes = 0;  // std::string keeps up to 15 bytes inline
+  for (const VocabEntry& e : vocab) long_bytes += e.word.size() > 15 ? e.word.size() + 1 : 0;
+  CHECK(long_bytes > 0);
+  CHECK(index.out_of_line_bytes() == long_bytes);
   // 8-byte slots at most 3/4 full, at least 3/8 (the table doubles).
   CHECK(index.memory_bytes() == VocabIndex::BytesFor(vocab.size()));
   CHECK(index.memory_bytes() * 3 >= vocab.size() * 8 * 4);
