@@ -8,6 +8,7 @@
 
 #include "streamglove/units.h"
 #include "util/duration.h"
+#include "util/progress.h"
 
 namespace streamglove {
 
@@ -50,6 +51,9 @@ Status Embed(const std::string& store, const std::vector<InputFile>& inputs,
   const auto start = std::chrono::steady_clock::now();
   const IngestOptions& ingest = options.settings.ingest;
   TrainOptions& train = options.settings.train;
+  // One progress line over both stages, with one ETA (the budget's end).
+  ScopedProgressJob job("embed", options.budget_seconds);
+  job.SetStage("1/2 counting", /*last=*/false);
   if (options.on_counting) options.on_counting();
   const Status ingested = Ingest(store, inputs, corpus, ingest, &stats->ingest);
   if (stats->ingest.settings_differ) {
@@ -78,6 +82,7 @@ Status Embed(const std::string& store, const std::vector<InputFile>& inputs,
                  !std::filesystem::exists(output, ec);
   stats->resumed = train.resume;
   if (options.on_training) options.on_training(stats->ingest, train.resume, budget > 0 ? left : 0);
+  job.SetStage("2/2 training", /*last=*/true);
   SG_RETURN_IF_ERROR(Train(store, output, train, &stats->train));
   stats->seconds = SecondsSince(start);
   return Status::OK();
