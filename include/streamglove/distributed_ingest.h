@@ -31,6 +31,9 @@ struct DistributedIngestStats {
   uint64_t pair_exchange_bytes = 0;      // run bytes owners read from other ranks, all ranks
   uint64_t max_rank_exchange_bytes = 0;  // read from the rank read most from
   uint64_t pairs = 0;                    // distinct pairs committed
+  // Merged and committed by the rank that merged most (its rows' share of
+  // `pairs`: ranks' row ranges are balanced when it is about pairs / ranks).
+  uint64_t max_rank_pairs = 0;
   // Wall time of each phase (the slowest rank's).
   double plan_seconds = 0, vocab_seconds = 0, count_seconds = 0, exchange_seconds = 0,
          merge_seconds = 0, commit_seconds = 0;

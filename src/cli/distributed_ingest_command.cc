@@ -34,14 +34,15 @@ void IngestCommand::ReportDistributed(const Status& s, const DistributedIngestSt
   fmt::print(stderr,
              "ingest: {} ranks: {} inputs ingested, {} skipped; {} tokens, {} pair increments; "
              "vocabulary {} words{}; {:.2f} s (plan {:.2f} s, vocabulary {:.2f} s, counting "
-             "{:.2f} s, exchange {:.2f} s, merge {:.2f} s, commit {:.2f} s); {} pairs; "
-             "exchanged {} of word counts; owners read {} of other ranks' pair runs ({} from the "
+             "{:.2f} s, exchange {:.2f} s, merge {:.2f} s, commit {:.2f} s); {} pairs ({} merged "
+             "by the busiest rank); exchanged {} of word counts; owners read {} of other ranks' "
+             "pair runs ({} from the "
              "busiest rank) for {} of text ({} bytes of word counts, {} bytes of pairs, {} bytes "
              "of text)\n",
              stats.ranks, t.inputs_ingested, t.inputs_skipped, t.tokens, t.increments, t.vocab_size,
              t.vocabulary_built ? " (built)" : "", seconds, stats.plan_seconds, stats.vocab_seconds,
              stats.count_seconds, stats.exchange_seconds, stats.merge_seconds, stats.commit_seconds,
-             stats.pairs, FormatBytes(stats.vocab_exchange_bytes),
+             stats.pairs, stats.max_rank_pairs, FormatBytes(stats.vocab_exchange_bytes),
              FormatBytes(stats.pair_exchange_bytes), FormatBytes(stats.max_rank_exchange_bytes),
              FormatBytes(stats.text_bytes), stats.vocab_exchange_bytes, stats.pair_exchange_bytes,
              stats.text_bytes);

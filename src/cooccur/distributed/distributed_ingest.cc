@@ -141,20 +141,21 @@ Status PlanOnRoot(const std::string& store_dir, int ranks, const std::vector<Inp
 }
 
 // Rank 0: the first row of each rank's range, "b0 b1 ... b(N-1)", each range
-// about an equal share of the distinct pairs: a row's are estimated as its
-// word's count times the 2W window positions, at most the vocabulary.
-std::string RowStarts(const std::vector<VocabEntry>& vocab, uint32_t window, int ranks) {
-  std::vector<double> weight(vocab.size());
-  for (size_t i = 0; i < vocab.size(); ++i) {
-    weight[i] = std::min(static_cast<double>(vocab[i].count) * 2 * window,
-                         static_cast<double>(vocab.size()));
+// about an equal share of the distinct pairs the job brings: a row's are
+// estimated as its word's count in the job's inputs (`counts`, by row) times
+// the 2W window positions, at most the vocabulary.
+std::string RowStarts(const std::vector<uint64_t>& counts, uint32_t window, int ranks) {
+  std::vector<double> weight(counts.size());
+  for (size_t i = 0; i < counts.size(); ++i) {
+    weight[i] =
+        std::min(static_cast<double>(counts[i]) * 2 * window, static_cast<double>(counts.size()));
   }
   const double total = std::accumulate(weight.begin(), weight.end(), 0.0);
   std::string text = "0";
   double sum = 0;
   size_t row = 0;
   for (int k = 1; k < ranks; ++k) {
-    while (row < vocab.size() && sum < total * k / ranks) sum += weight[row++];
+    while (row < counts.size() && sum < total * k / ranks) sum += weight[row++];
     text += fmt::format(" {}", row);
   }
   return text;
@@ -317,16 +318,32 @@ void SumCounting(MpiWorld* world, BatchCounter* counter, DistributedIngestStats*
   }
 }
 
+// The job's counts (`job`: its vocabulary pass) of `store_vocab`'s words, by
+// id: 0 for a word its inputs do not hold. (A word of the job outside a
+// fixed store is not counted, and has no id.)
+std::vector<uint64_t> CountsById(const std::vector<VocabEntry>& job,
+                                 const std::vector<VocabEntry>& store_vocab) {
+  const VocabIndex index(store_vocab);
+  std::vector<uint64_t> counts(store_vocab.size(), 0);
+  for (const VocabEntry& e : job) {
+    const uint32_t id = index.Lookup(e.word);
+    if (id != VocabIndex::kUnknown) counts[id] = e.count;
+  }
+  return counts;
+}
+
 // Phase 2 of a distributed ingest, collective: the vocabulary pass over the
 // ranks' inputs, then on rank 0 (which holds `store`) a new store's
 // vocabulary (`fresh`) or the words an existing store adds (a fixed one
-// reports the words it will drop). *balance_counts (rank 0, a new growing
-// store): the counts RowStarts weighs rows by, which the store's do not hold
-// yet.
+// reports the words it will drop). *balance_counts (rank 0): the job's
+// counts of the store's words, by id, which RowStarts weighs rows by (the
+// store's counts are not yet the job's: none on a new store, the earlier
+// inputs' on an addition, where the new words have none); empty when the
+// vocabulary came from a file (the store's counts are then the file's).
 Status AgreeVocabulary(MpiWorld* world, const std::vector<InputFile>& mine,
                        const CorpusOptions& corpus, const IngestOptions& options, bool fresh,
                        size_t work_memory, int threads, const std::string& temp_dir, Store* store,
-                       std::vector<VocabEntry>* balance_counts, DistributedIngestStats* stats) {
+                       std::vector<uint64_t>* balance_counts, DistributedIngestStats* stats) {
   const bool root = world->rank() == 0;
   const StoreConfig want = IngestStoreConfig(corpus, options);
   std::vector<VocabEntry> vocab;
@@ -352,10 +369,15 @@ Status AgreeVocabulary(MpiWorld* world, const std::vector<InputFile>& mine,
     counting.memory_bytes = work_memory;
     if (!fresh) {
       s = AddInputWords(VocabWords(&vocab), counting, corpus, threads, store, &stats->ingest);
+      if (s.ok()) *balance_counts = CountsById(vocab, store->vocab());
     } else {
       if (!want.fixed_vocabulary)
         s = CheckNewWordsFit(VocabWords(&vocab), 0, 0, counting, corpus, threads);
-      if (s.ok() && !want.fixed_vocabulary) *balance_counts = vocab;
+      if (s.ok() && options.vocab_file.empty()) {
+        // A new store's ids are the vocabulary's order, its counts the job's.
+        balance_counts->reserve(vocab.size());
+        for (const VocabEntry& e : vocab) balance_counts->push_back(e.count);
+      }
       if (s.ok()) s = InitializeStore(want, std::move(vocab), store, &stats->ingest);
     }
   }
@@ -410,14 +432,16 @@ struct RankCounting {
 // positive) and where each rank's rows start (weighed by `balance_counts`
 // when given).
 Status ShareVocabulary(MpiWorld* world, const JobPaths& paths, Store* store,
-                       std::vector<VocabEntry> balance_counts, RankCounting* counting) {
+                       std::vector<uint64_t> balance_counts, RankCounting* counting) {
   const bool root = world->rank() == 0;
   std::string config_text, row_starts_text;
   Status s;
   if (root) {
     EncodeConfig(store->config(), &config_text);
-    row_starts_text = RowStarts(balance_counts.empty() ? store->vocab() : balance_counts,
-                                store->config().window, world->size());
+    if (balance_counts.empty()) {
+      for (const VocabEntry& e : store->vocab()) balance_counts.push_back(e.count);
+    }
+    row_starts_text = RowStarts(balance_counts, store->config().window, world->size());
     std::vector<VocabEntry> ranks_vocab = store->vocab();
     for (VocabEntry& e : ranks_vocab) e.count = std::max<uint64_t>(e.count, 1);
     s = WriteVocabFile(paths.vocab, ranks_vocab);
@@ -516,6 +540,7 @@ Status CountRounds(MpiWorld* world, const JobPaths& paths, Store* store, int thr
   tbb::task_arena merge_arena(static_cast<int>(
       std::clamp<size_t>(reserve_readers / owner_fan_in, 1, static_cast<size_t>(threads))));
   uint64_t my_exchange_bytes = 0;  // run bytes other ranks read from this one, all rounds
+  uint64_t my_pairs = 0;           // merged by this rank, all rounds
   for (;;) {
     auto phase = Clock::now();
     BatchCounter::Result round;
@@ -566,6 +591,7 @@ Status CountRounds(MpiWorld* world, const JobPaths& paths, Store* store, int thr
                                                 counting->vocab->size(), slices, owner_starts[rank],
                                                 my_end, &merge_arena, &row_files, &pairs)));
     stats->pairs += world->Sum(pairs);
+    my_pairs += pairs;
     stats->merge_seconds += world->Max(SecondsSince(phase));
 
     // Rank 0 commits the ranks' files (row ranges in rank order: disjoint)
@@ -577,6 +603,7 @@ Status CountRounds(MpiWorld* world, const JobPaths& paths, Store* store, int thr
     stats->commit_seconds += world->Max(SecondsSince(phase));
   }
   stats->max_rank_exchange_bytes = static_cast<uint64_t>(world->Max(my_exchange_bytes));
+  stats->max_rank_pairs = static_cast<uint64_t>(world->Max(my_pairs));
   return Status::OK();
 }
 
@@ -641,7 +668,7 @@ Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
   // 2. The vocabulary: a new store's, or the words an existing one adds
   // (a fixed one reports the words it will drop).
   phase = Clock::now();
-  std::vector<VocabEntry> balance_counts;  // rank 0: what RowStarts weighs rows by
+  std::vector<uint64_t> balance_counts;  // rank 0: what RowStarts weighs rows by
   Status s = AgreeVocabulary(world, mine, corpus, options, plan.needs_vocabulary,
                              counting_options.memory_bytes, threads, paths.dir, store.get(),
                              &balance_counts, stats);
