@@ -166,6 +166,7 @@ struct TrainStats {
   double x_max = 0;
   double eta = 0;                 // the initial learning rate trained (given, or DefaultEta)
   uint32_t epochs_planned = 0;    // a budget's: what its plan says now
+  double last_epoch_share = 1;    // of the last planned epoch's pairs (a budget's may be partial)
   bool budget_replanned = false;  // epochs ran slower or faster than measured: the plan changed
   double budget_predicted_seconds = 0;  // the whole call, as planned
   std::string budget_rates;             // "dim 50: 1.64 M pairs/s, ..." as measured

@@ -1,11 +1,20 @@
 #include "cli/train_command.h"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "cli/corpus_flags.h"
 #include "streamglove/units.h"
 
 namespace streamglove {
+
+// "12 epochs", or with a budget's partial last epoch "2.6 epochs".
+std::string PlannedEpochsText(const TrainStats& s) {
+  if (s.last_epoch_share >= 1) return fmt::format("{} epochs", s.epochs_planned);
+  return fmt::format("{} epochs",
+                     std::round((s.epochs_planned - 1 + s.last_epoch_share) * 100) / 100);
+}
 
 // What a budget chose (nothing without one).
 void PrintTrainPlan(double budget_seconds, const std::string& plan_path, const TrainStats& s) {
@@ -20,9 +29,9 @@ void PrintTrainPlan(double budget_seconds, const std::string& plan_path, const T
                         s.budget_short
                             ? fmt::format("; the budget is short of {} epochs", s.budget_min_epochs)
                             : "");
-  fmt::print(stderr, "train: budget {}: {}{}, dim {}, {} epochs, eta {}, {}\n",
+  fmt::print(stderr, "train: budget {}: {}{}, dim {}, {}, eta {}, {}\n",
              FormatDuration(budget_seconds), ObjectiveName(s.objective), glove, s.dim,
-             s.epochs_planned, s.eta, how);
+             PlannedEpochsText(s), s.eta, how);
 }
 
 void PrintTrainEpoch(const TrainStats& s, const EpochStats& e) {
@@ -40,8 +49,11 @@ void PrintTrainSummary(const TrainOptions& o, const std::string& output, const T
                "again\n",
                stats.store_subsample);
   }
-  double seconds = 0;
-  for (const EpochStats& e : stats.epochs) seconds += e.seconds;
+  double seconds = 0, pairs = 0;
+  for (const EpochStats& e : stats.epochs) {
+    seconds += e.seconds;
+    pairs += static_cast<double>(e.pairs);
+  }
   fmt::print(
       stderr,
       "train: {} words, {} pairs in {} blocks ({} in {:.1f} s); {} epochs{} in {:.1f} s "
@@ -52,7 +64,7 @@ void PrintTrainSummary(const TrainOptions& o, const std::string& output, const T
       : o.warm_start.empty() ? std::string()
                              : fmt::format(" (warm: {} of {} words from {})", stats.warm_words,
                                            stats.vocab_size, o.warm_start),
-      seconds, seconds > 0 ? stats.pairs * stats.epochs.size() / seconds / 1e6 : 0.0,
+      seconds, seconds > 0 ? pairs / seconds / 1e6 : 0.0,
       o.device == TrainDevice::kCpu ? fmt::format("{} threads", stats.threads) : stats.device,
       output);
   if (stats.budget_planned && !stats.budget_resumed) {
@@ -61,8 +73,8 @@ void PrintTrainSummary(const TrainOptions& o, const std::string& output, const T
                FormatDuration(stats.budget_predicted_seconds),
                stats.budget_replanned
                    ? fmt::format("; epochs ran at another rate than measured: the plan was "
-                                 "changed to {} epochs",
-                                 stats.epochs_planned)
+                                 "changed to {}",
+                                 PlannedEpochsText(stats))
                    : "");
   }
 }

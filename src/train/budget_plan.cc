@@ -21,20 +21,35 @@ uint32_t BudgetMinEpochs(Objective objective, bool store_subsampled) {
 
 uint32_t BudgetFloorDim(Objective objective) { return objective == Objective::kSgns ? 100 : 0; }
 
+double PlannedEpochs(const BudgetPlan& plan) { return plan.epochs - 1 + plan.last_epoch_share; }
+
+void SetPlannedEpochs(double epochs, BudgetPlan* plan) {
+  // In whole hundredths: a plan file states its length exactly.
+  const auto hundredths = static_cast<uint64_t>(std::floor(std::max(epochs, 0.0) * 100 + 1e-6));
+  const uint32_t least = static_cast<uint32_t>(std::lround(kBudgetLeastShare * 100));
+  const auto whole = static_cast<uint32_t>(hundredths / 100);
+  uint32_t part = hundredths % 100;
+  if (part < least) part = whole == 0 ? least : 0;
+  plan->epochs = part == 0 ? whole : whole + 1;
+  plan->last_epoch_share = part == 0 ? 1.0 : part / 100.0;
+}
+
 namespace {
 
-// Epochs of `c` that fit in `seconds` (checkpoints and the vectors file
-// included), and the time they take.
-uint32_t EpochsThatFit(const BudgetCandidate& c, double seconds, uint32_t checkpoint_every,
-                       double* used) {
-  const auto cost = [&](uint32_t epochs) {
-    const uint32_t checkpoints =
-        epochs / checkpoint_every + (epochs % checkpoint_every != 0 ? 1 : 0);
-    return c.setup_seconds + epochs * c.epoch_seconds + (checkpoints + 1) * c.checkpoint_seconds;
-  };
+// The time `epochs` of `c` take (a partial last one by its share), their
+// checkpoints and the vectors file included.
+double EpochsCost(const BudgetCandidate& c, double epochs, uint32_t checkpoint_every) {
+  const auto started = static_cast<uint32_t>(std::ceil(epochs - 1e-9));
+  const uint32_t checkpoints =
+      started / checkpoint_every + (started % checkpoint_every != 0 ? 1 : 0);
+  return c.setup_seconds + epochs * c.epoch_seconds + (checkpoints + 1) * c.checkpoint_seconds;
+}
+
+// Whole epochs of `c` that fit in `seconds` (up to kBudgetMaxEpochs).
+uint32_t WholeEpochsThatFit(const BudgetCandidate& c, double seconds, uint32_t checkpoint_every) {
   uint32_t epochs = 0;
-  while (epochs < kBudgetMaxEpochs && cost(epochs + 1) <= seconds) ++epochs;
-  *used = cost(std::max<uint32_t>(epochs, 1));
+  while (epochs < kBudgetMaxEpochs && EpochsCost(c, epochs + 1, checkpoint_every) <= seconds)
+    ++epochs;
   return epochs;
 }
 
@@ -47,16 +62,23 @@ BudgetPlan PlanBudget(Objective objective, bool store_subsampled,
   const uint32_t min_epochs = BudgetMinEpochs(objective, store_subsampled);
   const uint32_t floor_dim = std::min(BudgetFloorDim(objective), candidates.back().dim);
   std::vector<uint32_t> fits(candidates.size());
-  std::vector<double> used(candidates.size());
   for (size_t i = 0; i < candidates.size(); ++i) {
-    fits[i] = EpochsThatFit(candidates[i], usable, checkpoint_every, &used[i]);
+    fits[i] = WholeEpochsThatFit(candidates[i], usable, checkpoint_every);
   }
   const auto plan_of = [&](size_t i) {
+    const BudgetCandidate& c = candidates[i];
     BudgetPlan plan;
     plan.objective = objective;
-    plan.dim = candidates[i].dim;
-    plan.epochs = std::max<uint32_t>(fits[i], 1);
-    plan.predicted_seconds = used[i];
+    plan.dim = c.dim;
+    double epochs = fits[i];
+    if (fits[i] < kBudgetMaxEpochs) {
+      // What is left after the whole epochs, trained as part of one more
+      // (whose checkpoint is already counted when it adds none).
+      const double over = EpochsCost(c, fits[i] + 1, checkpoint_every) - usable;
+      epochs += std::max(0.0, 1 - over / std::max(c.epoch_seconds, 1e-9));
+    }
+    SetPlannedEpochs(epochs, &plan);
+    plan.predicted_seconds = EpochsCost(c, PlannedEpochs(plan), checkpoint_every);
     plan.short_budget = fits[i] < min_epochs;
     return plan;
   };
@@ -69,37 +91,51 @@ BudgetPlan PlanBudget(Objective objective, bool store_subsampled,
   return plan_of(0);
 }
 
-uint32_t ReplanBudgetEpochs(uint32_t planned, uint32_t epochs_done, double epoch_seconds,
-                            double seconds_left, double final_seconds, double budget_seconds,
-                            uint32_t max_epochs) {
+double ReplanBudgetEpochs(double planned, uint32_t epochs_done, double epoch_seconds,
+                          double seconds_left, double final_seconds, double budget_seconds,
+                          double max_epochs) {
   if (epochs_done >= planned) return planned;
-  const uint32_t remaining = planned - epochs_done;
+  const double remaining = planned - epochs_done;
   const double overrun = remaining * epoch_seconds + final_seconds - seconds_left;
-  const bool last_tenth = remaining <= std::max<uint32_t>(2, planned / 10);
+  const bool last_tenth = remaining <= std::max(2.0, planned / 10);
   const bool clearly_off = std::abs(overrun) > kBudgetReplanShare * budget_seconds;
-  // The most epochs whose rest fits what is left, each taking `per_epoch`.
+  // The most epochs whose rest fits what is left, each taking `per_epoch`,
+  // as a plan states them (SetPlannedEpochs), and never fewer than are done.
   const auto fit = [&](double per_epoch) {
-    return epochs_done +
-           std::floor(std::max(0.0, seconds_left - final_seconds) / std::max(per_epoch, 1e-9));
+    BudgetPlan plan;
+    const double rest = std::max(0.0, seconds_left - final_seconds) / std::max(per_epoch, 1e-9);
+    SetPlannedEpochs(epochs_done + rest, &plan);
+    return std::max(PlannedEpochs(plan), static_cast<double>(epochs_done));
   };
   if (overrun > 0) {
     if (!clearly_off && !last_tenth) return planned;
-    return static_cast<uint32_t>(std::min(fit(epoch_seconds), static_cast<double>(planned)));
+    return std::min(fit(epoch_seconds), planned);
   }
   // Lengthening keeps a margin (kBudgetLengthenMargin of an epoch each): a
   // plan made longer on fast epochs must still fit when the next run slower.
-  const double margin_epoch = epoch_seconds * (1 + kBudgetLengthenMargin);
-  if (!clearly_off && !(last_tenth && -overrun >= margin_epoch)) return planned;
-  return static_cast<uint32_t>(std::clamp(fit(margin_epoch), static_cast<double>(planned),
-                                          static_cast<double>(std::max(planned, max_epochs))));
+  const double longer = fit(epoch_seconds * (1 + kBudgetLengthenMargin));
+  if (!clearly_off && !(last_tenth && longer - planned >= kBudgetLeastShare - 1e-9)) return planned;
+  return std::clamp(longer, planned, std::max(planned, max_epochs));
+}
+
+double RefitLastEpochShare(double planned, double trained, double epoch_seconds,
+                           double seconds_left) {
+  const double rate = trained / std::max(epoch_seconds, 1e-9);  // of the epoch per second
+  double share = trained + rate * std::max(seconds_left, 0.0);
+  if (share > planned) {
+    share = std::max(planned,
+                     trained + rate * std::max(seconds_left, 0.0) / (1 + kBudgetLengthenMargin));
+  }
+  return std::clamp(share, trained, 1.0);
 }
 
 Status WriteBudgetPlan(const std::string& path, const BudgetPlan& plan) {
   AtomicFileWriter out;
   SG_RETURN_IF_ERROR(out.Open(path));
   SG_RETURN_IF_ERROR(out.Append(
-      fmt::format("objective\t{}\ndim\t{}\nepochs\t{}\nx_max\t{}\neta\t{}\n",
-                  ObjectiveName(plan.objective), plan.dim, plan.epochs, plan.x_max, plan.eta)));
+      fmt::format("objective\t{}\ndim\t{}\nepochs\t{}\nlast_epoch_share\t{}\nx_max\t{}\neta\t{}\n",
+                  ObjectiveName(plan.objective), plan.dim, plan.epochs, plan.last_epoch_share,
+                  plan.x_max, plan.eta)));
   return out.Commit();
 }
 
@@ -130,6 +166,11 @@ Status ReadBudgetPlan(const std::string& path, BudgetPlan* plan) {
         return bad(fmt::format("{} '{}'", key, value));
       (key == "dim" ? read.dim : read.epochs) = static_cast<uint32_t>(n);
       (key == "dim" ? dim : epochs) = true;
+    } else if (key == "last_epoch_share") {  // optional: plans before it trained whole epochs
+      const double v = std::strtod(value.c_str(), &rest);
+      if (value.empty() || *rest != '\0' || !(v > 0 && v <= 1))
+        return bad(fmt::format("{} '{}'", key, value));
+      read.last_epoch_share = v;
     } else if (key == "x_max" || key == "eta") {  // eta optional: see BudgetPlan::eta
       const double v = std::strtod(value.c_str(), &rest);
       if (value.empty() || *rest != '\0' || !(v > 0))

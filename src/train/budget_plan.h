@@ -42,6 +42,10 @@ uint32_t BudgetFloorDim(Objective objective);
 inline constexpr uint32_t kBudgetMaxEpochs = 50;
 // Share of the budget kept back for the rate's variation along the run.
 inline constexpr double kBudgetMargin = 0.05;
+// Share of the budget kept after the last epoch's deadline besides the last
+// checkpoint and the vectors file (as long as a checkpoint each): their
+// times vary, and the process exits.
+inline constexpr double kBudgetEndMargin = 0.01;
 
 // The objective a budget trains when none is given: skip-gram on stores
 // counted with a window of up to 10 (word2vec's scale) or subsampled before
@@ -67,22 +71,38 @@ struct BudgetPlan {
   double eta = 0;
   double predicted_seconds = 0;  // from the plan on: setup, epochs, checkpoints, vectors
   bool short_budget = false;     // no dim got BudgetMinEpochs: see PlanBudget
+  // The share of the last epoch's records it trains, in hundredths: a plan
+  // ends in part of an epoch rather than leave the budget idle (1: whole).
+  double last_epoch_share = 1;
 };
 
+// A partial last epoch is planned only from this share of an epoch up: a
+// shorter one is within the margins' noise.
+inline constexpr double kBudgetLeastShare = 0.1;
+// The plan's length in epochs, the partial last one counted by its share
+// (2.6: two whole epochs and 60% of a third), and back: `epochs` is rounded
+// down to hundredths, and a part under kBudgetLeastShare is dropped (but a
+// plan keeps at least that share of one epoch).
+double PlannedEpochs(const BudgetPlan& plan);
+void SetPlannedEpochs(double epochs, BudgetPlan* plan);
+
 // Picks the largest candidate at or above BudgetFloorDim() that trains at
-// least BudgetMinEpochs() within `seconds_left` (less kBudgetMargin of
-// `budget_seconds`), with as many epochs as fit up to kBudgetMaxEpochs. If
-// none does (a short budget): the smallest candidate at or above the floor
-// that gets half the minimum (rounded up); failing that, the smallest
-// candidate with the epochs that fit (at least one). The floor is lowered to
-// the largest candidate's dim when it is above it. A checkpoint is counted
-// every `checkpoint_every` epochs and after the last, and the vectors file as
-// one more checkpoint. `candidates` must not be empty, smallest dim first.
+// least BudgetMinEpochs() whole epochs within `seconds_left` (less
+// kBudgetMargin of `budget_seconds`), with as many epochs as fit up to
+// kBudgetMaxEpochs, the time left after the whole ones trained as a partial
+// last epoch. If none does (a short budget): the smallest candidate at or
+// above the floor that gets half the minimum (rounded up); failing that, the
+// smallest candidate with what fits (at least kBudgetLeastShare of an
+// epoch). The floor is lowered to the largest candidate's dim when it is
+// above it. A checkpoint is counted every `checkpoint_every` epochs and
+// after the last, and the vectors file as one more checkpoint. `candidates`
+// must not be empty, smallest dim first.
 BudgetPlan PlanBudget(Objective objective, bool store_subsampled,
                       const std::vector<BudgetCandidate>& candidates, double budget_seconds,
                       double seconds_left, uint32_t checkpoint_every);
 
-// The epochs a running plan keeps, checked after every epoch: with
+// The epochs a running plan keeps (PlannedEpochs: a partial last one
+// counted by its share), checked after every epoch: with
 // `epochs_done` of `planned` trained, epochs taking `epoch_seconds` each as
 // measured so far (their checkpoints included), `seconds_left` of the
 // `budget_seconds` and `final_seconds` kept for the last checkpoint and the
@@ -94,18 +114,29 @@ BudgetPlan PlanBudget(Objective objective, bool store_subsampled,
 // (an overrun, or idle time, of over kBudgetReplanShare of the budget) and
 // otherwise in its last tenth of epochs (at least the last two), where the
 // rate is known: it shortens there on any projected overrun and lengthens
-// when a whole epoch more fits, with a margin (kBudgetLengthenMargin). Replayed on an IMDB run that
-// overran (budget_plan_test), cutting at the first projected overrun would have left 21 of 24
-// epochs and 50 s unused; this leaves 23, ending 7 s inside the budget. Never fewer than
-// epochs_done (the run then ends).
+// when kBudgetLeastShare of an epoch more fits, with a margin
+// (kBudgetLengthenMargin). The new length fills the time left, ending in a
+// partial epoch. Replayed on an IMDB run that overran (budget_plan_test),
+// cutting at the first projected overrun would have left 21 of 24 epochs and
+// 50 s unused. Never fewer than epochs_done (the run then ends).
 inline constexpr double kBudgetReplanShare = 0.10;
 // Epoch times vary by about a tenth within a run (16.5-24.8 s above; 24.3-37.7
 // s on wiki100M's skip-gram at fastText's wall time): a lengthened plan counts
 // each epoch that much longer.
 inline constexpr double kBudgetLengthenMargin = 0.10;
-uint32_t ReplanBudgetEpochs(uint32_t planned, uint32_t epochs_done, double epoch_seconds,
-                            double seconds_left, double final_seconds, double budget_seconds,
-                            uint32_t max_epochs);
+double ReplanBudgetEpochs(double planned, uint32_t epochs_done, double epoch_seconds,
+                          double seconds_left, double final_seconds, double budget_seconds,
+                          double max_epochs);
+
+// The last epoch's share (of its records) refitted as it runs, after each
+// part: `trained` of the epoch done in `epoch_seconds`, `seconds_left` before
+// its deadline. The plan's rates were measured before the run and a replan
+// between epochs has no epoch after the last to rate, so the last epoch is
+// fitted at its own rate: the schedule then decays to where it ends. The
+// share grows from `planned` only with kBudgetLengthenMargin's margin, as a
+// replan does, and stays within [trained, 1].
+double RefitLastEpochShare(double planned, double trained, double epoch_seconds,
+                           double seconds_left);
 
 // The plan as "key<TAB>value" lines, and back: a file that does not parse
 // as a plan is an error naming it.

@@ -11,14 +11,19 @@
 #include "util/coding.h"
 #include "util/crc32.h"
 #include "util/file.h"
+#include "util/hash.h"
 
 namespace streamglove {
 
 namespace {
 
-constexpr char kCheckpointMagic[8] = {'S', 'G', 'C', 'K', 'P', 'T', '0', '2'};
+// Format 03 adds the words hash to 02's four fields; 02 is still read.
+constexpr char kCheckpointMagic[8] = {'S', 'G', 'C', 'K', 'P', 'T', '0', '3'};
+constexpr char kFormat02Magic[8] = {'S', 'G', 'C', 'K', 'P', 'T', '0', '2'};
 constexpr char kOldCheckpointMagic[8] = {'S', 'G', 'C', 'K', 'P', 'T', '0', '1'};
-constexpr size_t kHeaderBytes = sizeof(kCheckpointMagic) + 4 * sizeof(uint64_t);
+constexpr size_t kMagicBytes = sizeof(kCheckpointMagic);
+constexpr size_t kHeaderBytes = kMagicBytes + 5 * sizeof(uint64_t);
+constexpr size_t kFormat02HeaderBytes = kMagicBytes + 4 * sizeof(uint64_t);
 constexpr size_t kTrailerBytes = sizeof(uint64_t);  // the CRC-32 of everything before it
 
 // The arrays are written as the floats lie in memory: the format is
@@ -34,26 +39,37 @@ class CheckpointReader {
     std::error_code ec;
     file_bytes_ = std::filesystem::file_size(path, ec);
     if (ec) return Status::IOError(fmt::format("{}: {}", path, ec.message()));
-    SG_RETURN_IF_ERROR(ReadExact(header_, sizeof(header_)));
-    if (std::memcmp(header_, kOldCheckpointMagic, sizeof(kOldCheckpointMagic)) == 0) {
+    SG_RETURN_IF_ERROR(ReadExact(header_, kMagicBytes));
+    if (std::memcmp(header_, kOldCheckpointMagic, kMagicBytes) == 0) {
       return Status::InvalidArgument(
           fmt::format("{}: a checkpoint of an older streamglove (format 01, no checksum): train "
                       "again without --resume",
                       path));
     }
-    if (std::memcmp(header_, kCheckpointMagic, sizeof(kCheckpointMagic)) != 0)
+    if (std::memcmp(header_, kCheckpointMagic, kMagicBytes) == 0) {
+      header_bytes_ = kHeaderBytes;
+    } else if (std::memcmp(header_, kFormat02Magic, kMagicBytes) == 0) {
+      header_bytes_ = kFormat02HeaderBytes;
+    } else {
       return Status::Corruption(fmt::format("{}: byte 0: not a streamglove checkpoint", path));
-    if (file_bytes_ < kHeaderBytes + kTrailerBytes) {
+    }
+    if (file_bytes_ < header_bytes_ + kTrailerBytes) {
       return Status::Corruption(
           fmt::format("{}: byte {}: truncated checkpoint", path, file_bytes_));
     }
-    crc_ = ExtendCrc32(0, header_, sizeof(header_));
+    SG_RETURN_IF_ERROR(ReadExact(header_ + kMagicBytes, header_bytes_ - kMagicBytes));
+    crc_ = ExtendCrc32(0, header_, header_bytes_);
     return Status::OK();
   }
-  uint64_t field(int i) const { return DecodeFixed64(header_ + sizeof(kCheckpointMagic) + 8 * i); }
+  uint64_t field(int i) const { return DecodeFixed64(header_ + kMagicBytes + 8 * i); }
   uint64_t vocab() const { return field(0); }
   uint64_t dim() const { return field(1); }
-  uint64_t array_bytes() const { return file_bytes_ - kHeaderBytes - kTrailerBytes; }
+  // Whether the rows are the words hashed as `words_hash` (format 02 does
+  // not say: yes).
+  bool HasWords(uint64_t words_hash) const {
+    return header_bytes_ == kFormat02HeaderBytes || field(4) == words_hash;
+  }
+  uint64_t array_bytes() const { return file_bytes_ - header_bytes_ - kTrailerBytes; }
 
   // The next n bytes of the arrays, into `to` (checksummed as read).
   Status ReadArrays(void* to, size_t n) {
@@ -64,7 +80,7 @@ class CheckpointReader {
   // Reads the rest of the arrays without keeping them.
   Status SkipArrays() {
     std::vector<char> buffer(size_t{1} << 20);
-    for (uint64_t left = kHeaderBytes + array_bytes() - in_.position(); left > 0;) {
+    for (uint64_t left = header_bytes_ + array_bytes() - in_.position(); left > 0;) {
       const size_t n = static_cast<size_t>(std::min<uint64_t>(left, buffer.size()));
       SG_RETURN_IF_ERROR(ReadArrays(buffer.data(), n));
       left -= n;
@@ -100,18 +116,26 @@ class CheckpointReader {
   std::string path_;
   SequentialFile in_;
   uint64_t file_bytes_ = 0;
+  size_t header_bytes_ = kHeaderBytes;  // of this file's format
   unsigned char header_[kHeaderBytes];
   uint32_t crc_ = 0;
 };
 
 }  // namespace
 
+void WordsHash::Add(std::string_view word) {
+  // Each word hashed whole, then chained: "ab","c" and "a","bc" differ.
+  hash_ = hash_internal::Mix(hash_ ^ HashBytes(word), 0x9e3779b97f4a7c15ull);
+}
+
 Status SaveCheckpoint(const std::string& path, uint32_t vocab, uint32_t dim, uint32_t epochs_done,
-                      uint64_t options_hash, const std::vector<const LargeArray<float>*>& arrays) {
+                      const CheckpointStamp& stamp,
+                      const std::vector<const LargeArray<float>*>& arrays) {
   AtomicFileWriter out;
   SG_RETURN_IF_ERROR(out.Open(path));
   std::string header(kCheckpointMagic, sizeof(kCheckpointMagic));
-  for (uint64_t v : {uint64_t{vocab}, uint64_t{dim}, uint64_t{epochs_done}, options_hash})
+  for (uint64_t v : {uint64_t{vocab}, uint64_t{dim}, uint64_t{epochs_done}, stamp.options_hash,
+                     stamp.words_hash})
     PutFixed64(&header, v);
   SG_RETURN_IF_ERROR(out.Append(header));
   uint32_t crc = ExtendCrc32(0, header.data(), header.size());
@@ -127,8 +151,9 @@ Status SaveCheckpoint(const std::string& path, uint32_t vocab, uint32_t dim, uin
   return out.Commit();
 }
 
-Status LoadCheckpoint(const std::string& path, uint32_t vocab, uint32_t dim, uint64_t options_hash,
-                      const std::vector<LargeArray<float>*>& arrays, uint32_t* epochs_done) {
+Status LoadCheckpoint(const std::string& path, uint32_t vocab, uint32_t dim,
+                      const CheckpointStamp& stamp, const std::vector<LargeArray<float>*>& arrays,
+                      uint32_t* epochs_done) {
   CheckpointReader in;
   SG_RETURN_IF_ERROR(in.Open(path));
   uint64_t array_bytes = 0;
@@ -149,15 +174,20 @@ Status LoadCheckpoint(const std::string& path, uint32_t vocab, uint32_t dim, uin
         fmt::format("{}: checkpoint of {} words x {} dims; this run has {} x {}", path, in.vocab(),
                     in.dim(), vocab, dim));
   }
-  if (!fits || in.field(3) != options_hash) {  // (another objective keeps another number of arrays)
+  if (!fits || in.field(3) != stamp.options_hash) {  // (another objective: other arrays)
     return Status::InvalidArgument(
         fmt::format("{}: checkpoint was trained with other hyperparameters", path));
+  }
+  if (!in.HasWords(stamp.words_hash)) {
+    return Status::InvalidArgument(
+        fmt::format("{}: checkpoint of other words than this run's vocabulary", path));
   }
   *epochs_done = static_cast<uint32_t>(in.field(2));
   return Status::OK();
 }
 
-Status LoadCheckpointRows(const std::string& path, uint32_t dim, const std::vector<uint32_t>& rows,
+Status LoadCheckpointRows(const std::string& path, uint32_t dim, uint64_t words_hash,
+                          const std::vector<uint32_t>& rows,
                           const std::vector<LargeArray<float>*>& arrays) {
   // First the whole file's checksum: no row of a damaged file is copied.
   {
@@ -175,6 +205,13 @@ Status LoadCheckpointRows(const std::string& path, uint32_t dim, const std::vect
         "{}: a checkpoint of {} words x {} dims ({} bytes of arrays); this run wants {} words x {} "
         "dims in {} arrays (the same --dim and --objective)",
         path, in.vocab(), in.dim(), in.array_bytes(), rows.size(), dim, arrays.size()));
+  }
+  if (!in.HasWords(words_hash)) {
+    return Status::InvalidArgument(fmt::format(
+        "{}: its rows are other words than those of the vectors file beside it (a checkpoint of "
+        "another run, written since that file?): warm-start from a vectors file and the "
+        "checkpoint its run wrote",
+        path));
   }
   constexpr size_t kRowsPerRead = 4096;
   std::vector<float> buffer(kRowsPerRead * stride);

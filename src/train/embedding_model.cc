@@ -11,16 +11,18 @@ EmbeddingModel::EmbeddingModel(uint32_t vocab, uint32_t dim)
       word_(size_t{vocab} * stride_),
       context_(size_t{vocab} * stride_) {}
 
-Status EmbeddingModel::Save(const std::string& path, uint32_t epochs_done, uint64_t options_hash) {
+Status EmbeddingModel::Save(const std::string& path, uint32_t epochs_done,
+                            const CheckpointStamp& stamp) {
   // CheckpointArrays() hands out writable arrays (Load fills them); saving
   // only reads them.
   std::vector<const LargeArray<float>*> arrays;
   for (LargeArray<float>* a : CheckpointArrays()) arrays.push_back(a);
-  return SaveCheckpoint(path, vocab_, dim_, epochs_done, options_hash, arrays);
+  return SaveCheckpoint(path, vocab_, dim_, epochs_done, stamp, arrays);
 }
 
-Status EmbeddingModel::Load(const std::string& path, uint64_t options_hash, uint32_t* epochs_done) {
-  return LoadCheckpoint(path, vocab_, dim_, options_hash, CheckpointArrays(), epochs_done);
+Status EmbeddingModel::Load(const std::string& path, const CheckpointStamp& stamp,
+                            uint32_t* epochs_done) {
+  return LoadCheckpoint(path, vocab_, dim_, stamp, CheckpointArrays(), epochs_done);
 }
 
 }  // namespace streamglove

@@ -20,6 +20,7 @@
 
 #include "streamglove/status.h"
 #include "train/block_stream.h"
+#include "train/checkpoint.h"
 #include "util/large_array.h"
 
 namespace streamglove {
@@ -67,9 +68,9 @@ class EmbeddingModel {
 
   // Checkpoint file (train/checkpoint.h) of CheckpointArrays(), written
   // atomically. Load() accepts only a checkpoint of the same vocab, dim and
-  // options_hash.
-  Status Save(const std::string& path, uint32_t epochs_done, uint64_t options_hash);
-  Status Load(const std::string& path, uint64_t options_hash, uint32_t* epochs_done);
+  // stamp.
+  Status Save(const std::string& path, uint32_t epochs_done, const CheckpointStamp& stamp);
+  Status Load(const std::string& path, const CheckpointStamp& stamp, uint32_t* epochs_done);
 
   // Everything a resumed run needs: the rows, and any optimiser state, each
   // vocab x RowStride(dim) floats (what a checkpoint holds, and what a

@@ -3,8 +3,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <limits>
 #include <new>
 #include <random>
 #include <sstream>
@@ -192,7 +194,7 @@ Status MeasureBudgetCandidates(const BlockStreamInfo& blocks, const PairTransfor
     const double rate = std::min(train_rate, read_rate);
     c.epoch_seconds = static_cast<double>(blocks.pairs) / std::max(rate, 1.0);
     start = Clock::now();
-    SG_RETURN_IF_ERROR(model->Save(scratch, 0, 0));
+    SG_RETURN_IF_ERROR(model->Save(scratch, 0, CheckpointStamp()));
     c.checkpoint_seconds = SecondsSince(start);
     std::error_code ignored;
     std::filesystem::remove(scratch, ignored);
@@ -368,10 +370,14 @@ class EpochLoop {
   // own: one thread scatters ~50 M pairs/s (docs/gpu.md), and the host's
   // threads only prepare buckets for the device. The CPU's trainers keep
   // their threads busy: their reader scatters on one.
-  EpochLoop(const BlockStreamInfo* blocks, const TrainOptions* o, const PairTransform* transform,
-            BucketTrainer* trainer, int threads, uint32_t first_epoch)
+  // `last_epoch_share`: of the last epoch's records trained (a budget's
+  // plan may end in part of one; it may change between epochs).
+  EpochLoop(const BlockStreamInfo* blocks, const TrainOptions* o, const double* last_epoch_share,
+            const PairTransform* transform, BucketTrainer* trainer, int threads,
+            uint32_t first_epoch)
       : blocks_(blocks),
         o_(o),
+        last_epoch_share_(last_epoch_share),
         transform_(transform),
         trainer_(trainer),
         scatter_arena_(o->device == TrainDevice::kCuda ? std::make_unique<tbb::task_arena>(threads)
@@ -384,14 +390,31 @@ class EpochLoop {
     }
   }
 
-  // Trains epoch `epoch` (from 0) over every block, opening the next
-  // epoch's reader while its last part trains; *e gets its loss and updates
-  // (not its time: the caller's checkpoint belongs in it), and the model's
-  // arrays every update. An interrupt ends it with the status to return.
+  // A budget's last epoch ends at `deadline` if it has not ended before
+  // (a bucket taken after it is left untrained), and its share is refitted
+  // after each part to the time left (RefitLastEpochShare): however the
+  // epochs' rates varied, the run neither overruns nor leaves the budget
+  // idle.
+  // Default: none.
+  void set_last_epoch_deadline(Clock::time_point deadline) { last_epoch_deadline_ = deadline; }
+  // The share of the last epoch trained (or planned, before it ends).
+  double last_epoch_share() const { return last_share_; }
+
+  // Trains epoch `epoch` (from 0) over every block (the last epoch over its
+  // share of them, in its shuffled order, and up to its deadline), opening
+  // the next epoch's reader while its last part trains; *e gets its loss and
+  // updates (not its time: the caller's checkpoint belongs in it), and the
+  // model's arrays every update. An interrupt ends it with the status to
+  // return.
   Status Train(uint32_t epoch, const std::string& checkpoint, EpochStats* e) {
     std::unique_ptr<BlockReader> next_reader;
     uint64_t epoch_pairs = 0;  // stored records trained so far this epoch
-    for (size_t block = 0;; ++block) {
+    const bool last = epoch + 1 == o_->epochs;
+    const Clock::time_point deadline = last ? last_epoch_deadline_ : Clock::time_point::max();
+    last_share_ = *last_epoch_share_;
+    const auto epoch_start = Clock::now();
+    bool ended = false;  // the share trained, or the deadline passed
+    for (size_t block = 0; !ended && Clock::now() < deadline; ++block) {
       bool done = false;
       SG_RETURN_IF_ERROR(reader_->Next(&part_, &done));
       if (done) break;
@@ -399,29 +422,46 @@ class EpochLoop {
         next_reader = OpenEpoch(blocks_, o_->seed, epoch + 1, transform_, scatter_arena_.get());
       }
       const size_t n = part_.pairs.size();
+      const double wanted = last_share_ * static_cast<double>(blocks_->pairs);
+      if (last && last_share_ < 1 && static_cast<double>(epoch_pairs + part_.records) >= wanted) {
+        KeepBuckets((wanted - static_cast<double>(epoch_pairs)) / part_.records, &part_);
+        ended = true;
+      }
       PartPosition at;
       at.seed = o_->seed;
       at.epoch = epoch;
       at.block = block;
       at.before = static_cast<double>(blocks_->pairs) * epoch + static_cast<double>(epoch_pairs);
       at.records_per_pair = n > 0 ? static_cast<double>(part_.records) / static_cast<double>(n) : 0;
-      at.run_records = static_cast<double>(blocks_->pairs) * o_->epochs;
+      at.run_records = static_cast<double>(blocks_->pairs) * RunEpochs();
       size_t first_bucket = 0;
       uint64_t trained = 0;
-      SG_RETURN_IF_ERROR(
-          trainer_->Train(&part_, &first_bucket, at, Clock::time_point::max(), &trained));
-      epoch_pairs += part_.records;
-      pairs_trained_ += part_.records;
+      SG_RETURN_IF_ERROR(trainer_->Train(&part_, &first_bucket, at, deadline, &trained));
+      // The part's records, or the share of them trained.
+      const uint64_t records =
+          trained >= n ? part_.records
+                       : static_cast<uint64_t>(static_cast<double>(part_.records) * trained /
+                                               static_cast<double>(std::max<size_t>(n, 1)));
+      epoch_pairs += records;
+      pairs_trained_ += records;
+      if (deadline != Clock::time_point::max() && !ended) {
+        last_share_ = RefitLastEpochShare(
+            last_share_, static_cast<double>(epoch_pairs) / std::max<uint64_t>(blocks_->pairs, 1),
+            SecondsSince(epoch_start),
+            std::chrono::duration<double>(deadline - Clock::now()).count());
+      }
       if (Interrupted()) {
         meter_.Finish();
         return InterruptedStatus(fmt::format(
             "stopped in epoch {}; rerun with --resume to continue from {}", epoch + 1, checkpoint));
       }
-      const double run_pairs = static_cast<double>(blocks_->pairs) * (o_->epochs - first_epoch_);
+      const double run_pairs = static_cast<double>(blocks_->pairs) * (RunEpochs() - first_epoch_);
       meter_.UpdateFraction(
           fmt::format("epoch {}/{}", epoch + 1, o_->epochs), pairs_trained_ / run_pairs,
           fmt::format("{:.2f} M pairs/s", pairs_trained_ / SecondsSince(start_) / 1e6));
     }
+    if (last)
+      last_share_ = static_cast<double>(epoch_pairs) / std::max<uint64_t>(blocks_->pairs, 1);
     reader_.reset();  // before the next opens: its buffers, if any, are freed first
     reader_ = next_reader
                   ? std::move(next_reader)
@@ -429,7 +469,7 @@ class EpochLoop {
                          ? OpenEpoch(blocks_, o_->seed, epoch + 1, transform_, scatter_arena_.get())
                          : nullptr);
     e->epoch = epoch + 1;
-    e->pairs = blocks_->pairs;
+    e->pairs = epoch_pairs;
     RangeTotals totals;
     SG_RETURN_IF_ERROR(trainer_->WaitAll(&totals));
     e->loss = totals.loss / static_cast<double>(std::max<uint64_t>(totals.updates, 1));
@@ -443,8 +483,22 @@ class EpochLoop {
   void Release() { part_ = BlockPart(); }
 
  private:
+  // Leaves `share` of the part's buckets to train, its first (rounded up):
+  // each bucket is a uniform sample of the part, so they are a uniform
+  // sample of its pairs. The part is then the epoch's last.
+  static void KeepBuckets(double share, BlockPart* part) {
+    const size_t buckets = part->buckets();
+    if (buckets == 0) return;
+    const auto keep = static_cast<size_t>(std::ceil(std::clamp(share, 0.0, 1.0) * buckets));
+    part->bucket_begin.resize(std::clamp<size_t>(keep, 1, buckets) + 1);
+  }
+
+  // The run's length in epochs, its partial last one by its share.
+  double RunEpochs() const { return o_->epochs - 1 + last_share_; }
+
   const BlockStreamInfo* const blocks_;
   const TrainOptions* const o_;
+  const double* const last_epoch_share_;
   const PairTransform* const transform_;
   BucketTrainer* const trainer_;
   // Before the readers, which scatter on it.
@@ -455,6 +509,8 @@ class EpochLoop {
   std::unique_ptr<BlockReader> reader_;  // the next epoch's
   BlockPart part_;
   uint64_t pairs_trained_ = 0;
+  Clock::time_point last_epoch_deadline_ = Clock::time_point::max();
+  double last_share_ = 1;  // the plan's, refitted in the last epoch
 };
 
 }  // namespace
@@ -573,11 +629,11 @@ Status SetRate(bool plan_needed, const std::string& plan_path, TrainOptions* o, 
 
 // The model's starting point: a checkpoint to resume (*epoch: its epochs),
 // an earlier run's rows (--warm-start), or its fresh initialisation.
-Status StartModel(const TrainOptions& o, const std::string& checkpoint, uint64_t options_hash,
-                  const std::vector<VocabEntry>& vocab, EmbeddingModel* model, uint32_t* epoch,
-                  TrainStats* stats) {
+Status StartModel(const TrainOptions& o, const std::string& checkpoint,
+                  const CheckpointStamp& stamp, const std::vector<VocabEntry>& vocab,
+                  EmbeddingModel* model, uint32_t* epoch, TrainStats* stats) {
   if (o.resume && PathExists(checkpoint)) {
-    SG_RETURN_IF_ERROR(model->Load(checkpoint, options_hash, epoch));
+    SG_RETURN_IF_ERROR(model->Load(checkpoint, stamp, epoch));
     stats->start_epoch = *epoch;
   } else if (!o.warm_start.empty()) {
     SG_RETURN_IF_ERROR(WarmStart(o.warm_start, vocab, model, &stats->warm_words));
@@ -590,14 +646,16 @@ Status StartModel(const TrainOptions& o, const std::string& checkpoint, uint64_t
 // overrun, more when it would leave the budget idle (at most `max_epochs`),
 // the plan rewritten (the schedule decays over the new length).
 Status Replan(uint32_t epochs_done, double per_epoch, double elapsed, double save_seconds,
-              uint32_t max_epochs, const std::string& plan_path, TrainOptions* o, BudgetPlan* plan,
+              double max_epochs, const std::string& plan_path, TrainOptions* o, BudgetPlan* plan,
               TrainStats* stats) {
-  const uint32_t affordable = ReplanBudgetEpochs(o->epochs, epochs_done, per_epoch,
-                                                 o->budget_seconds - elapsed - save_seconds,
-                                                 2 * save_seconds, o->budget_seconds, max_epochs);
-  if (affordable == o->epochs) return Status::OK();
-  o->epochs = plan->epochs = affordable;
-  stats->epochs_planned = affordable;
+  const double planned = PlannedEpochs(*plan);
+  const double affordable = ReplanBudgetEpochs(planned, epochs_done, per_epoch,
+                                               o->budget_seconds - elapsed - save_seconds,
+                                               2 * save_seconds, o->budget_seconds, max_epochs);
+  if (affordable == planned) return Status::OK();
+  SetPlannedEpochs(affordable, plan);
+  o->epochs = stats->epochs_planned = plan->epochs;
+  stats->last_epoch_share = plan->last_epoch_share;
   stats->budget_replanned = true;
   return WriteBudgetPlan(plan_path, *plan);
 }
@@ -619,8 +677,9 @@ void NoteStream(const BlockStreamInfo& blocks, uint32_t cut, double store_subsam
 }
 
 // The settings the run trains with, reported (TrainOptions::on_plan).
-void NotePlan(const TrainOptions& o, bool budget, TrainStats* stats) {
+void NotePlan(const TrainOptions& o, const BudgetPlan& plan, bool budget, TrainStats* stats) {
   stats->budget_planned = budget;
+  stats->last_epoch_share = budget ? plan.last_epoch_share : 1;
   stats->objective = o.objective;
   stats->dim = o.dim;
   stats->x_max = o.x_max;
@@ -709,13 +768,17 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
                                             stats));
   }
   SG_RETURN_IF_ERROR(SetRate(plan_needed, plan_path, &o, &plan, stats));
-  NotePlan(o, budget, stats);
+  NotePlan(o, plan, budget, stats);
 
   std::unique_ptr<EmbeddingModel> model;
   SG_RETURN_IF_ERROR(MakeModel(o, cut, o.dim, noise.get(), &model));
-  const uint64_t options_hash = OptionsHash(o, cut, blocks.pairs);
+  CheckpointStamp stamp;
+  stamp.options_hash = OptionsHash(o, cut, blocks.pairs);
+  WordsHash words;
+  for (uint32_t i = 0; i < cut; ++i) words.Add(vocab[i].word);
+  stamp.words_hash = words.value();
   uint32_t epoch = 0;
-  SG_RETURN_IF_ERROR(StartModel(o, checkpoint, options_hash, vocab, model.get(), &epoch, stats));
+  SG_RETURN_IF_ERROR(StartModel(o, checkpoint, stamp, vocab, model.get(), &epoch, stats));
   // The trainer takes the model as it is now, fresh or resumed (a device
   // copies it); the plugin outlives it.
   std::unique_ptr<BucketTrainer> trainer;
@@ -724,18 +787,26 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
   WritableFile log;
   SG_RETURN_IF_ERROR(OpenLossLog(output + ".log.tsv", epoch, &log));
 
-  EpochLoop loop(&blocks, &o, &transform, trainer.get(), threads, epoch);
+  EpochLoop loop(&blocks, &o, &plan.last_epoch_share, &transform, trainer.get(), threads, epoch);
   // This call's epochs after its first (which also warms the page cache and
   // starts the reader), checkpoints included: the budget's measured rate.
   double later_epochs_seconds = 0;
   uint32_t later_epochs = 0;
   // A plan may grow to twice its length when epochs run faster than measured.
-  const uint32_t max_budget_epochs = 2 * o.epochs;
+  const double max_budget_epochs = 2 * PlannedEpochs(plan);
   for (const uint32_t first = epoch; epoch < o.epochs; ++epoch) {
     const auto start = Clock::now();
+    // Room is kept for the last checkpoint, the vectors file and the exit.
+    if (budget) {
+      const double end = o.budget_seconds * (1 - kBudgetEndMargin) - 2 * save_seconds;
+      loop.set_last_epoch_deadline(call_start + std::chrono::duration_cast<Clock::duration>(
+                                                    std::chrono::duration<double>(end)));
+    }
     EpochStats e;
     SG_RETURN_IF_ERROR(loop.Train(epoch, checkpoint, &e));
-    if (budget && epoch > first && epoch + 1 < o.epochs) {
+    // Replanned from the call's second epoch on, or after its first when only
+    // the last is left: a plan of two epochs has no later one to rate.
+    if (budget && epoch + 1 < o.epochs && (epoch > first || epoch + 2 == o.epochs)) {
       // This one's checkpoint, and at the end one more and the vectors
       // file, are still to be written.
       const double per_epoch =
@@ -746,7 +817,7 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
     if ((epoch + 1) % o.checkpoint_every == 0 || epoch + 1 == o.epochs) {
       const auto save_start = Clock::now();
       SG_RETURN_IF_ERROR(trainer->CopyModelToHost());
-      SG_RETURN_IF_ERROR(model->Save(checkpoint, epoch + 1, options_hash));
+      SG_RETURN_IF_ERROR(model->Save(checkpoint, epoch + 1, stamp));
       save_seconds = SecondsSince(save_start);
     }
     e.seconds = SecondsSince(start);
@@ -759,6 +830,12 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
     if (o.on_epoch) o.on_epoch(*stats, e);
   }
   loop.Release();
+  // The last epoch's share as trained (refitted to the time left).
+  if (budget && !stats->epochs.empty() && stats->epochs.back().epoch == o.epochs &&
+      std::abs(loop.last_epoch_share() - stats->last_epoch_share) >= 0.005) {
+    stats->last_epoch_share = loop.last_epoch_share();
+    stats->budget_replanned = true;
+  }
   SG_RETURN_IF_ERROR(trainer->CopyModelToHost());
   SG_RETURN_IF_ERROR(log.Close(/*sync=*/false));
   const ParameterRows rows{model->vocab(), model->dim(), RowStride(model->dim()), model->word(0),

@@ -19,13 +19,16 @@ Status WarmStart(const std::string& vectors, const std::vector<VocabEntry>& voca
   rank.reserve(vocab.size());
   for (uint32_t r = 0; r < vocab.size(); ++r) rank.emplace(vocab[r].word, r);
   std::vector<uint32_t> rows(earlier.size(), kNotCopied);
+  WordsHash earlier_words;  // the checkpoint must state these, in this order
   for (uint32_t i = 0; i < earlier.size(); ++i) {
+    earlier_words.Add(earlier.word(i));
     const auto it = rank.find(earlier.word(i));
     if (it == rank.end()) continue;
     rows[i] = it->second;
     ++*kept;
   }
-  return LoadCheckpointRows(vectors + ".checkpoint", model->dim(), rows, model->CheckpointArrays());
+  return LoadCheckpointRows(vectors + ".checkpoint", model->dim(), earlier_words.value(), rows,
+                            model->CheckpointArrays());
 }
 
 }  // namespace streamglove

@@ -20,7 +20,9 @@ namespace streamglove {
 // earlier run's row in every array (vectors, bias and optimiser state, so
 // its steps continue at the rate AdaGrad had reached); a new word keeps its
 // fresh initialisation. The earlier run must have the same objective and
-// dim. *kept: the words that took an earlier row.
+// dim, and the checkpoint must be of the vectors file's words, in its order
+// (a checkpoint states its words' hash). *kept: the words that took an
+// earlier row.
 Status WarmStart(const std::string& vectors, const std::vector<VocabEntry>& vocab,
                  EmbeddingModel* model, uint32_t* kept);
 

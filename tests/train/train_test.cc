@@ -411,6 +411,24 @@ TEST_CASE("A budget plans from the store, trains its plan, and a resume finishes
   std::filesystem::remove(f.dir.path() + "/b.txt.plan");
   s = Train(f.store, f.dir.path() + "/b.txt", resume, &stats);
   CHECK(s.ToString().find("b.txt.plan") != std::string::npos);
+
+  // A plan that ends in part of an epoch trains a share of its records
+  // (its parts' first buckets, each a uniform sample of the part): here one
+  // epoch more than the checkpoint holds, planned at 40%. The share is
+  // refitted to the time left after each part (RefitLastEpochShare; this
+  // small store's one part ends it at once), so what it trains is at least
+  // the plan's, at most the whole epoch, and what the run reports.
+  BudgetPlan partial = plan;
+  partial.epochs = plan.epochs + 1;
+  partial.last_epoch_share = 0.4;
+  REQUIRE(WriteBudgetPlan(f.dir.path() + "/b.txt.plan", partial).ok());
+  REQUIRE(Train(f.store, f.dir.path() + "/b.txt", resume, &stats).ok());
+  REQUIRE(stats.epochs.size() == 1);
+  CHECK(stats.epochs[0].pairs >= 0.39 * stats.pairs);
+  CHECK(stats.epochs[0].pairs <= stats.pairs);
+  CHECK(stats.last_epoch_share ==
+        Approx(static_cast<double>(stats.epochs[0].pairs) / stats.pairs).margin(0.01));
+  CHECK(ReadFile(f.dir.path() + "/b.txt") != vectors);  // trained on from the checkpoint
 }
 
 TEST_CASE("A budget keeps the settings given and chooses the rest", "[train][budget]") {
@@ -468,4 +486,19 @@ TEST_CASE("A warm start takes an earlier run's rows word by word and new words s
   o.dim = 8;
   const Status s = Train(f.store, f.dir.path() + "/bad.txt", o, &stats);
   CHECK(s.ToString().find("a.txt.checkpoint") != std::string::npos);
+  // A vectors file whose words are not its checkpoint's rows (one of the two
+  // written by another run since) is refused: here its first two words swap.
+  o.dim = f.Options().dim;
+  const std::string vectors = f.dir.path() + "/a.txt";
+  std::string text = ReadFile(vectors);
+  const size_t first_end = text.find(' '), second = text.find('\n') + 1;
+  const size_t second_end = text.find(' ', second);
+  const std::string first_word = text.substr(0, first_end);
+  const std::string second_word = text.substr(second, second_end - second);
+  REQUIRE(first_word != second_word);
+  text = second_word + text.substr(first_end, second - first_end) + first_word +
+         text.substr(second_end);
+  WriteFile(vectors, text);
+  const Status swapped = Train(f.store, f.dir.path() + "/swapped.txt", o, &stats);
+  CHECK(swapped.message().find("a.txt.checkpoint: its rows are other words") != std::string::npos);
 }
