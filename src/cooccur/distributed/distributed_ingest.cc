@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
+#include <map>
 #include <numeric>
 #include <sstream>
 
@@ -140,16 +142,50 @@ Status PlanOnRoot(const std::string& store_dir, int ranks, const std::vector<Inp
   return Status::OK();
 }
 
-// Rank 0: the first row of each rank's range, "b0 b1 ... b(N-1)", each range
-// about an equal share of the distinct pairs the job brings: a row's are
-// estimated as its word's count in the job's inputs (`counts`, by row) times
-// the 2W window positions, at most the vocabulary.
-std::string RowStarts(const std::vector<uint64_t>& counts, uint32_t window, int ranks) {
-  std::vector<double> weight(counts.size());
-  for (size_t i = 0; i < counts.size(); ++i) {
-    weight[i] =
-        std::min(static_cast<double>(counts[i]) * 2 * window, static_cast<double>(counts.size()));
+// The distinct pairs expected in each row, for rows of words counted
+// `counts` times (by row) in the job's inputs: a word's 2W window positions
+// are n = count x 2W draws from the unigram distribution, which meet
+// D(n) = sum over words j of 1 - (1 - p_j)^n distinct words. D is computed
+// against the counts' histogram (a corpus has thousands of distinct counts,
+// however many words) at draws growing by 2^(1/8), and interpolated
+// between them in log n (D is smooth: the error is far below the rows'
+// spread).
+std::vector<double> ExpectedRowPairs(const std::vector<uint64_t>& counts, uint32_t window) {
+  std::map<uint64_t, uint64_t> histogram;  // count -> words with it
+  double tokens = 0;
+  for (uint64_t c : counts) {
+    if (c == 0) continue;
+    ++histogram[c];
+    tokens += static_cast<double>(c);
   }
+  std::vector<double> weight(counts.size(), 0);
+  if (histogram.empty()) return weight;
+  const auto distinct = [&](double draws) {
+    double d = 0;  // 1 - (1 - p)^n, as -expm1(n log1p(-p)) for precision at small p
+    for (const auto& [count, words] : histogram)
+      d -= static_cast<double>(words) *
+           std::expm1(draws * std::log1p(-static_cast<double>(count) / tokens));
+    return d;
+  };
+  const double step = std::log(2.0) / 8;  // of log n between grid points
+  const double most = static_cast<double>(histogram.rbegin()->first) * 2 * window;
+  std::vector<double> grid;  // D(exp(k * step))
+  for (size_t k = 0; k == 0 || std::exp((k - 1) * step) < most; ++k)
+    grid.push_back(distinct(std::exp(k * step)));
+  for (size_t i = 0; i < counts.size(); ++i) {
+    if (counts[i] == 0) continue;
+    const double at = std::log(static_cast<double>(counts[i]) * 2 * window) / step;
+    const auto k = std::min(static_cast<size_t>(at), grid.size() - 2);
+    weight[i] = grid[k] + (at - k) * (grid[k + 1] - grid[k]);
+  }
+  return weight;
+}
+
+// Rank 0: the first row of each rank's range, "b0 b1 ... b(N-1)", each range
+// about an equal share of the distinct pairs the job brings
+// (ExpectedRowPairs of the words' counts in the job's inputs, by row).
+std::string RowStarts(const std::vector<uint64_t>& counts, uint32_t window, int ranks) {
+  const std::vector<double> weight = ExpectedRowPairs(counts, window);
   const double total = std::accumulate(weight.begin(), weight.end(), 0.0);
   std::string text = "0";
   double sum = 0;
