@@ -94,8 +94,10 @@ BudgetPlan PlanBudget(Objective objective, bool store_subsampled,
 double ReplanBudgetEpochs(double planned, uint32_t epochs_done, double epoch_seconds,
                           double seconds_left, double final_seconds, double budget_seconds,
                           double max_epochs) {
-  if (epochs_done >= planned) return planned;
-  const double remaining = planned - epochs_done;
+  // Done with a plan's partial last epoch: nothing to change. (Done with
+  // its whole last epoch, time left may lengthen it.)
+  if (epochs_done > planned + 1e-9) return planned;
+  const double remaining = std::max(0.0, planned - epochs_done);
   const double overrun = remaining * epoch_seconds + final_seconds - seconds_left;
   const bool last_tenth = remaining <= std::max(2.0, planned / 10);
   const bool clearly_off = std::abs(overrun) > kBudgetReplanShare * budget_seconds;
@@ -122,11 +124,14 @@ double RefitLastEpochShare(double planned, double trained, double epoch_seconds,
                            double seconds_left) {
   const double rate = trained / std::max(epoch_seconds, 1e-9);  // of the epoch per second
   double share = trained + rate * std::max(seconds_left, 0.0);
-  if (share > planned) {
-    share = std::max(planned,
-                     trained + rate * std::max(seconds_left, 0.0) / (1 + kBudgetLengthenMargin));
-  }
+  if (share > planned)
+    share = std::max(planned, ReachableShare(trained, epoch_seconds, seconds_left));
   return std::clamp(share, trained, 1.0);
+}
+
+double ReachableShare(double trained, double epoch_seconds, double seconds_left) {
+  const double rate = trained / std::max(epoch_seconds, 1e-9);
+  return trained + rate * std::max(seconds_left, 0.0) / (1 + kBudgetLengthenMargin);
 }
 
 Status WriteBudgetPlan(const std::string& path, const BudgetPlan& plan) {

@@ -118,7 +118,9 @@ BudgetPlan PlanBudget(Objective objective, bool store_subsampled,
 // (kBudgetLengthenMargin). The new length fills the time left, ending in a
 // partial epoch. Replayed on an IMDB run that overran (budget_plan_test),
 // cutting at the first projected overrun would have left 21 of 24 epochs and
-// 50 s unused. Never fewer than epochs_done (the run then ends).
+// 50 s unused. Never fewer than epochs_done (the run then ends). Called
+// after the last epoch too when it was trained whole (epochs_done ==
+// planned): time left then lengthens the plan.
 inline constexpr double kBudgetReplanShare = 0.10;
 // Epoch times vary by about a tenth within a run (16.5-24.8 s above; 24.3-37.7
 // s on wiki100M's skip-gram at fastText's wall time): a lengthened plan counts
@@ -137,6 +139,10 @@ double ReplanBudgetEpochs(double planned, uint32_t epochs_done, double epoch_sec
 // replan does, and stays within [trained, 1].
 double RefitLastEpochShare(double planned, double trained, double epoch_seconds,
                            double seconds_left);
+// The share of an epoch that `trained` of it done in `epoch_seconds` reaches
+// in `seconds_left` more, with kBudgetLengthenMargin's margin (past 1: the
+// time reaches into another epoch).
+double ReachableShare(double trained, double epoch_seconds, double seconds_left);
 
 // The plan as "key<TAB>value" lines, and back: a file that does not parse
 // as a plan is an error naming it.

@@ -399,6 +399,9 @@ class EpochLoop {
   void set_last_epoch_deadline(Clock::time_point deadline) { last_epoch_deadline_ = deadline; }
   // The share of the last epoch trained (or planned, before it ends).
   double last_epoch_share() const { return last_share_; }
+  // What starting the next epoch costs beyond its training: nothing when
+  // its reader is open (read ahead), else reading a part (as the last took).
+  double next_epoch_start_seconds() const { return reader_ ? 0 : part_.read_seconds; }
 
   // Trains epoch `epoch` (from 0) over every block (the last epoch over its
   // share of them, in its shuffled order, and up to its deadline), opening
@@ -407,18 +410,23 @@ class EpochLoop {
   // model's arrays every update. An interrupt ends it with the status to
   // return.
   Status Train(uint32_t epoch, const std::string& checkpoint, EpochStats* e) {
+    // A plan lengthened after what was its last epoch has no reader open yet.
+    if (!reader_) reader_ = OpenEpoch(blocks_, o_->seed, epoch, transform_, scatter_arena_.get());
     std::unique_ptr<BlockReader> next_reader;
     uint64_t epoch_pairs = 0;  // stored records trained so far this epoch
     const bool last = epoch + 1 == o_->epochs;
     const Clock::time_point deadline = last ? last_epoch_deadline_ : Clock::time_point::max();
     last_share_ = *last_epoch_share_;
+    time_for_more_ = false;
     const auto epoch_start = Clock::now();
     bool ended = false;  // the share trained, or the deadline passed
     for (size_t block = 0; !ended && Clock::now() < deadline; ++block) {
       bool done = false;
       SG_RETURN_IF_ERROR(reader_->Next(&part_, &done));
       if (done) break;
-      if (reader_->exhausted() && epoch + 1 < o_->epochs) {
+      // The last epoch's successor is read ahead too when the time left
+      // may lengthen the plan by a part of one (the replan after it).
+      if (reader_->exhausted() && (epoch + 1 < o_->epochs || (last && time_for_more_))) {
         next_reader = OpenEpoch(blocks_, o_->seed, epoch + 1, transform_, scatter_arena_.get());
       }
       const size_t n = part_.pairs.size();
@@ -445,10 +453,12 @@ class EpochLoop {
       epoch_pairs += records;
       pairs_trained_ += records;
       if (deadline != Clock::time_point::max() && !ended) {
-        last_share_ = RefitLastEpochShare(
-            last_share_, static_cast<double>(epoch_pairs) / std::max<uint64_t>(blocks_->pairs, 1),
-            SecondsSince(epoch_start),
-            std::chrono::duration<double>(deadline - Clock::now()).count());
+        const double trained_share =
+            static_cast<double>(epoch_pairs) / std::max<uint64_t>(blocks_->pairs, 1);
+        const double seconds = SecondsSince(epoch_start);
+        const double left = std::chrono::duration<double>(deadline - Clock::now()).count();
+        last_share_ = RefitLastEpochShare(last_share_, trained_share, seconds, left);
+        time_for_more_ = ReachableShare(trained_share, seconds, left) >= 1 + kBudgetLeastShare;
       }
       if (Interrupted()) {
         meter_.Finish();
@@ -511,6 +521,8 @@ class EpochLoop {
   uint64_t pairs_trained_ = 0;
   Clock::time_point last_epoch_deadline_ = Clock::time_point::max();
   double last_share_ = 1;  // the plan's, refitted in the last epoch
+  // In the last epoch: the time left reaches past its end (ReachableShare).
+  bool time_for_more_ = false;
 };
 
 }  // namespace
@@ -645,13 +657,15 @@ Status StartModel(const TrainOptions& o, const std::string& checkpoint,
 // `per_epoch` seconds, `elapsed` so far): fewer epochs when the rest would
 // overrun, more when it would leave the budget idle (at most `max_epochs`),
 // the plan rewritten (the schedule decays over the new length).
+// `start_seconds`: what starting the next epoch costs beyond its epoch time
+// (a reader to open after what was the last epoch, none was read ahead).
 Status Replan(uint32_t epochs_done, double per_epoch, double elapsed, double save_seconds,
-              double max_epochs, const std::string& plan_path, TrainOptions* o, BudgetPlan* plan,
-              TrainStats* stats) {
+              double start_seconds, double max_epochs, const std::string& plan_path,
+              TrainOptions* o, BudgetPlan* plan, TrainStats* stats) {
   const double planned = PlannedEpochs(*plan);
-  const double affordable = ReplanBudgetEpochs(planned, epochs_done, per_epoch,
-                                               o->budget_seconds - elapsed - save_seconds,
-                                               2 * save_seconds, o->budget_seconds, max_epochs);
+  const double affordable = ReplanBudgetEpochs(
+      planned, epochs_done, per_epoch, o->budget_seconds - elapsed - save_seconds,
+      2 * save_seconds + start_seconds, o->budget_seconds, max_epochs);
   if (affordable == planned) return Status::OK();
   SetPlannedEpochs(affordable, plan);
   o->epochs = stats->epochs_planned = plan->epochs;
@@ -805,14 +819,17 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
     EpochStats e;
     SG_RETURN_IF_ERROR(loop.Train(epoch, checkpoint, &e));
     // Replanned from the call's second epoch on, or after its first when only
-    // the last is left: a plan of two epochs has no later one to rate.
-    if (budget && epoch + 1 < o.epochs && (epoch > first || epoch + 2 == o.epochs)) {
+    // the last is left (a plan of two epochs has no later one to rate); after
+    // the last too when it was trained whole, which time left may lengthen.
+    const bool last_cut = epoch + 1 == o.epochs && loop.last_epoch_share() < 1;
+    if (budget && !last_cut && (epoch > first || epoch + 2 >= o.epochs)) {
       // This one's checkpoint, and at the end one more and the vectors
       // file, are still to be written.
       const double per_epoch =
           (later_epochs_seconds + SecondsSince(start) + save_seconds) / (later_epochs + 1);
+      const double start_seconds = epoch + 1 == o.epochs ? loop.next_epoch_start_seconds() : 0;
       SG_RETURN_IF_ERROR(Replan(epoch + 1, per_epoch, SecondsSince(call_start), save_seconds,
-                                max_budget_epochs, plan_path, &o, &plan, stats));
+                                start_seconds, max_budget_epochs, plan_path, &o, &plan, stats));
     }
     if ((epoch + 1) % o.checkpoint_every == 0 || epoch + 1 == o.epochs) {
       const auto save_start = Clock::now();

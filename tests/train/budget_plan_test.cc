@@ -227,7 +227,7 @@ TEST_CASE("A running budget plan changes to the epochs that fit, neither overrun
   const double budget = 100;
   for (double planned : {1.0, 2.6, 5.0, 24.35}) {
     const double max_epochs = 2 * planned;
-    for (uint32_t done = 1; done < planned; ++done) {
+    for (uint32_t done = 1; done <= planned; ++done) {
       for (double per_epoch : {0.5, 3.0, 21.0}) {
         for (double left : {0.0, 1.0, 10.0, 60.0, 1000.0}) {
           for (double final_seconds : {0.0, 2.0}) {
@@ -274,9 +274,9 @@ namespace {
 // A budget replayed as the trainer runs it: epochs taking `seconds(k)` (the
 // k-th, from 1; a partial last one its share of that, and ending at the
 // latest when only `final_seconds` are left), the plan checked from the
-// call's second epoch (or after the first when only the last is left), rated
-// by the epochs after its first. Returns the length planned at the end and
-// the seconds used.
+// call's second epoch (or after the first when only the last is left, and
+// after the last when it was trained whole), rated by the epochs after its
+// first. Returns the length planned at the end and the seconds used.
 template <typename EpochSeconds>
 std::pair<double, double> Replay(double planned, double budget, double spent_before,
                                  double final_seconds, EpochSeconds seconds) {
@@ -286,10 +286,15 @@ std::pair<double, double> Replay(double planned, double budget, double spent_bef
   double elapsed = spent_before, later = 0;
   for (uint32_t k = 1; k <= plan.epochs; ++k) {
     const double t = seconds(k);
-    elapsed += k == plan.epochs ? std::min(t * plan.last_epoch_share,
-                                           std::max(0.0, budget - final_seconds - elapsed))
-                                : t;
-    if (k < plan.epochs && (k >= 2 || k + 1 == plan.epochs)) {
+    bool last_cut = false;
+    if (k == plan.epochs) {
+      const double room = std::max(0.0, budget - final_seconds - elapsed);
+      last_cut = plan.last_epoch_share < 1 || t > room;
+      elapsed += std::min(t * plan.last_epoch_share, room);
+    } else {
+      elapsed += t;
+    }
+    if (!last_cut && (k >= 2 || k + 1 >= plan.epochs)) {
       if (k >= 2) later += t;
       const double per_epoch = k >= 2 ? later / (k - 1) : t;
       SetPlannedEpochs(ReplanBudgetEpochs(PlannedEpochs(plan), k, per_epoch, budget - elapsed,
@@ -370,4 +375,8 @@ TEST_CASE("A last epoch's share is refitted to the time left at its own rate", "
   CHECK(RefitLastEpochShare(0.6, 0.3, 6, 1000) == 1);
   CHECK(RefitLastEpochShare(0.6, 0.3, 6, -2) == Approx(0.3));
   CHECK(RefitLastEpochShare(1.0, 0.9, 6, 0) == Approx(0.9));
+  // How far the time left reaches, past the epoch's end too.
+  CHECK(ReachableShare(0.3, 6, 20) == Approx(0.3 + 0.05 * 20 / (1 + kBudgetLengthenMargin)));
+  CHECK(ReachableShare(0.3, 6, 20) > 1);
+  CHECK(ReachableShare(0.3, 6, -1) == Approx(0.3));
 }
