@@ -42,4 +42,16 @@ in_root awk 'BEGIN { srand(7); for (i = 0; i < 20000; i++) { line = "";
   print line " paris france" (i % 3 ? " rome italy" : "") } }' >"$root/tmp/corpus.txt"
 in_root streamglove embed /tmp/corpus.txt -o /tmp/vectors.txt --epochs 2 -q
 in_root streamglove neighbors /tmp/vectors.txt paris -k 3 -q
-echo "ok: $(basename "$deb") installs with apt in a fresh Debian 12 root, runs, embeds"
+# The distributed ingest, with the mpirun the package recommends: two ranks
+# make the store one process makes.
+in_root apt-get install -y -qq --no-install-recommends openmpi-bin >"$root/tmp/apt.log" 2>&1 ||
+  { cat "$root/tmp/apt.log"; echo "FAIL: apt install openmpi-bin"; exit 1; }
+in_root streamglove ingest --store /tmp/one /tmp/corpus.txt --quiet
+in_root env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_pml=ob1 \
+  OMPI_MCA_btl=self,tcp mpirun --oversubscribe -np 2 streamglove ingest --store /tmp/two \
+  /tmp/corpus.txt --quiet
+[ "$(in_root streamglove dump --store /tmp/one | md5sum)" = \
+  "$(in_root streamglove dump --store /tmp/two | md5sum)" ] ||
+  { echo "FAIL: mpirun -np 2 made another store than one process"; exit 1; }
+echo "ok: $(basename "$deb") installs with apt in a fresh Debian 12 root, runs, embeds, and" \
+  "ingests on two MPI ranks as one process does"
