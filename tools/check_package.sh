@@ -13,8 +13,14 @@ fi
 mirror=${SG_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 root=$(mktemp -d "${TMPDIR:-/tmp}/sg-deb-root.XXXXXX")
 cleanup() {
+  umount "$root/sys" 2>/dev/null || true
   umount "$root/proc" 2>/dev/null || true
-  rm -rf "$root"
+  # Never removed through a mount that would not come off.
+  if mountpoint -q "$root/sys" || mountpoint -q "$root/proc"; then
+    echo "left $root: its /sys or /proc is still mounted"
+  else
+    rm -rf "$root"
+  fi
 }
 trap cleanup EXIT
 echo "debootstrap: a minimal Debian 12 in $root"
@@ -27,6 +33,7 @@ if ! debootstrap --variant=minbase bookworm "$root" "$mirror" >"$root.log" 2>&1;
 fi
 rm -f "$root.log"
 mount -t proc proc "$root/proc"
+mount -t sysfs sysfs "$root/sys"  # Open MPI's hwloc reads the CPU topology there
 cp "$deb" "$root/tmp/"
 in_root() { chroot "$root" env DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 "$@"; }
 # apt's own warnings (no /dev/pts, no sandbox user) are noise here: shown on failure only.

@@ -394,8 +394,7 @@ class EpochLoop {
   // (a bucket taken after it is left untrained), and its share is refitted
   // after each part to the time left (RefitLastEpochShare): however the
   // epochs' rates varied, the run neither overruns nor leaves the budget
-  // idle.
-  // Default: none.
+  // idle. Default: none.
   void set_last_epoch_deadline(Clock::time_point deadline) { last_epoch_deadline_ = deadline; }
   // The share of the last epoch trained (or planned, before it ends).
   double last_epoch_share() const { return last_share_; }
