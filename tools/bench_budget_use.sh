@@ -28,7 +28,7 @@ for b in $budgets; do
     --budget "${b}s" --seed "$seed" 2>"$work/err" || { cat "$work/err"; exit 1; }
   wall=$(cat "$work/time")
   plan=$(grep -o "sgns, dim [0-9]*, [0-9.]* epochs\|glove[^,]*, dim [0-9]*, [0-9.]* epochs" \
-    "$work/err" | head -1)
+    "$work/err" | head -1 || true)
   changed=$(grep -o "the plan was changed to [0-9.]* epochs" "$work/err" || true)
   awk -v b="$b" -v w="$wall" -v p="$plan" -v c="$changed" \
     'BEGIN { printf "budget %6.1f s: %6.2f s wall, %5.1f%%; planned %s%s\n", b, w, 100 * w / b, p,

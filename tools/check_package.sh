@@ -19,7 +19,7 @@ cleanup() {
   if mountpoint -q "$root/sys" || mountpoint -q "$root/proc"; then
     echo "left $root: its /sys or /proc is still mounted"
   else
-    rm -rf "$root"
+    rm -rf --one-file-system "$root"
   fi
 }
 trap cleanup EXIT
@@ -57,8 +57,9 @@ in_root streamglove ingest --store /tmp/one /tmp/corpus.txt --quiet
 in_root env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_pml=ob1 \
   OMPI_MCA_btl=self,tcp mpirun --oversubscribe -np 2 streamglove ingest --store /tmp/two \
   /tmp/corpus.txt --quiet
-[ "$(in_root streamglove dump --store /tmp/one | md5sum)" = \
-  "$(in_root streamglove dump --store /tmp/two | md5sum)" ] ||
-  { echo "FAIL: mpirun -np 2 made another store than one process"; exit 1; }
+in_root sh -c 'streamglove dump --store /tmp/one >/tmp/one.txt'
+in_root sh -c 'streamglove dump --store /tmp/two >/tmp/two.txt'
+[ -s "$root/tmp/one.txt" ] && cmp -s "$root/tmp/one.txt" "$root/tmp/two.txt" ||
+  { echo "FAIL: mpirun -np 2 made another store than one process (or none)"; exit 1; }
 echo "ok: $(basename "$deb") installs with apt in a fresh Debian 12 root, runs, embeds, and" \
   "ingests on two MPI ranks as one process does"

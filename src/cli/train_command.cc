@@ -9,12 +9,16 @@
 
 namespace streamglove {
 
+namespace {
+
 // "12 epochs", or with a budget's partial last epoch "2.6 epochs".
 std::string PlannedEpochsText(const TrainStats& s) {
   if (s.last_epoch_share >= 1) return fmt::format("{} epochs", s.epochs_planned);
   return fmt::format("{} epochs",
                      std::round((s.epochs_planned - 1 + s.last_epoch_share) * 100) / 100);
 }
+
+}  // namespace
 
 // What a budget chose (nothing without one).
 void PrintTrainPlan(double budget_seconds, const std::string& plan_path, const TrainStats& s) {

@@ -25,7 +25,9 @@ double PlannedEpochs(const BudgetPlan& plan) { return plan.epochs - 1 + plan.las
 
 void SetPlannedEpochs(double epochs, BudgetPlan* plan) {
   // In whole hundredths: a plan file states its length exactly.
-  const auto hundredths = static_cast<uint64_t>(std::floor(std::max(epochs, 0.0) * 100 + 1e-6));
+  // (Clamped far above any plan's length: a cast of a huge double wraps.)
+  const auto hundredths =
+      static_cast<uint64_t>(std::floor(std::clamp(epochs, 0.0, 1e6) * 100 + 1e-6));
   const uint32_t least = static_cast<uint32_t>(std::lround(kBudgetLeastShare * 100));
   const auto whole = static_cast<uint32_t>(hundredths / 100);
   uint32_t part = hundredths % 100;

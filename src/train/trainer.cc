@@ -48,8 +48,8 @@ using Clock = std::chrono::steady_clock;
 constexpr char kCudaPurpose[] = "--device cuda";
 
 // Hyperparameters a checkpoint must share with the run that resumes it. A
-// budget's epochs are its plan's (OUT.plan), which may shorten as the run
-// goes (ReplanBudgetEpochs): they are left out of the hash.
+// budget's epochs are its plan's (OUT.plan), which may shorten or lengthen
+// as the run goes (ReplanBudgetEpochs): they are left out of the hash.
 uint64_t OptionsHash(const TrainOptions& o, uint32_t vocab, uint64_t pairs) {
   const std::string epochs = o.budget_seconds > 0 ? "budget" : std::to_string(o.epochs);
   if (o.objective == Objective::kSgns) {
@@ -430,7 +430,8 @@ class EpochLoop {
       }
       const size_t n = part_.pairs.size();
       const double wanted = last_share_ * static_cast<double>(blocks_->pairs);
-      if (last && last_share_ < 1 && static_cast<double>(epoch_pairs + part_.records) >= wanted) {
+      if (last && last_share_ < 1 && part_.records > 0 &&
+          static_cast<double>(epoch_pairs + part_.records) >= wanted) {
         KeepBuckets((wanted - static_cast<double>(epoch_pairs)) / part_.records, &part_);
         ended = true;
       }
@@ -464,7 +465,8 @@ class EpochLoop {
         return InterruptedStatus(fmt::format(
             "stopped in epoch {}; rerun with --resume to continue from {}", epoch + 1, checkpoint));
       }
-      const double run_pairs = static_cast<double>(blocks_->pairs) * (RunEpochs() - first_epoch_);
+      const double run_pairs =
+          std::max(1.0, static_cast<double>(blocks_->pairs) * (RunEpochs() - first_epoch_));
       meter_.UpdateFraction(
           fmt::format("epoch {}/{}", epoch + 1, o_->epochs), pairs_trained_ / run_pairs,
           fmt::format("{:.2f} M pairs/s", pairs_trained_ / SecondsSince(start_) / 1e6));
@@ -488,8 +490,12 @@ class EpochLoop {
     return Status::OK();
   }
 
-  // Frees the last part's memory (the vectors file's rows are built in its place).
-  void Release() { part_ = BlockPart(); }
+  // Frees the last part's memory (the vectors file's rows are built in its
+  // place) and any reader left open, read ahead for an epoch not trained.
+  void Release() {
+    reader_.reset();
+    part_ = BlockPart();
+  }
 
  private:
   // Leaves `share` of the part's buckets to train, its first (rounded up):
@@ -717,6 +723,87 @@ void MakeObjective(const TrainOptions& o, const std::vector<VocabEntry>& vocab, 
   *transform = SgnsTransform(SubsampleKeepProbabilities(vocab, cut, tokens, subsample));
 }
 
+// What the epochs of one call work with.
+struct EpochRun {
+  const BlockStreamInfo* blocks;
+  const PairTransform* transform;
+  BucketTrainer* trainer;
+  EmbeddingModel* model;
+  int threads;
+  std::string checkpoint, plan_path;
+  CheckpointStamp stamp;
+  Clock::time_point call_start;
+  bool budget;
+  double save_seconds;  // one checkpoint's write, as last measured (0: not yet)
+};
+
+// Trains the epochs from `epoch` (the checkpoint's, or 0) to the plan's
+// end, a checkpoint after every o->checkpoint_every and the last, a loss line
+// and o->on_epoch after each. A budget's plan is checked after each epoch
+// (Replan: o->epochs and *plan may change), its last epoch ends at the
+// budget's end less the final writes, and what that epoch trained is
+// reported in *stats.
+Status TrainEpochs(EpochRun run, uint32_t epoch, TrainOptions* o, BudgetPlan* plan,
+                   WritableFile* log, TrainStats* stats) {
+  EpochLoop loop(run.blocks, o, &plan->last_epoch_share, run.transform, run.trainer, run.threads,
+                 epoch);
+  // This call's epochs after its first (which also warms the page cache and
+  // starts the reader), checkpoints included: the budget's measured rate.
+  double later_epochs_seconds = 0;
+  uint32_t later_epochs = 0;
+  // A plan may grow to twice its length when epochs run faster than measured.
+  const double max_budget_epochs = 2 * PlannedEpochs(*plan);
+  for (const uint32_t first = epoch; epoch < o->epochs; ++epoch) {
+    const auto start = Clock::now();
+    // Room is kept for the last checkpoint, the vectors file and the exit.
+    if (run.budget) {
+      const double end = o->budget_seconds * (1 - kBudgetEndMargin) - 2 * run.save_seconds;
+      loop.set_last_epoch_deadline(run.call_start + std::chrono::duration_cast<Clock::duration>(
+                                                        std::chrono::duration<double>(end)));
+    }
+    EpochStats e;
+    SG_RETURN_IF_ERROR(loop.Train(epoch, run.checkpoint, &e));
+    // Replanned from the call's second epoch on, or after its first when only
+    // the last is left (a plan of two epochs has no later one to rate); after
+    // the last too when it was trained whole, which time left may lengthen
+    // (the rate, decayed to its floor, then rises to the longer schedule's).
+    const bool last = epoch + 1 == o->epochs;
+    if (run.budget && !(last && loop.last_epoch_share() < 1) &&
+        (epoch > first || epoch + 2 >= o->epochs)) {
+      if (last) SetPlannedEpochs(o->epochs, plan);  // its share grew to the whole epoch
+      // This one's checkpoint, and at the end one more and the vectors
+      // file, are still to be written.
+      const double per_epoch =
+          (later_epochs_seconds + SecondsSince(start) + run.save_seconds) / (later_epochs + 1);
+      SG_RETURN_IF_ERROR(Replan(epoch + 1, per_epoch, SecondsSince(run.call_start),
+                                run.save_seconds, last ? loop.next_epoch_start_seconds() : 0,
+                                max_budget_epochs, run.plan_path, o, plan, stats));
+    }
+    if ((epoch + 1) % o->checkpoint_every == 0 || epoch + 1 == o->epochs) {
+      const auto save_start = Clock::now();
+      SG_RETURN_IF_ERROR(run.trainer->CopyModelToHost());
+      SG_RETURN_IF_ERROR(run.model->Save(run.checkpoint, epoch + 1, run.stamp));
+      run.save_seconds = SecondsSince(save_start);
+    }
+    e.seconds = SecondsSince(start);
+    if (epoch > first) {
+      later_epochs_seconds += e.seconds;
+      ++later_epochs;
+    }
+    SG_RETURN_IF_ERROR(AppendLossLine(e, log));
+    stats->epochs.push_back(e);
+    if (o->on_epoch) o->on_epoch(*stats, e);
+  }
+  loop.Release();
+  // The last epoch's share as trained (refitted to the time left).
+  if (run.budget && !stats->epochs.empty() && stats->epochs.back().epoch == o->epochs &&
+      std::abs(loop.last_epoch_share() - stats->last_epoch_share) >= 0.005) {
+    stats->last_epoch_share = loop.last_epoch_share();
+    stats->budget_replanned = true;
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 Status Train(const std::string& store_dir, const std::string& output, const TrainOptions& options,
@@ -791,7 +878,10 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
   for (uint32_t i = 0; i < cut; ++i) words.Add(vocab[i].word);
   stamp.words_hash = words.value();
   uint32_t epoch = 0;
+  const auto load_start = Clock::now();
   SG_RETURN_IF_ERROR(StartModel(o, checkpoint, stamp, vocab, model.get(), &epoch, stats));
+  // A resumed plan measured no checkpoint's write: reading one is the estimate.
+  if (save_seconds == 0 && stats->start_epoch > 0) save_seconds = SecondsSince(load_start);
   // The trainer takes the model as it is now, fresh or resumed (a device
   // copies it); the plugin outlives it.
   std::unique_ptr<BucketTrainer> trainer;
@@ -800,58 +890,9 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
   WritableFile log;
   SG_RETURN_IF_ERROR(OpenLossLog(output + ".log.tsv", epoch, &log));
 
-  EpochLoop loop(&blocks, &o, &plan.last_epoch_share, &transform, trainer.get(), threads, epoch);
-  // This call's epochs after its first (which also warms the page cache and
-  // starts the reader), checkpoints included: the budget's measured rate.
-  double later_epochs_seconds = 0;
-  uint32_t later_epochs = 0;
-  // A plan may grow to twice its length when epochs run faster than measured.
-  const double max_budget_epochs = 2 * PlannedEpochs(plan);
-  for (const uint32_t first = epoch; epoch < o.epochs; ++epoch) {
-    const auto start = Clock::now();
-    // Room is kept for the last checkpoint, the vectors file and the exit.
-    if (budget) {
-      const double end = o.budget_seconds * (1 - kBudgetEndMargin) - 2 * save_seconds;
-      loop.set_last_epoch_deadline(call_start + std::chrono::duration_cast<Clock::duration>(
-                                                    std::chrono::duration<double>(end)));
-    }
-    EpochStats e;
-    SG_RETURN_IF_ERROR(loop.Train(epoch, checkpoint, &e));
-    // Replanned from the call's second epoch on, or after its first when only
-    // the last is left (a plan of two epochs has no later one to rate); after
-    // the last too when it was trained whole, which time left may lengthen.
-    const bool last_cut = epoch + 1 == o.epochs && loop.last_epoch_share() < 1;
-    if (budget && !last_cut && (epoch > first || epoch + 2 >= o.epochs)) {
-      // This one's checkpoint, and at the end one more and the vectors
-      // file, are still to be written.
-      const double per_epoch =
-          (later_epochs_seconds + SecondsSince(start) + save_seconds) / (later_epochs + 1);
-      const double start_seconds = epoch + 1 == o.epochs ? loop.next_epoch_start_seconds() : 0;
-      SG_RETURN_IF_ERROR(Replan(epoch + 1, per_epoch, SecondsSince(call_start), save_seconds,
-                                start_seconds, max_budget_epochs, plan_path, &o, &plan, stats));
-    }
-    if ((epoch + 1) % o.checkpoint_every == 0 || epoch + 1 == o.epochs) {
-      const auto save_start = Clock::now();
-      SG_RETURN_IF_ERROR(trainer->CopyModelToHost());
-      SG_RETURN_IF_ERROR(model->Save(checkpoint, epoch + 1, stamp));
-      save_seconds = SecondsSince(save_start);
-    }
-    e.seconds = SecondsSince(start);
-    if (epoch > first) {
-      later_epochs_seconds += e.seconds;
-      ++later_epochs;
-    }
-    SG_RETURN_IF_ERROR(AppendLossLine(e, &log));
-    stats->epochs.push_back(e);
-    if (o.on_epoch) o.on_epoch(*stats, e);
-  }
-  loop.Release();
-  // The last epoch's share as trained (refitted to the time left).
-  if (budget && !stats->epochs.empty() && stats->epochs.back().epoch == o.epochs &&
-      std::abs(loop.last_epoch_share() - stats->last_epoch_share) >= 0.005) {
-    stats->last_epoch_share = loop.last_epoch_share();
-    stats->budget_replanned = true;
-  }
+  EpochRun run{&blocks,   &transform, trainer.get(), model.get(), threads,     checkpoint,
+               plan_path, stamp,      call_start,    budget,      save_seconds};
+  SG_RETURN_IF_ERROR(TrainEpochs(run, epoch, &o, &plan, &log, stats));
   SG_RETURN_IF_ERROR(trainer->CopyModelToHost());
   SG_RETURN_IF_ERROR(log.Close(/*sync=*/false));
   const ParameterRows rows{model->vocab(), model->dim(), RowStride(model->dim()), model->word(0),

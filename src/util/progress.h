@@ -7,9 +7,10 @@
 // thread draw as its stages, under one name, with the job's elapsed time and
 // one ETA for the whole job. The stages' code needs no change to take part.
 //
-// Thread-safety: a meter's Update() and Finish() are called from one thread;
-// a job is opened, staged and closed on the thread whose meters it shows, and
-// outlives them.
+// Thread-safety: a meter's Update() and Finish() are called from one thread
+// at a time (not necessarily the one that made it); a job is opened, staged
+// and closed on the thread whose meters it shows, and outlives them: a meter
+// only reads its job, and no stage changes while a meter draws.
 #ifndef STREAMGLOVE_UTIL_PROGRESS_H_
 #define STREAMGLOVE_UTIL_PROGRESS_H_
 

@@ -272,11 +272,12 @@ TEST_CASE("A running budget plan changes to the epochs that fit, neither overrun
 namespace {
 
 // A budget replayed as the trainer runs it: epochs taking `seconds(k)` (the
-// k-th, from 1; a partial last one its share of that, and ending at the
-// latest when only `final_seconds` are left), the plan checked from the
-// call's second epoch (or after the first when only the last is left, and
-// after the last when it was trained whole), rated by the epochs after its
-// first. Returns the length planned at the end and the seconds used.
+// k-th, from 1; a partial last one its share of that, refitted to the time
+// left and ending at the latest when only `final_seconds` are left), the
+// plan checked from the call's second epoch (or after the first when only
+// the last is left, and after the last when it was trained whole), rated by
+// the epochs after its first. Returns the length planned at the end and the
+// seconds used.
 template <typename EpochSeconds>
 std::pair<double, double> Replay(double planned, double budget, double spent_before,
                                  double final_seconds, EpochSeconds seconds) {
@@ -288,9 +289,18 @@ std::pair<double, double> Replay(double planned, double budget, double spent_bef
     const double t = seconds(k);
     bool last_cut = false;
     if (k == plan.epochs) {
+      // Refitted as it runs: its share shrinks to what the time left holds,
+      // or grows (with the margin) up to the whole epoch.
       const double room = std::max(0.0, budget - final_seconds - elapsed);
-      last_cut = plan.last_epoch_share < 1 || t > room;
-      elapsed += std::min(t * plan.last_epoch_share, room);
+      double share = plan.last_epoch_share;
+      if (t * share > room) {
+        share = room / t;
+      } else {
+        share = std::max(share, std::min(1.0, room / (t * (1 + kBudgetLengthenMargin))));
+      }
+      last_cut = share < 1;
+      if (!last_cut) SetPlannedEpochs(plan.epochs, &plan);
+      elapsed += t * share;
     } else {
       elapsed += t;
     }
@@ -352,7 +362,7 @@ TEST_CASE("A short budget replayed: its partial last epoch keeps it between 90% 
   const BudgetCandidate measured{50, 0.3, 24, 0.5};
   const BudgetPlan plan = PlanBudget(Objective::kSgns, true, {measured}, budget, budget - 2, 1);
   CHECK(plan.last_epoch_share < 1);
-  for (double slowdown : {0.8, 1.0, 1.2}) {
+  for (double slowdown : {0.6, 0.8, 1.0, 1.2}) {  // 0.6: the plan grows past its last epoch
     INFO("slowdown " << slowdown);
     const auto [epochs, seconds] = Replay(PlannedEpochs(plan), budget, 2 + 0.3, 1.0,
                                           [&](uint32_t) { return 24 * slowdown + 0.5; });
