@@ -159,8 +159,17 @@ Status CheckNewWordsFit(const WordSource& words, uint64_t known_words, uint64_t 
 }
 
 Status AddInputWords(const WordSource& seen, const IngestOptions& options,
-                     const CorpusOptions& corpus, int threads, Store* store, IngestStats* stats) {
+                     const CorpusOptions& corpus, int threads, Store* store, IngestStats* stats,
+                     std::vector<uint64_t>* counts_by_id) {
   const VocabIndex known(store->vocab());
+  if (counts_by_id != nullptr) {
+    counts_by_id->assign(store->vocab().size(), 0);
+    SG_RETURN_IF_ERROR(seen([&](std::string_view word, uint64_t count) {
+      const uint32_t id = known.Lookup(word);
+      if (id != VocabIndex::kUnknown) (*counts_by_id)[id] = count;
+      return Status::OK();
+    }));
+  }
   // Only the words outside the store, each pass.
   const auto unknown = [&](const WordVisitor& f) -> Status {
     return seen([&](std::string_view word, uint64_t count) {
@@ -190,8 +199,10 @@ Status AddInputWords(const WordSource& seen, const IngestOptions& options,
                                       options, corpus, threads));
   std::vector<std::string> added;
   added.reserve(words);
-  SG_RETURN_IF_ERROR(unknown([&](std::string_view word, uint64_t) {
+  SG_RETURN_IF_ERROR(unknown([&](std::string_view word, uint64_t count) {
     added.emplace_back(word);
+    // A new word's id follows the store's last, in `seen`'s order.
+    if (counts_by_id != nullptr) counts_by_id->push_back(count);
     return Status::OK();
   }));
   stats->new_words = added.size();

@@ -81,9 +81,12 @@ Status CheckNewWordsFit(const WordSource& words, uint64_t known_words, uint64_t 
 // An existing store and `seen`, the words of the inputs it is about to read:
 // a growing store adds those it does not hold (in `seen`'s order), after
 // checking that counting with them fits the memory budget; a fixed one
-// reports, in stats->messages, the tokens and words it will drop.
+// reports, in stats->messages, the tokens and words it will drop. With
+// `counts_by_id`: `seen`'s counts by store id afterwards (0 for a store word
+// `seen` does not hold; a distributed job weighs its row ranges by them).
 Status AddInputWords(const WordSource& seen, const IngestOptions& options,
-                     const CorpusOptions& corpus, int threads, Store* store, IngestStats* stats);
+                     const CorpusOptions& corpus, int threads, Store* store, IngestStats* stats,
+                     std::vector<uint64_t>* counts_by_id = nullptr);
 
 // The inputs an ingest reads, in order: a partly ingested one first (to
 // finish it from its recorded position), then the others the store does not

@@ -354,20 +354,6 @@ void SumCounting(MpiWorld* world, BatchCounter* counter, DistributedIngestStats*
   }
 }
 
-// The job's counts (`job`: its vocabulary pass) of `store_vocab`'s words, by
-// id: 0 for a word its inputs do not hold. (A word of the job outside a
-// fixed store is not counted, and has no id.)
-std::vector<uint64_t> CountsById(const std::vector<VocabEntry>& job,
-                                 const std::vector<VocabEntry>& store_vocab) {
-  const VocabIndex index(store_vocab);
-  std::vector<uint64_t> counts(store_vocab.size(), 0);
-  for (const VocabEntry& e : job) {
-    const uint32_t id = index.Lookup(e.word);
-    if (id != VocabIndex::kUnknown) counts[id] = e.count;
-  }
-  return counts;
-}
-
 // Phase 2 of a distributed ingest, collective: the vocabulary pass over the
 // ranks' inputs, then on rank 0 (which holds `store`) a new store's
 // vocabulary (`fresh`) or the words an existing store adds (a fixed one
@@ -404,8 +390,8 @@ Status AgreeVocabulary(MpiWorld* world, const std::vector<InputFile>& mine,
     IngestOptions counting = options;  // what rank 0 counts with, beside the open store
     counting.memory_bytes = work_memory;
     if (!fresh) {
-      s = AddInputWords(VocabWords(&vocab), counting, corpus, threads, store, &stats->ingest);
-      if (s.ok()) *balance_counts = CountsById(vocab, store->vocab());
+      s = AddInputWords(VocabWords(&vocab), counting, corpus, threads, store, &stats->ingest,
+                        balance_counts);
     } else {
       if (!want.fixed_vocabulary)
         s = CheckNewWordsFit(VocabWords(&vocab), 0, 0, counting, corpus, threads);
