@@ -1,27 +1,59 @@
 #include "streamglove/vocab_file.h"
 
 #include <charconv>
-#include <unordered_set>
 
 #include <fmt/format.h>
 
 #include "util/file.h"
+#include "vocab/vocab_index.h"
 
 namespace streamglove {
 
+namespace {
+
+// Calls fn(line) for each line of `path` (without its '\n'; a last line
+// without one too), reading through a fixed buffer: a vocabulary of millions
+// of words is not held twice, once as text and once as entries.
+template <class Fn>
+Status ForEachLine(const std::string& path, Fn&& fn) {
+  SequentialFile file;
+  SG_RETURN_IF_ERROR(file.Open(path));
+  std::string buffer(size_t{1} << 20, '\0');
+  std::string partial;  // a line that crosses the buffer's end
+  for (;;) {
+    size_t got = 0;
+    SG_RETURN_IF_ERROR(file.Read(buffer.data(), buffer.size(), &got));
+    if (got == 0) break;
+    std::string_view rest(buffer.data(), got);
+    for (size_t nl; (nl = rest.find('\n')) != std::string_view::npos; rest.remove_prefix(nl + 1)) {
+      if (partial.empty()) {
+        SG_RETURN_IF_ERROR(fn(rest.substr(0, nl)));
+      } else {
+        partial.append(rest.substr(0, nl));
+        SG_RETURN_IF_ERROR(fn(std::string_view(partial)));
+        partial.clear();
+      }
+    }
+    partial.append(rest);
+  }
+  return partial.empty() ? Status::OK() : fn(std::string_view(partial));
+}
+
+}  // namespace
+
 Status ReadVocabFile(const std::string& path, std::vector<VocabEntry>* entries) {
   entries->clear();
-  std::string data;
-  SG_RETURN_IF_ERROR(ReadFileToString(path, &data));
-  std::unordered_set<std::string_view> seen;
+  // Counted first, so the entries are allocated once, at their size (a
+  // growing vector's last doubling would hold 1.5 to 3 times them).
+  size_t lines = 0;
+  SG_RETURN_IF_ERROR(ForEachLine(path, [&](std::string_view) {
+    ++lines;
+    return Status::OK();
+  }));
+  entries->reserve(lines);
   uint64_t line_no = 0;
-  size_t pos = 0;
-  while (pos < data.size()) {
+  SG_RETURN_IF_ERROR(ForEachLine(path, [&](std::string_view line) {
     ++line_no;
-    size_t end = data.find('\n', pos);
-    if (end == std::string::npos) end = data.size();
-    std::string_view line(data.data() + pos, end - pos);
-    pos = end + 1;
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);  // a file from Windows
     // The count is after the last space: a word (one token of any tokenizer)
     // holds no space, but rfind keeps a malformed line's error on its count.
@@ -36,13 +68,22 @@ Status ReadVocabFile(const std::string& path, std::vector<VocabEntry>* entries) 
       return Status::Corruption(
           fmt::format("{}: line {}: count '{}' is not a positive integer", path, line_no, number));
     }
+    if (entries->size() == lines) {
+      return Status::Corruption(fmt::format("{}: changed while it was read", path));
+    }
     entries->push_back(VocabEntry{std::string(word), count});
-  }
-  // Duplicates checked once the vector stops growing: the set views its strings.
-  for (size_t i = 0; i < entries->size(); ++i) {
-    if (!seen.insert((*entries)[i].word).second) {
+    return Status::OK();
+  }));
+  // Duplicates: an index over all the entries finds a word at its first
+  // entry, so a later one's lookup names another id. The index's 8-byte slots
+  // are what a vocabulary of millions of words can afford beside itself; a
+  // set of its words took about 60 bytes a word, whose freed pages stayed
+  // resident through counting.
+  const VocabIndex index(*entries);
+  for (uint32_t id = 0; id < entries->size(); ++id) {
+    if (index.Lookup((*entries)[id].word) != id) {
       return Status::Corruption(
-          fmt::format("{}: line {}: duplicate word '{}'", path, i + 1, (*entries)[i].word));
+          fmt::format("{}: line {}: duplicate word '{}'", path, id + 1, (*entries)[id].word));
     }
   }
   return Status::OK();

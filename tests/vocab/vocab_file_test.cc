@@ -32,3 +32,33 @@ TEST_CASE("ReadVocabFile reads GloVe vocab files and names bad lines", "[vocab]"
     CHECK(s.message().find(path + ": " + expected) == 0);
   }
 }
+
+TEST_CASE("ReadVocabFile reads lines across its read buffer and a last line without newline",
+          "[vocab]") {
+  TestDir dir("sg-test-");
+  const std::string path = dir.path() + "/vocab.txt";
+  // About 3.4 MB: lines cross the 1 MiB read buffer's ends.
+  std::string text;
+  const size_t words = 200000;
+  for (size_t i = 0; i < words; ++i)
+    text += "word" + std::to_string(i) + " " + std::to_string(i + 1) + "\n";
+  text += "last 7";
+  WriteFile(path, text);
+  std::vector<VocabEntry> entries;
+  REQUIRE(ReadVocabFile(path, &entries).ok());
+  REQUIRE(entries.size() == words + 1);
+  for (size_t i = 0; i < words; ++i) {
+    REQUIRE(entries[i].word == "word" + std::to_string(i));
+    REQUIRE(entries[i].count == i + 1);
+  }
+  CHECK(entries.back().word == "last");
+  CHECK(entries.back().count == 7);
+  CHECK(entries.capacity() == entries.size());
+
+  // A duplicate far from its first entry.
+  WriteFile(path, text + "\nword12345 3\n");
+  const Status s = ReadVocabFile(path, &entries);
+  REQUIRE(s.code() == Status::Code::kCorruption);
+  CHECK(s.message() ==
+        path + ": line " + std::to_string(words + 2) + ": duplicate word 'word12345'");
+}
