@@ -5,19 +5,20 @@
 # distinct words counted, wall time, peak RSS (/usr/bin/time -v), and the
 # store's bytes per GB of text and per non-zero pair.
 #
-#   tools/bench_long_tail.sh [-w WORK] [-b BYTES] [-v VOCAB] [-z ZIPF] [-m MEMORY]
-#   defaults: BYTES 1e10, VOCAB 10000000, ZIPF 1, MEMORY 1G; window 10, 2 threads
+#   tools/bench_long_tail.sh [-w WORK] [-b BYTES] [-v VOCAB] [-z ZIPF] [-m MEMORY] [-W WINDOW]
+#   defaults: BYTES 1e10, VOCAB 10000000, ZIPF 1, MEMORY 1G, WINDOW 10; 2 threads
 #   env: SG_BUILD (build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-work="" bytes=1e10 vocab=10000000 zipf=1 memory=1G
-while getopts "w:b:v:z:m:" opt; do
+work="" bytes=1e10 vocab=10000000 zipf=1 memory=1G window=10
+while getopts "w:b:v:z:m:W:" opt; do
   case $opt in
     w) work=$OPTARG ;;
     b) bytes=$OPTARG ;;
     v) vocab=$OPTARG ;;
     z) zipf=$OPTARG ;;
     m) memory=$OPTARG ;;
+    W) window=$OPTARG ;;
     *) exit 2 ;;
   esac
 done
@@ -35,7 +36,7 @@ fi
 # "...: 8 shards, N bytes, ...": the text's bytes (the shards are compressed).
 text_bytes=$(grep -o '[0-9]* bytes' "$work/corpus.log" | head -1 | cut -d' ' -f1)
 rm -rf "$work/store"
-/usr/bin/time -v "$build/streamglove" ingest --store "$work/store" "$work/corpus" --window 10 \
+/usr/bin/time -v "$build/streamglove" ingest --store "$work/store" "$work/corpus" --window "$window" \
   --min-count 5 --memory "$memory" --threads 2 --quiet 2>"$work/ingest.err"
 kib=$(grep "Maximum resident" "$work/ingest.err" | awk '{ print $NF }')
 wall=$(grep "Elapsed (wall" "$work/ingest.err" | awk '{ print $NF }')
@@ -45,5 +46,5 @@ store_bytes=$(du -sb "$work/store" | cut -f1)
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); build $(git rev-parse --short HEAD)"
 echo "corpus: $text_bytes bytes (--bytes $bytes --vocab $vocab --zipf $zipf)"
 grep -E "^(vocabulary|tokens)" "$work/stats.txt"
-echo "ingest --memory $memory: wall $wall, peak RSS $((kib / 1024)) MiB"
+echo "ingest --window $window --memory $memory: wall $wall, peak RSS $((kib / 1024)) MiB"
 echo "store: $store_bytes bytes, $pairs non-zero pairs; $(echo "scale=1; $store_bytes * 1000000000 / $text_bytes / 1048576" | bc) MiB per GB of text, $(echo "scale=2; $store_bytes / $pairs" | bc) bytes per pair"

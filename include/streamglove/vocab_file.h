@@ -19,8 +19,14 @@ struct VocabEntry {
   uint64_t count = 0;
 };
 
-// Reads a vocabulary file. Errors name the file and line: a line that is not
-// "word count", a count that is not a positive integer, a duplicate word.
+// The most words a vocabulary file may hold: ids are 32-bit, one value
+// meaning "no word" (VocabIndex).
+inline constexpr uint64_t kMaxVocabFileWords = 0xFFFFFFFEu;
+
+// Reads a vocabulary file (a regular file, a pipe or "-" for standard input).
+// Errors name the file and line: a line that is not "word count", a count
+// that is not a positive integer, a duplicate word; also more than
+// kMaxVocabFileWords words, or a file that changed while it was read.
 Status ReadVocabFile(const std::string& path, std::vector<VocabEntry>* entries);
 
 // Writes `entries` as a vocabulary file, atomically (a crash leaves the old

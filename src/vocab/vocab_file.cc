@@ -1,5 +1,6 @@
 #include "streamglove/vocab_file.h"
 
+#include <algorithm>
 #include <charconv>
 
 #include <fmt/format.h>
@@ -11,18 +12,17 @@ namespace streamglove {
 
 namespace {
 
-// Calls fn(line) for each line of `path` (without its '\n'; a last line
-// without one too), reading through a fixed buffer: a vocabulary of millions
-// of words is not held twice, once as text and once as entries.
+// Calls fn(line) for each line of `file` from where it stands (without its
+// '\n'; a last line without one too), reading through a fixed buffer: a
+// vocabulary of millions of words is not held twice, once as text and once as
+// entries.
 template <class Fn>
-Status ForEachLine(const std::string& path, Fn&& fn) {
-  SequentialFile file;
-  SG_RETURN_IF_ERROR(file.Open(path));
+Status ForEachLine(SequentialFile* file, Fn&& fn) {
   std::string buffer(size_t{1} << 20, '\0');
   std::string partial;  // a line that crosses the buffer's end
   for (;;) {
     size_t got = 0;
-    SG_RETURN_IF_ERROR(file.Read(buffer.data(), buffer.size(), &got));
+    SG_RETURN_IF_ERROR(file->Read(buffer.data(), buffer.size(), &got));
     if (got == 0) break;
     std::string_view rest(buffer.data(), got);
     for (size_t nl; (nl = rest.find('\n')) != std::string_view::npos; rest.remove_prefix(nl + 1)) {
@@ -43,16 +43,26 @@ Status ForEachLine(const std::string& path, Fn&& fn) {
 
 Status ReadVocabFile(const std::string& path, std::vector<VocabEntry>* entries) {
   entries->clear();
-  // Counted first, so the entries are allocated once, at their size (a
-  // growing vector's last doubling would hold 1.5 to 3 times them).
+  SequentialFile file;
+  SG_RETURN_IF_ERROR(file.Open(path));
+  // A regular file's lines are counted first, so the entries are allocated
+  // once, at their number (a growing vector's last doubling holds up to
+  // twice them); a pipe is read once.
+  const bool counted = file.size() > 0;
   size_t lines = 0;
-  SG_RETURN_IF_ERROR(ForEachLine(path, [&](std::string_view) {
-    ++lines;
-    return Status::OK();
-  }));
-  entries->reserve(lines);
+  if (counted) {
+    SG_RETURN_IF_ERROR(ForEachLine(&file, [&](std::string_view) {
+      ++lines;
+      return Status::OK();
+    }));
+    SG_RETURN_IF_ERROR(file.SeekTo(0));
+    entries->reserve(std::min<size_t>(lines, kMaxVocabFileWords));
+  }
+  const auto changed = [&] {
+    return Status::Corruption(fmt::format("{}: changed while it was read", path));
+  };
   uint64_t line_no = 0;
-  SG_RETURN_IF_ERROR(ForEachLine(path, [&](std::string_view line) {
+  SG_RETURN_IF_ERROR(ForEachLine(&file, [&](std::string_view line) {
     ++line_no;
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);  // a file from Windows
     // The count is after the last space: a word (one token of any tokenizer)
@@ -68,17 +78,18 @@ Status ReadVocabFile(const std::string& path, std::vector<VocabEntry>* entries) 
       return Status::Corruption(
           fmt::format("{}: line {}: count '{}' is not a positive integer", path, line_no, number));
     }
-    if (entries->size() == lines) {
-      return Status::Corruption(fmt::format("{}: changed while it was read", path));
+    if (counted && entries->size() == lines) return changed();
+    if (entries->size() == kMaxVocabFileWords) {
+      return Status::InvalidArgument(
+          fmt::format("{}: more than {} words", path, kMaxVocabFileWords));
     }
     entries->push_back(VocabEntry{std::string(word), count});
     return Status::OK();
   }));
+  if (counted && entries->size() != lines) return changed();
   // Duplicates: an index over all the entries finds a word at its first
-  // entry, so a later one's lookup names another id. The index's 8-byte slots
-  // are what a vocabulary of millions of words can afford beside itself; a
-  // set of its words took about 60 bytes a word, whose freed pages stayed
-  // resident through counting.
+  // entry, so a later one's lookup names another id. Its 8-byte slots are
+  // what a vocabulary of millions of words affords beside itself.
   const VocabIndex index(*entries);
   for (uint32_t id = 0; id < entries->size(); ++id) {
     if (index.Lookup((*entries)[id].word) != id) {

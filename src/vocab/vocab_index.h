@@ -29,8 +29,10 @@ class VocabIndex {
  public:
   static constexpr uint32_t kUnknown = std::numeric_limits<uint32_t>::max();
 
-  // REQUIRES: no duplicate words (ReadVocabFile and stores guarantee it);
-  // fewer than 2^32 - 1 of them.
+  // REQUIRES: fewer than 2^32 - 1 words. A word that appears more than once
+  // is found at its first (lowest) id: ids are inserted in order and a later
+  // copy lies further along the same probe chain (ReadVocabFile finds
+  // duplicates so).
   explicit VocabIndex(const std::vector<VocabEntry>& vocab);
 
   // The word's id, or kUnknown.

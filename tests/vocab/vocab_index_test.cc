@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 using namespace streamglove;
 
@@ -52,4 +53,17 @@ TEST_CASE("VocabIndex finds every word's id and nothing else", "[vocab]") {
   const VocabIndex empty(none);
   CHECK(empty.Lookup("a") == VocabIndex::kUnknown);
   CHECK(empty.size() == 0);
+}
+
+TEST_CASE("VocabIndex finds a repeated word at its first id", "[vocab]") {
+  // ReadVocabFile finds duplicates so: the later copy's lookup names another id.
+  std::vector<VocabEntry> vocab;
+  for (int i = 0; i < 1000; ++i) vocab.push_back({fmt::format("w{}", i), 1});
+  vocab.push_back({"w17", 1});
+  vocab.push_back({"w999", 1});
+  vocab.push_back({"w17", 1});
+  const VocabIndex index(vocab);
+  CHECK(index.Lookup("w17") == 17);
+  CHECK(index.Lookup("w999") == 999);
+  for (uint32_t id = 0; id < 1000; ++id) REQUIRE(index.Lookup(vocab[id].word) == id);
 }
