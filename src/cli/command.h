@@ -24,12 +24,16 @@ class Command {
   // True when this command was named on the command line.
   bool selected() const { return app_ != nullptr && app_->parsed(); }
   // False when another process of the same job reports this command's
-  // errors (the ranks of an MPI job but the first): main() then only exits.
+  // errors (the ranks of an MPI job but the first): main() then only exits,
+  // and leaves the job's exit status to the reporting process.
   bool reports_errors() const { return reports_errors_; }
+  // True when Run() printed its error line itself, before returning it.
+  bool error_printed() const { return error_printed_; }
 
  protected:
   CLI::App* app_ = nullptr;
   bool reports_errors_ = true;
+  bool error_printed_ = false;
 };
 
 // The one line a failed Run() prints on stderr ("streamglove: error: ...";

@@ -14,8 +14,8 @@ Status IngestCommand::RunDistributed() {
                            [this](int rank, const Status& s, const DistributedIngestStats& stats) {
                              // Rank 0's outcome, error line included, is
                              // printed here: main() may be too late.
-                             reports_errors_ = false;
                              if (rank == 0) ReportDistributed(s, stats);
+                             error_printed_ = true;
                            });
 }
 

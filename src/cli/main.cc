@@ -19,6 +19,17 @@
 #include "cli/vocab_command.h"
 #include "streamglove/interrupt.h"
 
+namespace {
+
+// The exit status of a process whose command failed with `status`. A rank
+// of an MPI job that leaves the report to another exits 0, and the job's
+// status is the reporting rank's: Open MPI's mpirun ends the whole job as
+// soon as any rank exits non-zero, which can stop the reporting rank before
+// its error line is written.
+int FailureExitStatus(bool reports_errors, int status) { return reports_errors ? status : 0; }
+
+}  // namespace
+
 int main(int argc, char** argv) {
   using namespace streamglove;
   CLI::App app{"streamglove: GloVe word embeddings for corpora larger than RAM", "streamglove"};
@@ -55,14 +66,15 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     // Under an MPI launcher every rank parses the same line: one reports.
-    if (MpiLauncherRank() == 0) fmt::print(stderr, "streamglove: {} (see --help)\n", e.what());
-    return 2;
+    const bool reports = MpiLauncherRank() == 0;
+    if (reports) fmt::print(stderr, "streamglove: {} (see --help)\n", e.what());
+    return FailureExitStatus(reports, 2);
   }
   for (auto& command : commands) {
     if (!command->selected()) continue;
     if (Status s = command->Validate(); !s.ok()) {
       if (command->reports_errors()) fmt::print(stderr, "streamglove: {}\n", s.message());
-      return 2;
+      return FailureExitStatus(command->reports_errors(), 2);
     }
     InstallInterruptHandlers();
     Status s;
@@ -89,8 +101,10 @@ int main(int argc, char** argv) {
       s = Status::IOError(e.what());
     }
     if (!s.ok()) {
-      if (command->reports_errors()) PrintErrorLine(s);
-      return s.code() == Status::Code::kInterrupted ? 128 + InterruptSignal() : 1;
+      if (command->reports_errors() && !command->error_printed()) PrintErrorLine(s);
+      return FailureExitStatus(command->reports_errors(), s.code() == Status::Code::kInterrupted
+                                                              ? 128 + InterruptSignal()
+                                                              : 1);
     }
     return 0;
   }

@@ -31,7 +31,8 @@ void PrintIngestSummary(const IngestStats& stats) {
 
 IngestCommand::IngestCommand(CLI::App* parent) {
   // As one rank of an MPI job, only the first reports errors: the same
-  // command line fails the same way everywhere.
+  // command line fails the same way everywhere (the input paths, which could
+  // differ between machines, are the first rank's alone to read).
   reports_errors_ = MpiLauncherRank() == 0;
   app_ = parent->add_subcommand(
       "ingest",
@@ -111,7 +112,8 @@ Status IngestCommand::Validate() {
                                                 : DistanceWeighting::kHarmonic;
   options_.progress = !quiet_;
   SG_RETURN_IF_ERROR(ValidateIngestOptions(options_));
-  return corpus_flags_.Resolve(&corpus_, &inputs_);
+  // Rank 0 plans the job: the other ranks are handed their inputs.
+  return corpus_flags_.Resolve(&corpus_, MpiLauncherRank() == 0 ? &inputs_ : nullptr);
 }
 
 Status IngestCommand::Run() {

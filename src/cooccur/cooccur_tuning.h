@@ -16,6 +16,10 @@ inline constexpr size_t kIngestChunkBudgetDivisor = 128;
 inline constexpr size_t kMaxIngestChunkBytes = size_t{4} << 20;
 // Ingest refuses a budget that leaves the counting buffers less than this.
 inline constexpr size_t kMinIngestBufferBytes = size_t{16} << 20;
+// ...and one that leaves an addition's vocabulary pass less than this beside
+// the store and its vocabulary: the process's baseline (util/config.h) and
+// a few MiB of chunks and tables.
+inline constexpr size_t kMinAdditionPassBytes = size_t{24} << 20;
 
 // A commit merges on every thread at once, so it divides kMergeReserveBytes
 // among them and opens fewer runs per thread (util/config.h's

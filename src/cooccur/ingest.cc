@@ -16,6 +16,7 @@
 #include "cooccur/subsampled_window.h"
 #include "cooccur/window_counter.h"
 #include "store/store.h"
+#include "store/store_tuning.h"
 #include "streamglove/interrupt.h"
 #include "streamglove/units.h"
 #include "streamglove/vocabulary.h"
@@ -33,14 +34,16 @@ using Clock = std::chrono::steady_clock;
 
 // A vocabulary pass over `inputs`, cut to min_count and max_vocab, into
 // the file `path` (rank order).
+// `memory_bytes`: what the pass may use.
 Status VocabularyPass(const std::string& dir, const std::vector<InputFile>& inputs,
                       const CorpusOptions& corpus, const IngestOptions& options, int threads,
-                      uint64_t min_count, uint64_t max_vocab, const std::string& path) {
+                      size_t memory_bytes, uint64_t min_count, uint64_t max_vocab,
+                      const std::string& path) {
   VocabOptions v;
   v.min_count = min_count;
   v.max_vocab = max_vocab;
   v.threads = threads;
-  v.memory_bytes = options.memory_bytes;
+  v.memory_bytes = memory_bytes;
   v.temp_dir = dir;
   v.progress = options.progress;
   VocabStats vs;
@@ -60,8 +63,9 @@ Status CreateStore(const std::string& dir, const std::vector<InputFile>& inputs,
   } else {
     const VocabCut cut = FirstVocabularyCut(config, options);
     const std::string path = dir + "/vocab.building";
-    Status s =
-        VocabularyPass(dir, inputs, corpus, options, threads, cut.min_count, cut.max_vocab, path);
+    // The new store holds nothing yet: the pass has the whole budget.
+    Status s = VocabularyPass(dir, inputs, corpus, options, threads, options.memory_bytes,
+                              cut.min_count, cut.max_vocab, path);
     // A growing store holds every word while counting: refused before it is
     // loaded when it cannot.
     if (s.ok() && !config.fixed_vocabulary) {
@@ -104,8 +108,12 @@ Status PrepareStore(const std::string& dir, const std::vector<InputFile>& inputs
   const std::vector<InputFile> unseen(selected.inputs.begin() + (seen ? 1 : 0),
                                       selected.inputs.end());
   if (!unseen.empty()) {
+    size_t pass_bytes = 0;
+    SG_RETURN_IF_ERROR(AdditionPassBytes(
+        options, options.memory_bytes - config::StoreMemoryBytes(options.memory_bytes),
+        store->vocab(), &pass_bytes));
     const std::string path = dir + "/vocab.building";
-    Status s = VocabularyPass(dir, unseen, corpus, options, threads, 1, 0, path);
+    Status s = VocabularyPass(dir, unseen, corpus, options, threads, pass_bytes, 1, 0, path);
     if (s.ok()) s = AddInputWords(VocabFileWords(path), options, corpus, threads, store, stats);
     std::error_code ignored;
     std::filesystem::remove(path, ignored);

@@ -9,8 +9,10 @@
 #include <fmt/format.h>
 
 #include "cooccur/batch_counter.h"
+#include "cooccur/cooccur_tuning.h"
 #include "cooccur/fixed_point.h"
 #include "corpus/fingerprint.h"
+#include "streamglove/units.h"
 #include "util/file.h"
 #include "util/threads.h"
 #include "vocab/subsampling.h"
@@ -119,6 +121,23 @@ Status InitializeStore(const StoreConfig& config, std::vector<VocabEntry> vocab,
     stats->new_words = vocab.size();
   }
   return store->Initialize(config, vocab);
+}
+
+Status AdditionPassBytes(const IngestOptions& options, size_t memory_bytes,
+                         const std::vector<VocabEntry>& vocab, size_t* bytes) {
+  uint64_t vocab_bytes = vocab.size() * sizeof(VocabEntry);
+  for (const VocabEntry& e : vocab) vocab_bytes += VocabIndex::OutOfLineBytes(e.word);
+  const uint64_t least = vocab_bytes + config::kMinAdditionPassBytes;
+  if (memory_bytes < least) {
+    return Status::InvalidArgument(fmt::format(
+        "--memory {} is too small to add to this store, whose vocabulary of {} words takes {}: "
+        "give at least {}",
+        FormatBytes(static_cast<double>(options.memory_bytes)), vocab.size(),
+        FormatBytes(static_cast<double>(vocab_bytes)),
+        FormatBytes(static_cast<double>(options.memory_bytes + (least - memory_bytes)))));
+  }
+  *bytes = memory_bytes - vocab_bytes;
+  return Status::OK();
 }
 
 WordSource VocabFileWords(const std::string& path) {

@@ -48,6 +48,14 @@ StoreConfig IngestStoreConfig(const CorpusOptions& corpus, const IngestOptions& 
 Status CheckStoreCompatible(const std::string& dir, const StoreConfig& have,
                             const StoreConfig& want);
 
+// What an addition's vocabulary pass may use of `memory_bytes` (what the
+// process has beside the open store) while the store's vocabulary `vocab`
+// is in memory too: at ten million words, most of a gigabyte.
+// InvalidArgument, naming the --memory that would do, when that leaves the
+// pass less than kMinAdditionPassBytes.
+Status AdditionPassBytes(const IngestOptions& options, size_t memory_bytes,
+                         const std::vector<VocabEntry>& vocab, size_t* bytes);
+
 // What the vocabulary pass over a new store's inputs keeps: a fixed
 // vocabulary's cut, or (growing) every word.
 struct VocabCut {

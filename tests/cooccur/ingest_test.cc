@@ -9,7 +9,9 @@
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
+#include "cooccur/cooccur_tuning.h"
 #include "cooccur/fixed_point.h"
+#include "cooccur/ingest_setup.h"
 #include "cooccur/subsampled_window.h"
 #include "store/store.h"
 #include "test_util.h"
@@ -298,4 +300,54 @@ TEST_CASE("Subsampled counts equal a forward computation of word2vec's expected 
   o.subsample = 1e-3;
   const Status s = Ingest(f.dir.path() + "/one", f.inputs, CorpusOptions(), o, &stats);
   CHECK(s.code() == Status::Code::kInvalidArgument);
+}
+
+// An addition's vocabulary pass runs beside the store's vocabulary, which it
+// must leave room for: at ten million words that is most of a gigabyte.
+TEST_CASE("An addition's vocabulary pass gets the budget less the store's vocabulary",
+          "[cooccur]") {
+  // 22-character words sit outside std::string (23 bytes each).
+  const auto word = [](size_t i) { return fmt::format("word{:018}", i); };
+  std::vector<VocabEntry> vocab;
+  for (size_t i = 0; i < 400000; ++i) vocab.push_back({word(i), 1});
+  const size_t vocab_bytes = vocab.size() * (sizeof(VocabEntry) + 23);
+  IngestOptions options;
+  options.memory_bytes = size_t{64} << 20;
+  size_t pass = 0;
+  REQUIRE(AdditionPassBytes(options, size_t{50} << 20, vocab, &pass).ok());
+  CHECK(pass == (size_t{50} << 20) - vocab_bytes);
+  const size_t least = vocab_bytes + config::kMinAdditionPassBytes;
+  REQUIRE(AdditionPassBytes(options, least, vocab, &pass).ok());
+  CHECK(pass == config::kMinAdditionPassBytes);
+  const Status refused = AdditionPassBytes(options, least - 1, vocab, &pass);
+  CHECK(refused.code() == Status::Code::kInvalidArgument);
+  CHECK(refused.message().find("400000 words") != std::string::npos);
+
+  // End to end: a store of those words, then an addition at a --memory
+  // whose store and vocabulary leave the pass too little, refused before it
+  // reads anything; the store is unchanged, and a larger budget adds.
+  TestDir dir("sg-addition-memory-");
+  std::string text;
+  for (size_t i = 0; i < vocab.size(); ++i) text += word(i) + (i % 50 == 49 ? "\n" : " ");
+  WriteFile(dir.path() + "/a.txt", text);
+  WriteFile(dir.path() + "/b.txt", word(vocab.size()) + " " + word(0) + "\n");
+  std::vector<InputFile> a, b;
+  REQUIRE(ExpandInputs({dir.path() + "/a.txt"}, InputFormat::kAuto, &a).ok());
+  REQUIRE(ExpandInputs({dir.path() + "/b.txt"}, InputFormat::kAuto, &b).ok());
+  const std::string store = dir.path() + "/store";
+  IngestOptions o;
+  o.window = 2;
+  o.threads = 2;
+  o.memory_bytes = size_t{512} << 20;
+  IngestStats stats;
+  REQUIRE(Ingest(store, a, CorpusOptions(), o, &stats).ok());
+  const Counts before = ReadStore(store);
+  o.memory_bytes = size_t{64} << 20;  // 44 MiB beside the store, 25 MiB of vocabulary
+  const Status s = Ingest(store, b, CorpusOptions(), o, &stats);
+  CHECK(s.code() == Status::Code::kInvalidArgument);
+  CHECK(s.message().find("too small to add to this store") != std::string::npos);
+  CHECK(ReadStore(store) == before);
+  o.memory_bytes = size_t{512} << 20;
+  REQUIRE(Ingest(store, b, CorpusOptions(), o, &stats).ok());
+  CHECK(stats.new_words == 1);
 }

@@ -373,12 +373,16 @@ Status AgreeVocabulary(MpiWorld* world, const std::vector<InputFile>& mine,
   if (fresh && !options.vocab_file.empty()) {
     if (root) s = ReadVocabFile(options.vocab_file, &vocab);
   } else {
+    // On an addition, rank 0 holds the store's vocabulary beside its pass.
+    size_t pass_bytes = work_memory;
+    if (root && !fresh) s = AdditionPassBytes(options, work_memory, store->vocab(), &pass_bytes);
+    SG_RETURN_IF_ERROR(world->Agree(s));
     const VocabCut cut = fresh ? FirstVocabularyCut(want, options) : VocabCut{};
     VocabOptions v;
     v.min_count = cut.min_count;
     v.max_vocab = cut.max_vocab;
     v.threads = options.threads;
-    v.memory_bytes = work_memory;
+    v.memory_bytes = pass_bytes;
     v.temp_dir = temp_dir;
     v.progress = options.progress && root;
     ExchangeStats vocab_exchange;

@@ -95,13 +95,27 @@ else
   echo "ok: truncated shard: $(grep "^streamglove" "$dir/bad.err")"
 fi
 
-# A usage error, a missing input, --force (one process only): one line from
-# the job, not one per rank.
-for args in "--window 99" "$dir/no-such-shard" "--force ${shards[0]}"; do
-  # shellcheck disable=SC2086 # the flags are words
-  mpi 3 "$bin" ingest --store "$dir/usage.store" $args >/dev/null 2>"$dir/usage.err" || true
-  lines=$(grep -c "^streamglove: " "$dir/usage.err" || true)
-  [ "$lines" -eq 1 ] || { echo "FAIL: $args: $lines error lines"; fail=1; }
+# A parse error, a usage error, a missing input, --force (one process
+# only): one line from the job, not one per rank, and a failed job; also
+# when rank 0, which reports, starts a second after the others (mpirun ends
+# a job when any rank exits non-zero: the others must not cut it off).
+late_rank0='[ "$OMPI_COMM_WORLD_RANK" != 0 ] || sleep 1; exec "$0" "$@"'
+for args in "--no-such-flag" "--window 99" "$dir/no-such-shard" "--force ${shards[0]}"; do
+  for launch in direct late; do
+    rc=0
+    if [ "$launch" = direct ]; then
+      # shellcheck disable=SC2086 # the flags are words
+      mpi 3 "$bin" ingest --store "$dir/usage.store" $args >/dev/null 2>"$dir/usage.err" || rc=$?
+    else
+      # shellcheck disable=SC2086
+      mpi 3 sh -c "$late_rank0" "$bin" ingest --store "$dir/usage.store" $args \
+        >/dev/null 2>"$dir/usage.err" || rc=$?
+    fi
+    lines=$(grep -c "^streamglove: " "$dir/usage.err" || true)
+    if [ "$lines" -ne 1 ] || [ "$rc" -eq 0 ]; then
+      echo "FAIL: $args ($launch): exit $rc, $lines error lines"; fail=1
+    fi
+  done
 done
 
 # kill -9 one rank at random moments (the launcher then ends the job), then
