@@ -82,14 +82,48 @@ Status CreateStore(const std::string& dir, const std::vector<InputFile>& inputs,
   return InitializeStore(config, std::move(vocab), store, stats);
 }
 
+// The inputs an addition reads for their words: neither a resumed input
+// (its words went into the store, or its report, before its counting
+// began, unless it has grown since) nor one whose every word a growing
+// store holds already (read by an ingest that was interrupted before
+// counting it).
+Status InputsToReadForWords(const InputSelection& selected, Store* store,
+                            std::vector<InputFile>* unseen, IngestStats* stats) {
+  std::vector<std::string> held;
+  if (!store->config().fixed_vocabulary) SG_RETURN_IF_ERROR(store->GetWordsHeld(&held));
+  std::sort(held.begin(), held.end());
+  const bool resumed =
+      selected.resuming && selected.fingerprints[0] == selected.progress.fingerprint;
+  size_t skipped = 0;
+  for (size_t j = resumed ? 1 : 0; j < selected.inputs.size(); ++j) {
+    if (std::binary_search(held.begin(), held.end(), selected.fingerprints[j])) {
+      ++skipped;
+    } else {
+      unseen->push_back(selected.inputs[j]);
+    }
+  }
+  if (skipped > 0) {
+    stats->messages.push_back(fmt::format(
+        "the vocabulary holds every word of {} of these inputs already (an interrupted ingest "
+        "read them): they are not read for words again",
+        skipped));
+  }
+  return Status::OK();
+}
+
 Status PrepareStore(const std::string& dir, const std::vector<InputFile>& inputs,
                     const InputSelection& selected, const CorpusOptions& corpus,
                     const IngestOptions& options, int threads, Store* store, uint32_t* head_words,
                     IngestStats* stats) {
   const auto start = Clock::now();
+  // A growing store records which inputs' words it holds, so that resuming
+  // an interrupted ingest does not read them for words again.
+  const bool record_words = options.vocab_file.empty() && !selected.inputs.empty();
   if (!store->initialized()) {
     SG_RETURN_IF_ERROR(CreateStore(dir, selected.inputs.empty() ? inputs : selected.inputs, corpus,
                                    options, threads, store, head_words, stats));
+    if (record_words && !store->config().fixed_vocabulary)
+      SG_RETURN_IF_ERROR(store->SetWordsHeld(selected.fingerprints));
     stats->vocab_seconds = SecondsSince(start);
     return Status::OK();
   }
@@ -102,11 +136,8 @@ Status PrepareStore(const std::string& dir, const std::vector<InputFile>& inputs
     stats->messages.push_back(
         fmt::format("--vocab {} ignored: the store keeps its own vocabulary", options.vocab_file));
   }
-  // A resumed input's words went into the store (or its report) before its
-  // counting began, unless it has grown since.
-  const bool seen = selected.resuming && selected.fingerprints[0] == selected.progress.fingerprint;
-  const std::vector<InputFile> unseen(selected.inputs.begin() + (seen ? 1 : 0),
-                                      selected.inputs.end());
+  std::vector<InputFile> unseen;
+  SG_RETURN_IF_ERROR(InputsToReadForWords(selected, store, &unseen, stats));
   if (!unseen.empty()) {
     size_t pass_bytes = 0;
     SG_RETURN_IF_ERROR(AdditionPassBytes(
@@ -118,6 +149,8 @@ Status PrepareStore(const std::string& dir, const std::vector<InputFile>& inputs
     std::error_code ignored;
     std::filesystem::remove(path, ignored);
     SG_RETURN_IF_ERROR(s);
+    if (!store->config().fixed_vocabulary)
+      SG_RETURN_IF_ERROR(store->SetWordsHeld(selected.fingerprints));
   }
   *head_words = BatchCounter::HeadWords(store->vocab());
   stats->vocab_seconds = SecondsSince(start);

@@ -105,6 +105,29 @@ Status StoreImpl::AddWords(const std::vector<std::string>& words) {
   return Status::OK();
 }
 
+Status StoreImpl::SetWordsHeld(const std::vector<std::string>& fingerprints) {
+  SG_RETURN_IF_ERROR(RequireInitialized());
+  if (config_.fixed_vocabulary) {
+    return Status::InvalidArgument(fmt::format("{}: the store's vocabulary is fixed", dir_));
+  }
+  const auto records = [&](const RecordPut& put) {
+    return put(kWordsHeldKey, EncodeFingerprints(fingerprints));
+  };
+  return IngestRecords(records, "recording the inputs whose words the vocabulary holds");
+}
+
+Status StoreImpl::GetWordsHeld(std::vector<std::string>* fingerprints) {
+  fingerprints->clear();
+  std::string value;
+  const rocksdb::Status s = db_->Get(rocksdb::ReadOptions(), kWordsHeldKey, &value);
+  if (s.IsNotFound()) return Status::OK();
+  if (!s.ok()) return FromRocks(s, fmt::format("reading {}", kWordsHeldKey));
+  if (!DecodeFingerprints(value, fingerprints)) {
+    return Status::Corruption(fmt::format("{}: {}: malformed record", dir_, kWordsHeldKey));
+  }
+  return Status::OK();
+}
+
 Status StoreImpl::ListInputs(std::vector<InputRecord>* inputs) {
   inputs->clear();
   const std::string first(kInputKeyPrefix);

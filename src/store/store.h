@@ -8,6 +8,7 @@
 //   "M/input/" fingerprint  InputRecord of a completely ingested input
 //   "M/progress"            IngestProgress of the input being ingested, if any
 //   "M/addition"            the last ingest's new words: first id, how many
+//   "M/words-held"          inputs whose every word the vocabulary holds
 //   "V" id (4 bytes BE)     vocabulary entry: word '\t' count
 //
 // Word ids are assigned once, in the order words first reach the store, and
@@ -150,6 +151,14 @@ class Store {
   virtual Status AddWords(const std::vector<std::string>& words) = 0;
   // The words the last Initialize() or non-empty AddWords() brought.
   virtual uint64_t last_added_words() const = 0;
+  // Records that the vocabulary holds every word of the inputs with these
+  // content fingerprints, replacing the last such record (one synced
+  // write), so that an ingest resumed before they are counted need not read
+  // them for their words again. A growing vocabulary only gains words, so
+  // the record stays true. REQUIRES: initialized(); !config().fixed_vocabulary.
+  virtual Status SetWordsHeld(const std::vector<std::string>& fingerprints) = 0;
+  // The last SetWordsHeld()'s fingerprints; empty when none was recorded.
+  virtual Status GetWordsHeld(std::vector<std::string>* fingerprints) = 0;
 
   virtual Status ListInputs(std::vector<InputRecord>* inputs) = 0;
   virtual Status FindInput(const std::string& fingerprint, InputRecord* record, bool* found) = 0;

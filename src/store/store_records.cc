@@ -213,6 +213,26 @@ bool DecodeProgress(std::string_view value, IngestProgress* progress) {
   return true;
 }
 
+std::string EncodeFingerprints(const std::vector<std::string>& fingerprints) {
+  std::string out;
+  PutVarint64(&out, fingerprints.size());
+  for (const std::string& f : fingerprints) PutLengthPrefixed(&out, f);
+  return out;
+}
+
+bool DecodeFingerprints(std::string_view value, std::vector<std::string>* fingerprints) {
+  Reader r(value);
+  uint64_t n = 0;
+  if (!r.Varint(&n) || n > value.size()) return false;
+  std::vector<std::string> out(n);
+  for (std::string& f : out) {
+    if (!r.LengthPrefixed(&f)) return false;
+  }
+  if (!r.AtEnd()) return false;
+  *fingerprints = std::move(out);
+  return true;
+}
+
 std::string EncodeAddition(uint64_t first_id, uint64_t words) {
   std::string out;
   PutVarint64(&out, first_id);

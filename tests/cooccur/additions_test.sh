@@ -107,6 +107,33 @@ done
 same_store one killed "three ingests with $kills kills"
 echo "three groupings equal one ingest; $kills of 9 kill -9 hit a running ingest"
 
+# Killed once its counting has begun (the store's runs folder exists), a
+# first ingest and an addition are resumed without reading their inputs for
+# words again (the store records whose words it holds), to the same store.
+verbose=(--window 5 --memory 256M --batch-size 64K)
+kill_when_counting() {  # STORE INPUTS...: 0 when the kill hit a counting ingest
+  local store=$1 pid
+  shift
+  rm -rf "$store/runs"
+  "$bin" ingest --store "$store" "$@" "${flags[@]}" &
+  pid=$!
+  until [ -d "$store/runs" ] || ! kill -0 "$pid" 2>/dev/null; do sleep 0.01; done
+  kill -9 "$pid" 2>/dev/null && { wait "$pid" 2>/dev/null || true; }
+}
+for stage in first addition; do
+  if [ "$stage" = first ]; then group=(part0.txt part1.txt); else group=(part2.txt part3.txt); fi
+  if kill_when_counting counted "${group[@]}"; then
+    "$bin" ingest --store counted "${group[@]}" "${verbose[@]}" 2> counted.err
+    grep -q "not read for words again" counted.err ||
+      fail "the resumed $stage ingest read its inputs for words again: $(cat counted.err)"
+  else
+    "$bin" ingest --store counted "${group[@]}" "${flags[@]}"
+    echo "(the kill of the $stage ingest missed its counting)"
+  fi
+done
+same_store one counted "ingests killed while counting"
+echo "ingests killed while counting resume without reading their inputs for words again"
+
 # 4. A file that grows: only its new part is counted; kill -9 during it.
 cp part0.txt grow.txt
 "$bin" ingest --store grown grow.txt "${flags[@]}"

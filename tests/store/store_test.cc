@@ -593,6 +593,26 @@ TEST_CASE("Words added later get the next ids and batches grow their counts atom
   std::unique_ptr<Store> fixed_store = OpenOrDie(dir.path() + "/fixed", true);
   REQUIRE(fixed_store->Initialize(fixed, TestVocab()).ok());
   CHECK(fixed_store->AddWords({"x"}).code() == Status::Code::kInvalidArgument);
+  CHECK(fixed_store->SetWordsHeld({"ab"}).code() == Status::Code::kInvalidArgument);
+}
+
+TEST_CASE("A growing store keeps the record of the inputs whose words it holds", "[store]") {
+  TestDir dir("sg-store-held-");
+  const std::string path = dir.path() + "/store";
+  std::vector<std::string> held;
+  {
+    std::unique_ptr<Store> store = NewInitializedStore(path, {{"a", 0}});
+    REQUIRE(store->GetWordsHeld(&held).ok());
+    CHECK(held.empty());  // none recorded
+    REQUIRE(store->SetWordsHeld({"f1", std::string(300, 'x'), ""}).ok());
+    REQUIRE(store->SetWordsHeld({"f2", "f3"}).ok());  // replaces
+  }
+  std::unique_ptr<Store> store = OpenOrDie(path, false);
+  REQUIRE(store->GetWordsHeld(&held).ok());
+  CHECK(held == std::vector<std::string>{"f2", "f3"});
+  REQUIRE(store->SetWordsHeld({}).ok());
+  REQUIRE(store->GetWordsHeld(&held).ok());
+  CHECK(held.empty());
 }
 
 TEST_CASE("Ranks order by count then bytes, and rank order visits rows and columns by rank",
