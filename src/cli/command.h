@@ -23,11 +23,12 @@ class Command {
   virtual Status Run() = 0;
   // True when this command was named on the command line.
   bool selected() const { return app_ != nullptr && app_->parsed(); }
-  // False when another process of the same job reports this command's
-  // errors (the ranks of an MPI job but the first): main() then only exits,
-  // and leaves the job's exit status to the reporting process.
+  // False when another process of the same job reports the errors that
+  // every process of it meets alike (the ranks of an MPI job but the first):
+  // main() then only exits, leaving the job's exit status to the reporter.
   bool reports_errors() const { return reports_errors_; }
-  // True when Run() printed its error line itself, before returning it.
+  // True when Run()'s failure is a job's agreed outcome, already printed by
+  // the reporting process.
   bool error_printed() const { return error_printed_; }
 
  protected:

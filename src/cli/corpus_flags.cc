@@ -49,7 +49,6 @@ Status CorpusFlags::Resolve(CorpusOptions* options, std::vector<InputFile>* inpu
     return Status::InvalidArgument("--max-line-bytes: " + s.message());
   }
   SG_RETURN_IF_ERROR(ValidateCorpusOptions(*options));
-  if (inputs == nullptr) return Status::OK();
   return ExpandInputs(inputs_, options->format, inputs);
 }
 

@@ -17,9 +17,7 @@ class CorpusFlags {
  public:
   // Registers INPUT... and the reading/tokenizing flags on `app`.
   void Register(CLI::App* app);
-  // Fills *options and expands the inputs into *inputs, or leaves them
-  // unread when `inputs` is null (a rank of an MPI job that is handed its
-  // inputs by rank 0); errors are usage errors.
+  // Fills *options and expands the inputs; errors are usage errors.
   Status Resolve(CorpusOptions* options, std::vector<InputFile>* inputs) const;
 
  private:

@@ -21,11 +21,12 @@
 
 namespace {
 
-// The exit status of a process whose command failed with `status`. A rank
-// of an MPI job that leaves the report to another exits 0, and the job's
-// status is the reporting rank's: Open MPI's mpirun ends the whole job as
-// soon as any rank exits non-zero, which can stop the reporting rank before
-// its error line is written.
+// The exit status of a process whose command failed with `status`, a
+// failure every process of its job met alike. A rank of an MPI job that
+// leaves the report to another exits 0, and the job's status is the
+// reporting rank's: Open MPI's mpirun ends the whole job as soon as any rank
+// exits non-zero, which can stop the reporting rank before its error line is
+// written.
 int FailureExitStatus(bool reports_errors, int status) { return reports_errors ? status : 0; }
 
 }  // namespace
@@ -101,10 +102,12 @@ int main(int argc, char** argv) {
       s = Status::IOError(e.what());
     }
     if (!s.ok()) {
-      if (command->reports_errors() && !command->error_printed()) PrintErrorLine(s);
-      return FailureExitStatus(command->reports_errors(), s.code() == Status::Code::kInterrupted
-                                                              ? 128 + InterruptSignal()
-                                                              : 1);
+      const int status = s.code() == Status::Code::kInterrupted ? 128 + InterruptSignal() : 1;
+      // A distributed job's outcome, which every rank agreed on, was printed
+      // by rank 0; any other failure is this process's own to report.
+      if (command->error_printed()) return FailureExitStatus(command->reports_errors(), status);
+      PrintErrorLine(s);
+      return status;
     }
     return 0;
   }

@@ -31,8 +31,7 @@ void PrintIngestSummary(const IngestStats& stats) {
 
 IngestCommand::IngestCommand(CLI::App* parent) {
   // As one rank of an MPI job, only the first reports errors: the same
-  // command line fails the same way everywhere (the input paths, which could
-  // differ between machines, are the first rank's alone to read).
+  // command line fails the same way everywhere.
   reports_errors_ = MpiLauncherRank() == 0;
   app_ = parent->add_subcommand(
       "ingest",
@@ -112,8 +111,7 @@ Status IngestCommand::Validate() {
                                                 : DistanceWeighting::kHarmonic;
   options_.progress = !quiet_;
   SG_RETURN_IF_ERROR(ValidateIngestOptions(options_));
-  // Rank 0 plans the job: the other ranks are handed their inputs.
-  return corpus_flags_.Resolve(&corpus_, MpiLauncherRank() == 0 ? &inputs_ : nullptr);
+  return corpus_flags_.Resolve(&corpus_, &inputs_);
 }
 
 Status IngestCommand::Run() {

@@ -16,7 +16,6 @@
 #include "cooccur/subsampled_window.h"
 #include "cooccur/window_counter.h"
 #include "store/store.h"
-#include "store/store_tuning.h"
 #include "streamglove/interrupt.h"
 #include "streamglove/units.h"
 #include "streamglove/vocabulary.h"
@@ -82,21 +81,37 @@ Status CreateStore(const std::string& dir, const std::vector<InputFile>& inputs,
   return InitializeStore(config, std::move(vocab), store, stats);
 }
 
+// How Store::SetWordsHeld names the selected inputs: each one's content
+// fingerprint with the reading options that decide its tokens beside the
+// store's own (its format, the record limit and what becomes of a record
+// over it), so a rerun that reads an input differently reads it for words.
+std::vector<std::string> WordsHeldKeys(const InputSelection& selected,
+                                       const CorpusOptions& corpus) {
+  std::vector<std::string> keys;
+  for (size_t j = 0; j < selected.inputs.size(); ++j) {
+    keys.push_back(fmt::format("{} {} {} {}", selected.fingerprints[j],
+                               InputFormatName(selected.inputs[j].format), corpus.max_record_bytes,
+                               corpus.skip_bad_records ? 1 : 0));
+  }
+  return keys;
+}
+
 // The inputs an addition reads for their words: neither a resumed input
 // (its words went into the store, or its report, before its counting
 // began, unless it has grown since) nor one whose every word a growing
 // store holds already (read by an ingest that was interrupted before
 // counting it).
-Status InputsToReadForWords(const InputSelection& selected, Store* store,
-                            std::vector<InputFile>* unseen, IngestStats* stats) {
+Status InputsToReadForWords(const InputSelection& selected, const CorpusOptions& corpus,
+                            Store* store, std::vector<InputFile>* unseen, IngestStats* stats) {
   std::vector<std::string> held;
   if (!store->config().fixed_vocabulary) SG_RETURN_IF_ERROR(store->GetWordsHeld(&held));
   std::sort(held.begin(), held.end());
+  const std::vector<std::string> keys = WordsHeldKeys(selected, corpus);
   const bool resumed =
       selected.resuming && selected.fingerprints[0] == selected.progress.fingerprint;
   size_t skipped = 0;
   for (size_t j = resumed ? 1 : 0; j < selected.inputs.size(); ++j) {
-    if (std::binary_search(held.begin(), held.end(), selected.fingerprints[j])) {
+    if (std::binary_search(held.begin(), held.end(), keys[j])) {
       ++skipped;
     } else {
       unseen->push_back(selected.inputs[j]);
@@ -104,8 +119,8 @@ Status InputsToReadForWords(const InputSelection& selected, Store* store,
   }
   if (skipped > 0) {
     stats->messages.push_back(fmt::format(
-        "the vocabulary holds every word of {} of these inputs already (an interrupted ingest "
-        "read them): they are not read for words again",
+        "the vocabulary holds every word of {} of these inputs already (an earlier ingest read "
+        "them): they are not read for words again",
         skipped));
   }
   return Status::OK();
@@ -118,12 +133,11 @@ Status PrepareStore(const std::string& dir, const std::vector<InputFile>& inputs
   const auto start = Clock::now();
   // A growing store records which inputs' words it holds, so that resuming
   // an interrupted ingest does not read them for words again.
-  const bool record_words = options.vocab_file.empty() && !selected.inputs.empty();
   if (!store->initialized()) {
     SG_RETURN_IF_ERROR(CreateStore(dir, selected.inputs.empty() ? inputs : selected.inputs, corpus,
                                    options, threads, store, head_words, stats));
-    if (record_words && !store->config().fixed_vocabulary)
-      SG_RETURN_IF_ERROR(store->SetWordsHeld(selected.fingerprints));
+    if (!store->config().fixed_vocabulary)
+      SG_RETURN_IF_ERROR(store->SetWordsHeld(WordsHeldKeys(selected, corpus)));
     stats->vocab_seconds = SecondsSince(start);
     return Status::OK();
   }
@@ -137,12 +151,10 @@ Status PrepareStore(const std::string& dir, const std::vector<InputFile>& inputs
         fmt::format("--vocab {} ignored: the store keeps its own vocabulary", options.vocab_file));
   }
   std::vector<InputFile> unseen;
-  SG_RETURN_IF_ERROR(InputsToReadForWords(selected, store, &unseen, stats));
+  SG_RETURN_IF_ERROR(InputsToReadForWords(selected, corpus, store, &unseen, stats));
   if (!unseen.empty()) {
     size_t pass_bytes = 0;
-    SG_RETURN_IF_ERROR(AdditionPassBytes(
-        options, options.memory_bytes - config::StoreMemoryBytes(options.memory_bytes),
-        store->vocab(), &pass_bytes));
+    SG_RETURN_IF_ERROR(AdditionPassBytes(options, threads, store->vocab(), &pass_bytes));
     const std::string path = dir + "/vocab.building";
     Status s = VocabularyPass(dir, unseen, corpus, options, threads, pass_bytes, 1, 0, path);
     if (s.ok()) s = AddInputWords(VocabFileWords(path), options, corpus, threads, store, stats);
@@ -150,7 +162,7 @@ Status PrepareStore(const std::string& dir, const std::vector<InputFile>& inputs
     std::filesystem::remove(path, ignored);
     SG_RETURN_IF_ERROR(s);
     if (!store->config().fixed_vocabulary)
-      SG_RETURN_IF_ERROR(store->SetWordsHeld(selected.fingerprints));
+      SG_RETURN_IF_ERROR(store->SetWordsHeld(WordsHeldKeys(selected, corpus)));
   }
   *head_words = BatchCounter::HeadWords(store->vocab());
   stats->vocab_seconds = SecondsSince(start);
@@ -241,8 +253,14 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
   while (!corpus_done) {
     const auto batch_start = Clock::now();
     BatchCounter::Result batch_result;
-    SG_RETURN_IF_ERROR(
-        counter->CountBatch(options.batch_bytes, /*whole_inputs=*/false, &batch_result));
+    if (Status s = counter->CountBatch(options.batch_bytes, /*whole_inputs=*/false, &batch_result);
+        !s.ok()) {
+      // The next run reads every input for words again: this one may have
+      // met words the store was said to hold (an input that changed where
+      // its fingerprint does not look).
+      if (!store->config().fixed_vocabulary) (void)store->SetWordsHeld({});
+      return s;
+    }
     corpus_done = batch_result.corpus_done;
     stats->count_seconds += SecondsSince(batch_start);
     if (!batch_result.any && Interrupted()) {

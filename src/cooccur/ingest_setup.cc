@@ -12,6 +12,7 @@
 #include "cooccur/cooccur_tuning.h"
 #include "cooccur/fixed_point.h"
 #include "corpus/fingerprint.h"
+#include "store/store_tuning.h"
 #include "streamglove/units.h"
 #include "util/file.h"
 #include "util/threads.h"
@@ -123,21 +124,31 @@ Status InitializeStore(const StoreConfig& config, std::vector<VocabEntry> vocab,
   return store->Initialize(config, vocab);
 }
 
-Status AdditionPassBytes(const IngestOptions& options, size_t memory_bytes,
+Status AdditionPassBytes(const IngestOptions& options, int threads,
                          const std::vector<VocabEntry>& vocab, size_t* bytes) {
+  // What the process has beside the open store, whose cache the loading of
+  // the vocabulary filled.
+  const auto beside_store = [](uint64_t memory) {
+    return memory - std::min(memory, uint64_t{config::StoreMemoryBytes(memory)});
+  };
   uint64_t vocab_bytes = vocab.size() * sizeof(VocabEntry);
   for (const VocabEntry& e : vocab) vocab_bytes += VocabIndex::OutOfLineBytes(e.word);
-  const uint64_t least = vocab_bytes + config::kMinAdditionPassBytes;
-  if (memory_bytes < least) {
-    return Status::InvalidArgument(fmt::format(
-        "--memory {} is too small to add to this store, whose vocabulary of {} words takes {}: "
-        "give at least {}",
-        FormatBytes(static_cast<double>(options.memory_bytes)), vocab.size(),
-        FormatBytes(static_cast<double>(vocab_bytes)),
-        FormatBytes(static_cast<double>(options.memory_bytes + (least - memory_bytes)))));
+  const uint64_t least = vocab_bytes + config::kMinAdditionPassBytes +
+                         uint64_t(threads) * config::kMinAdditionPassBytesPerThread;
+  const uint64_t have = beside_store(options.memory_bytes);
+  if (have >= least) {
+    *bytes = have - vocab_bytes;
+    return Status::OK();
   }
-  *bytes = memory_bytes - vocab_bytes;
-  return Status::OK();
+  // The store's share grows with --memory: step up to the least that does.
+  uint64_t enough = options.memory_bytes;
+  while (beside_store(enough) < least) enough += least - beside_store(enough);
+  const uint64_t mib = uint64_t{1} << 20;
+  return Status::InvalidArgument(fmt::format(
+      "--memory {} is too small to add to this store, whose vocabulary of {} words takes {}: "
+      "give at least {}M",
+      FormatBytes(static_cast<double>(options.memory_bytes)), vocab.size(),
+      FormatBytes(static_cast<double>(vocab_bytes)), (enough + mib - 1) / mib));
 }
 
 WordSource VocabFileWords(const std::string& path) {

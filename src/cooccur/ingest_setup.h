@@ -48,12 +48,13 @@ StoreConfig IngestStoreConfig(const CorpusOptions& corpus, const IngestOptions& 
 Status CheckStoreCompatible(const std::string& dir, const StoreConfig& have,
                             const StoreConfig& want);
 
-// What an addition's vocabulary pass may use of `memory_bytes` (what the
-// process has beside the open store) while the store's vocabulary `vocab`
-// is in memory too: at ten million words, most of a gigabyte.
-// InvalidArgument, naming the --memory that would do, when that leaves the
-// pass less than kMinAdditionPassBytes.
-Status AdditionPassBytes(const IngestOptions& options, size_t memory_bytes,
+// What an addition's vocabulary pass on `threads` threads may use of
+// options.memory_bytes beside the open store and the store's vocabulary
+// `vocab` (40 bytes a word and the bytes of words longer than 15: about
+// 400 MB at ten million words). InvalidArgument, naming the --memory that
+// would do, when that leaves the pass less than its minimum
+// (cooccur_tuning.h).
+Status AdditionPassBytes(const IngestOptions& options, int threads,
                          const std::vector<VocabEntry>& vocab, size_t* bytes);
 
 // What the vocabulary pass over a new store's inputs keeps: a fixed

@@ -105,24 +105,24 @@ Status StoreImpl::AddWords(const std::vector<std::string>& words) {
   return Status::OK();
 }
 
-Status StoreImpl::SetWordsHeld(const std::vector<std::string>& fingerprints) {
+Status StoreImpl::SetWordsHeld(const std::vector<std::string>& keys) {
   SG_RETURN_IF_ERROR(RequireInitialized());
   if (config_.fixed_vocabulary) {
     return Status::InvalidArgument(fmt::format("{}: the store's vocabulary is fixed", dir_));
   }
   const auto records = [&](const RecordPut& put) {
-    return put(kWordsHeldKey, EncodeFingerprints(fingerprints));
+    return put(kWordsHeldKey, EncodeWordsHeld(keys));
   };
   return IngestRecords(records, "recording the inputs whose words the vocabulary holds");
 }
 
-Status StoreImpl::GetWordsHeld(std::vector<std::string>* fingerprints) {
-  fingerprints->clear();
+Status StoreImpl::GetWordsHeld(std::vector<std::string>* keys) {
+  keys->clear();
   std::string value;
   const rocksdb::Status s = db_->Get(rocksdb::ReadOptions(), kWordsHeldKey, &value);
   if (s.IsNotFound()) return Status::OK();
   if (!s.ok()) return FromRocks(s, fmt::format("reading {}", kWordsHeldKey));
-  if (!DecodeFingerprints(value, fingerprints)) {
+  if (!DecodeWordsHeld(value, keys)) {
     return Status::Corruption(fmt::format("{}: {}: malformed record", dir_, kWordsHeldKey));
   }
   return Status::OK();

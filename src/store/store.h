@@ -151,14 +151,15 @@ class Store {
   virtual Status AddWords(const std::vector<std::string>& words) = 0;
   // The words the last Initialize() or non-empty AddWords() brought.
   virtual uint64_t last_added_words() const = 0;
-  // Records that the vocabulary holds every word of the inputs with these
-  // content fingerprints, replacing the last such record (one synced
-  // write), so that an ingest resumed before they are counted need not read
-  // them for their words again. A growing vocabulary only gains words, so
-  // the record stays true. REQUIRES: initialized(); !config().fixed_vocabulary.
-  virtual Status SetWordsHeld(const std::vector<std::string>& fingerprints) = 0;
-  // The last SetWordsHeld()'s fingerprints; empty when none was recorded.
-  virtual Status GetWordsHeld(std::vector<std::string>* fingerprints) = 0;
+  // Records that the vocabulary holds every word of the inputs named by
+  // `keys` (the ingest's names: content fingerprint and reading options),
+  // replacing the last such record (one synced write), so that an ingest
+  // resumed before they are counted need not read them for their words
+  // again. A growing vocabulary only gains words, so the record stays true.
+  // REQUIRES: initialized(); !config().fixed_vocabulary.
+  virtual Status SetWordsHeld(const std::vector<std::string>& keys) = 0;
+  // The last SetWordsHeld()'s keys; empty when none was recorded.
+  virtual Status GetWordsHeld(std::vector<std::string>* keys) = 0;
 
   virtual Status ListInputs(std::vector<InputRecord>* inputs) = 0;
   virtual Status FindInput(const std::string& fingerprint, InputRecord* record, bool* found) = 0;

@@ -213,23 +213,23 @@ bool DecodeProgress(std::string_view value, IngestProgress* progress) {
   return true;
 }
 
-std::string EncodeFingerprints(const std::vector<std::string>& fingerprints) {
+std::string EncodeWordsHeld(const std::vector<std::string>& keys) {
   std::string out;
-  PutVarint64(&out, fingerprints.size());
-  for (const std::string& f : fingerprints) PutLengthPrefixed(&out, f);
+  PutVarint64(&out, keys.size());
+  for (const std::string& k : keys) PutLengthPrefixed(&out, k);
   return out;
 }
 
-bool DecodeFingerprints(std::string_view value, std::vector<std::string>* fingerprints) {
+bool DecodeWordsHeld(std::string_view value, std::vector<std::string>* keys) {
   Reader r(value);
   uint64_t n = 0;
   if (!r.Varint(&n) || n > value.size()) return false;
   std::vector<std::string> out(n);
-  for (std::string& f : out) {
-    if (!r.LengthPrefixed(&f)) return false;
+  for (std::string& k : out) {
+    if (!r.LengthPrefixed(&k)) return false;
   }
   if (!r.AtEnd()) return false;
-  *fingerprints = std::move(out);
+  *keys = std::move(out);
   return true;
 }
 

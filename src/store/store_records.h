@@ -22,7 +22,8 @@ inline constexpr char kProgressKey[] = "M/progress";
 // The last ingest that added words: varint(its first id) varint(words added).
 inline constexpr char kAdditionKey[] = "M/addition";
 // Inputs whose every word the (growing) vocabulary holds: varint(n) then n
-// length-prefixed content fingerprints. Optional: absent, none is known.
+// length-prefixed keys naming them (Store::SetWordsHeld). Optional: absent,
+// none is known.
 inline constexpr char kWordsHeldKey[] = "M/words-held";
 inline constexpr char kVocabKeyPrefix = 'V';
 
@@ -52,8 +53,8 @@ void EncodeProgress(const IngestProgress& progress, std::string* out);
 bool DecodeProgress(std::string_view value, IngestProgress* progress);
 
 // kWordsHeldKey's value.
-std::string EncodeFingerprints(const std::vector<std::string>& fingerprints);
-bool DecodeFingerprints(std::string_view value, std::vector<std::string>* fingerprints);
+std::string EncodeWordsHeld(const std::vector<std::string>& keys);
+bool DecodeWordsHeld(std::string_view value, std::vector<std::string>* keys);
 
 // kAdditionKey's value.
 std::string EncodeAddition(uint64_t first_id, uint64_t words);

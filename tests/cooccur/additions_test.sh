@@ -110,29 +110,34 @@ echo "three groupings equal one ingest; $kills of 9 kill -9 hit a running ingest
 # Killed once its counting has begun (the store's runs folder exists), a
 # first ingest and an addition are resumed without reading their inputs for
 # words again (the store records whose words it holds), to the same store.
+# A resume that still had an input to start (it ingested two) must say so;
+# one whose kill came later, or missed, has nothing to skip.
 verbose=(--window 5 --memory 256M --batch-size 64K)
-kill_when_counting() {  # STORE INPUTS...: 0 when the kill hit a counting ingest
+kill_when_counting() {  # STORE INPUTS...
   local store=$1 pid
   shift
   rm -rf "$store/runs"
   "$bin" ingest --store "$store" "$@" "${flags[@]}" &
   pid=$!
   until [ -d "$store/runs" ] || ! kill -0 "$pid" 2>/dev/null; do sleep 0.01; done
-  kill -9 "$pid" 2>/dev/null && { wait "$pid" 2>/dev/null || true; }
+  kill -9 "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
 }
-for stage in first addition; do
-  if [ "$stage" = first ]; then group=(part0.txt part1.txt); else group=(part2.txt part3.txt); fi
-  if kill_when_counting counted "${group[@]}"; then
-    "$bin" ingest --store counted "${group[@]}" "${verbose[@]}" 2> counted.err
+checked=0
+for group in "part0.txt part1.txt" "part2.txt part3.txt"; do
+  # shellcheck disable=SC2086 # the inputs are words
+  kill_when_counting counted $group
+  # shellcheck disable=SC2086
+  "$bin" ingest --store counted $group "${verbose[@]}" 2> counted.err
+  if grep -q "^ingest: 2 inputs ingested" counted.err; then
     grep -q "not read for words again" counted.err ||
-      fail "the resumed $stage ingest read its inputs for words again: $(cat counted.err)"
-  else
-    "$bin" ingest --store counted "${group[@]}" "${flags[@]}"
-    echo "(the kill of the $stage ingest missed its counting)"
+      fail "a resumed ingest read its inputs for words again: $(cat counted.err)"
+    checked=$((checked + 1))
   fi
 done
+[ "$checked" -gt 0 ] || fail "no kill landed while the first input was counted"
 same_store one counted "ingests killed while counting"
-echo "ingests killed while counting resume without reading their inputs for words again"
+echo "$checked of 2 ingests killed while counting resumed without reading inputs for words again"
 
 # 4. A file that grows: only its new part is counted; kill -9 during it.
 cp part0.txt grow.txt

@@ -14,6 +14,7 @@
 #include "cooccur/ingest_setup.h"
 #include "cooccur/subsampled_window.h"
 #include "store/store.h"
+#include "store/store_tuning.h"
 #include "test_util.h"
 #include "util/file.h"
 
@@ -303,7 +304,7 @@ TEST_CASE("Subsampled counts equal a forward computation of word2vec's expected 
 }
 
 // An addition's vocabulary pass runs beside the store's vocabulary, which it
-// must leave room for: at ten million words that is most of a gigabyte.
+// must leave room for: about 400 MB at ten million words.
 TEST_CASE("An addition's vocabulary pass gets the budget less the store's vocabulary",
           "[cooccur]") {
   // 22-character words sit outside std::string (23 bytes each).
@@ -312,20 +313,29 @@ TEST_CASE("An addition's vocabulary pass gets the budget less the store's vocabu
   for (size_t i = 0; i < 400000; ++i) vocab.push_back({word(i), 1});
   const size_t vocab_bytes = vocab.size() * (sizeof(VocabEntry) + 23);
   IngestOptions options;
-  options.memory_bytes = size_t{64} << 20;
+  options.memory_bytes = size_t{256} << 20;
   size_t pass = 0;
-  REQUIRE(AdditionPassBytes(options, size_t{50} << 20, vocab, &pass).ok());
-  CHECK(pass == (size_t{50} << 20) - vocab_bytes);
-  const size_t least = vocab_bytes + config::kMinAdditionPassBytes;
-  REQUIRE(AdditionPassBytes(options, least, vocab, &pass).ok());
-  CHECK(pass == config::kMinAdditionPassBytes);
-  const Status refused = AdditionPassBytes(options, least - 1, vocab, &pass);
-  CHECK(refused.code() == Status::Code::kInvalidArgument);
+  REQUIRE(AdditionPassBytes(options, 2, vocab, &pass).ok());
+  CHECK(pass ==
+        options.memory_bytes - config::StoreMemoryBytes(options.memory_bytes) - vocab_bytes);
+  // Too little: refused, naming the least --memory that does, to the MiB.
+  options.memory_bytes = size_t{64} << 20;
+  const Status refused = AdditionPassBytes(options, 2, vocab, &pass);
+  REQUIRE(refused.code() == Status::Code::kInvalidArgument);
   CHECK(refused.message().find("400000 words") != std::string::npos);
+  const size_t at = refused.message().rfind("give at least ");
+  REQUIRE(at != std::string::npos);
+  const size_t least_mib = std::stoul(refused.message().substr(at + 14));
+  options.memory_bytes = least_mib << 20;
+  CHECK(AdditionPassBytes(options, 2, vocab, &pass).ok());
+  options.memory_bytes = (least_mib - 1) << 20;
+  CHECK_FALSE(AdditionPassBytes(options, 2, vocab, &pass).ok());
+  options.memory_bytes = least_mib << 20;
+  CHECK_FALSE(AdditionPassBytes(options, 8, vocab, &pass).ok());  // more threads, more room
 
   // End to end: a store of those words, then an addition at a --memory
-  // whose store and vocabulary leave the pass too little, refused before it
-  // reads anything; the store is unchanged, and a larger budget adds.
+  // whose store and vocabulary leave the pass too little, refused before
+  // its vocabulary pass; the store is unchanged, and a larger budget adds.
   TestDir dir("sg-addition-memory-");
   std::string text;
   for (size_t i = 0; i < vocab.size(); ++i) text += word(i) + (i % 50 == 49 ? "\n" : " ");
@@ -342,7 +352,7 @@ TEST_CASE("An addition's vocabulary pass gets the budget less the store's vocabu
   IngestStats stats;
   REQUIRE(Ingest(store, a, CorpusOptions(), o, &stats).ok());
   const Counts before = ReadStore(store);
-  o.memory_bytes = size_t{64} << 20;  // 44 MiB beside the store, 25 MiB of vocabulary
+  o.memory_bytes = size_t{64} << 20;  // 44 MiB beside the store: 25 of vocabulary, 28 of pass
   const Status s = Ingest(store, b, CorpusOptions(), o, &stats);
   CHECK(s.code() == Status::Code::kInvalidArgument);
   CHECK(s.message().find("too small to add to this store") != std::string::npos);

@@ -375,7 +375,7 @@ Status AgreeVocabulary(MpiWorld* world, const std::vector<InputFile>& mine,
   } else {
     // On an addition, rank 0 holds the store's vocabulary beside its pass.
     size_t pass_bytes = work_memory;
-    if (root && !fresh) s = AdditionPassBytes(options, work_memory, store->vocab(), &pass_bytes);
+    if (root && !fresh) s = AdditionPassBytes(options, threads, store->vocab(), &pass_bytes);
     SG_RETURN_IF_ERROR(world->Agree(s));
     const VocabCut cut = fresh ? FirstVocabularyCut(want, options) : VocabCut{};
     VocabOptions v;
