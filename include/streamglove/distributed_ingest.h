@@ -46,8 +46,11 @@ struct DistributedIngestStats {
 // Open MPI's finalize holds them until every rank reaches it, so what is
 // printed after this returns may never appear. Returns the outcome.
 // REQUIRES: validated options; inputs are regular files.
+// `prepared`: how this rank's preparation went (expanding its inputs),
+// agreed on first, so a failure on any rank ends the job on all of them.
 Status IngestDistributed(const std::string& store_dir, const std::vector<InputFile>& inputs,
                          const CorpusOptions& corpus, const IngestOptions& options,
+                         const Status& prepared,
                          const std::function<void(int rank, const Status& outcome,
                                                   const DistributedIngestStats& stats)>& report);
 

@@ -29,6 +29,11 @@ struct VocabStats {
   double seconds = 0;
 };
 
+// The least VocabOptions::memory_bytes within which a vocabulary pass on
+// `threads` threads plans its chunks and smallest tables (with less it
+// spills a run every megabyte and still holds that much).
+size_t LeastVocabularyMemory(const CorpusOptions& corpus, int threads);
+
 // Counts every token of `inputs` and writes the vocabulary file to
 // `output_path` ("-" for stdout) atomically: on error no file is left behind.
 // Memory stays within options.memory_bytes: worker tables spill sorted runs to

@@ -36,6 +36,15 @@ void CorpusFlags::Register(CLI::App* app) {
 }
 
 Status CorpusFlags::Resolve(CorpusOptions* options, std::vector<InputFile>* inputs) const {
+  SG_RETURN_IF_ERROR(ResolveOptions(options));
+  return Expand(*options, inputs);
+}
+
+Status CorpusFlags::Expand(const CorpusOptions& options, std::vector<InputFile>* inputs) const {
+  return ExpandInputs(inputs_, options.format, inputs);
+}
+
+Status CorpusFlags::ResolveOptions(CorpusOptions* options) const {
   // Both checked by IsMember.
   ParseNamed(format_,
              {InputFormat::kAuto, InputFormat::kText, InputFormat::kJsonl, InputFormat::kWet},
@@ -48,8 +57,7 @@ Status CorpusFlags::Resolve(CorpusOptions* options, std::vector<InputFile>* inpu
   if (Status s = ParseByteSize(max_line_, &options->max_record_bytes); !s.ok()) {
     return Status::InvalidArgument("--max-line-bytes: " + s.message());
   }
-  SG_RETURN_IF_ERROR(ValidateCorpusOptions(*options));
-  return ExpandInputs(inputs_, options->format, inputs);
+  return ValidateCorpusOptions(*options);
 }
 
 Status ParseMemoryFlag(const std::string& text, size_t* bytes) {

@@ -19,6 +19,10 @@ class CorpusFlags {
   void Register(CLI::App* app);
   // Fills *options and expands the inputs; errors are usage errors.
   Status Resolve(CorpusOptions* options, std::vector<InputFile>* inputs) const;
+  // The two halves of Resolve(): the options alone (the same on every rank
+  // of an MPI job), then the inputs (which a machine may not see).
+  Status ResolveOptions(CorpusOptions* options) const;
+  Status Expand(const CorpusOptions& options, std::vector<InputFile>* inputs) const;
 
  private:
   std::vector<std::string> inputs_;

@@ -10,7 +10,8 @@
 namespace streamglove {
 
 Status IngestCommand::RunDistributed() {
-  return IngestDistributed(store_, inputs_, corpus_, options_,
+  const Status expanded = corpus_flags_.Expand(corpus_, &inputs_);
+  return IngestDistributed(store_, inputs_, corpus_, options_, expanded,
                            [this](int rank, const Status& s, const DistributedIngestStats& stats) {
                              // Rank 0's outcome, error line included, is
                              // printed here: main() may be too late.

@@ -111,6 +111,9 @@ Status IngestCommand::Validate() {
                                                 : DistanceWeighting::kHarmonic;
   options_.progress = !quiet_;
   SG_RETURN_IF_ERROR(ValidateIngestOptions(options_));
+  // A rank of an MPI job expands its inputs in the job (RunDistributed), so
+  // that one missing on some machine ends the job on every rank.
+  if (StartedByMpiLauncher()) return corpus_flags_.ResolveOptions(&corpus_);
   return corpus_flags_.Resolve(&corpus_, &inputs_);
 }
 

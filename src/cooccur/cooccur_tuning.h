@@ -16,13 +16,6 @@ inline constexpr size_t kIngestChunkBudgetDivisor = 128;
 inline constexpr size_t kMaxIngestChunkBytes = size_t{4} << 20;
 // Ingest refuses a budget that leaves the counting buffers less than this.
 inline constexpr size_t kMinIngestBufferBytes = size_t{16} << 20;
-// ...and one that leaves an addition's vocabulary pass less than this beside
-// the store and its vocabulary: the process's baseline (util/config.h) and
-// a chunk, then per thread two more chunks (a 64th of the pass's budget, so
-// under 1 MiB here) and a table of the smallest size the pass allows
-// (1 MiB), rounded up.
-inline constexpr size_t kMinAdditionPassBytes = size_t{22} << 20;
-inline constexpr size_t kMinAdditionPassBytesPerThread = size_t{3} << 20;
 
 // A commit merges on every thread at once, so it divides kMergeReserveBytes
 // among them and opens fewer runs per thread (util/config.h's

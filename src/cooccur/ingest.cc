@@ -96,23 +96,25 @@ std::vector<std::string> WordsHeldKeys(const InputSelection& selected,
   return keys;
 }
 
-// The inputs an addition reads for their words: neither a resumed input
-// (its words went into the store, or its report, before its counting
-// began, unless it has grown since) nor one whose every word a growing
-// store holds already (read by an ingest that was interrupted before
-// counting it).
+// The inputs an addition reads for their words: not one whose every word a
+// growing store holds already (read by an ingest that was interrupted
+// before counting it). A store without that record (made before it, a
+// fixed vocabulary, a distributed ingest's) holds the words of the input
+// being resumed, unless it has grown since: they went into the store, or
+// its report, before its counting began.
 Status InputsToReadForWords(const InputSelection& selected, const CorpusOptions& corpus,
                             Store* store, std::vector<InputFile>* unseen, IngestStats* stats) {
   std::vector<std::string> held;
-  if (!store->config().fixed_vocabulary) SG_RETURN_IF_ERROR(store->GetWordsHeld(&held));
+  bool recorded = false;
+  if (!store->config().fixed_vocabulary) SG_RETURN_IF_ERROR(store->GetWordsHeld(&held, &recorded));
   std::sort(held.begin(), held.end());
   const std::vector<std::string> keys = WordsHeldKeys(selected, corpus);
   const bool resumed =
-      selected.resuming && selected.fingerprints[0] == selected.progress.fingerprint;
+      !recorded && selected.resuming && selected.fingerprints[0] == selected.progress.fingerprint;
   size_t skipped = 0;
   for (size_t j = resumed ? 1 : 0; j < selected.inputs.size(); ++j) {
     if (std::binary_search(held.begin(), held.end(), keys[j])) {
-      ++skipped;
+      if (!selected.resuming || j > 0) ++skipped;  // a resumed input's words are no news
     } else {
       unseen->push_back(selected.inputs[j]);
     }
@@ -154,7 +156,7 @@ Status PrepareStore(const std::string& dir, const std::vector<InputFile>& inputs
   SG_RETURN_IF_ERROR(InputsToReadForWords(selected, corpus, store, &unseen, stats));
   if (!unseen.empty()) {
     size_t pass_bytes = 0;
-    SG_RETURN_IF_ERROR(AdditionPassBytes(options, threads, store->vocab(), &pass_bytes));
+    SG_RETURN_IF_ERROR(AdditionPassBytes(options, corpus, threads, store->vocab(), &pass_bytes));
     const std::string path = dir + "/vocab.building";
     Status s = VocabularyPass(dir, unseen, corpus, options, threads, pass_bytes, 1, 0, path);
     if (s.ok()) s = AddInputWords(VocabFileWords(path), options, corpus, threads, store, stats);

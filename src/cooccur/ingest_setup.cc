@@ -9,11 +9,11 @@
 #include <fmt/format.h>
 
 #include "cooccur/batch_counter.h"
-#include "cooccur/cooccur_tuning.h"
 #include "cooccur/fixed_point.h"
 #include "corpus/fingerprint.h"
 #include "store/store_tuning.h"
 #include "streamglove/units.h"
+#include "streamglove/vocabulary.h"
 #include "util/file.h"
 #include "util/threads.h"
 #include "vocab/subsampling.h"
@@ -124,7 +124,7 @@ Status InitializeStore(const StoreConfig& config, std::vector<VocabEntry> vocab,
   return store->Initialize(config, vocab);
 }
 
-Status AdditionPassBytes(const IngestOptions& options, int threads,
+Status AdditionPassBytes(const IngestOptions& options, const CorpusOptions& corpus, int threads,
                          const std::vector<VocabEntry>& vocab, size_t* bytes) {
   // What the process has beside the open store, whose cache the loading of
   // the vocabulary filled.
@@ -133,8 +133,7 @@ Status AdditionPassBytes(const IngestOptions& options, int threads,
   };
   uint64_t vocab_bytes = vocab.size() * sizeof(VocabEntry);
   for (const VocabEntry& e : vocab) vocab_bytes += VocabIndex::OutOfLineBytes(e.word);
-  const uint64_t least = vocab_bytes + config::kMinAdditionPassBytes +
-                         uint64_t(threads) * config::kMinAdditionPassBytesPerThread;
+  const uint64_t least = vocab_bytes + LeastVocabularyMemory(corpus, threads);
   const uint64_t have = beside_store(options.memory_bytes);
   if (have >= least) {
     *bytes = have - vocab_bytes;

@@ -52,9 +52,9 @@ Status CheckStoreCompatible(const std::string& dir, const StoreConfig& have,
 // options.memory_bytes beside the open store and the store's vocabulary
 // `vocab` (40 bytes a word and the bytes of words longer than 15: about
 // 400 MB at ten million words). InvalidArgument, naming the --memory that
-// would do, when that leaves the pass less than its minimum
-// (cooccur_tuning.h).
-Status AdditionPassBytes(const IngestOptions& options, int threads,
+// would do, when that leaves the pass less than its smallest plan
+// (LeastVocabularyMemory).
+Status AdditionPassBytes(const IngestOptions& options, const CorpusOptions& corpus, int threads,
                          const std::vector<VocabEntry>& vocab, size_t* bytes);
 
 // What the vocabulary pass over a new store's inputs keeps: a fixed

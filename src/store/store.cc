@@ -116,8 +116,9 @@ Status StoreImpl::SetWordsHeld(const std::vector<std::string>& keys) {
   return IngestRecords(records, "recording the inputs whose words the vocabulary holds");
 }
 
-Status StoreImpl::GetWordsHeld(std::vector<std::string>* keys) {
+Status StoreImpl::GetWordsHeld(std::vector<std::string>* keys, bool* recorded) {
   keys->clear();
+  *recorded = false;
   std::string value;
   const rocksdb::Status s = db_->Get(rocksdb::ReadOptions(), kWordsHeldKey, &value);
   if (s.IsNotFound()) return Status::OK();
@@ -125,6 +126,7 @@ Status StoreImpl::GetWordsHeld(std::vector<std::string>* keys) {
   if (!DecodeWordsHeld(value, keys)) {
     return Status::Corruption(fmt::format("{}: {}: malformed record", dir_, kWordsHeldKey));
   }
+  *recorded = true;
   return Status::OK();
 }
 

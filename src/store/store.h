@@ -158,8 +158,9 @@ class Store {
   // again. A growing vocabulary only gains words, so the record stays true.
   // REQUIRES: initialized(); !config().fixed_vocabulary.
   virtual Status SetWordsHeld(const std::vector<std::string>& keys) = 0;
-  // The last SetWordsHeld()'s keys; empty when none was recorded.
-  virtual Status GetWordsHeld(std::vector<std::string>* keys) = 0;
+  // The last SetWordsHeld()'s keys; *recorded is false when the store has
+  // no such record (made before it, or by a distributed ingest).
+  virtual Status GetWordsHeld(std::vector<std::string>* keys, bool* recorded) = 0;
 
   virtual Status ListInputs(std::vector<InputRecord>* inputs) = 0;
   virtual Status FindInput(const std::string& fingerprint, InputRecord* record, bool* found) = 0;

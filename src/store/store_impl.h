@@ -55,7 +55,7 @@ class StoreImpl final : public Store {
   Status AddWords(const std::vector<std::string>& words) override;
   uint64_t last_added_words() const override { return last_added_words_; }
   Status SetWordsHeld(const std::vector<std::string>& keys) override;
-  Status GetWordsHeld(std::vector<std::string>* keys) override;
+  Status GetWordsHeld(std::vector<std::string>* keys, bool* recorded) override;
 
   Status ListInputs(std::vector<InputRecord>* inputs) override;
   Status FindInput(const std::string& fingerprint, InputRecord* record, bool* found) override;

@@ -56,6 +56,30 @@ VocabMemoryPlan PlanMemory(const CorpusOptions& corpus, const VocabOptions& opti
   return plan;
 }
 
+// What a plan holds: its chunk buffers and tables, with the process's baseline.
+size_t PlannedBytes(const VocabMemoryPlan& plan, int threads) {
+  return config::kProcessBaselineBytes + (plan.chunks_in_flight + 1) * plan.chunk_bytes +
+         threads * plan.table_bytes;
+}
+
+}  // namespace
+
+size_t LeastVocabularyMemory(const CorpusOptions& corpus, int threads) {
+  // The chunks grow with the budget, so step up to the budget that holds
+  // its own plan (the steps shrink by a chunk's share of the budget).
+  VocabOptions options;
+  options.spill_threshold_bytes = config::kMinTableBytes;
+  size_t budget = 0;
+  for (;;) {
+    options.memory_bytes = budget;
+    const size_t planned = PlannedBytes(PlanMemory(corpus, options, threads), threads);
+    if (planned <= budget) return budget;
+    budget = planned;
+  }
+}
+
+namespace {
+
 // Spill runs of one vocabulary pass, written by any worker.
 class RunSet {
  public:

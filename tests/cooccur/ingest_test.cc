@@ -315,23 +315,24 @@ TEST_CASE("An addition's vocabulary pass gets the budget less the store's vocabu
   IngestOptions options;
   options.memory_bytes = size_t{256} << 20;
   size_t pass = 0;
-  REQUIRE(AdditionPassBytes(options, 2, vocab, &pass).ok());
+  REQUIRE(AdditionPassBytes(options, CorpusOptions(), 2, vocab, &pass).ok());
   CHECK(pass ==
         options.memory_bytes - config::StoreMemoryBytes(options.memory_bytes) - vocab_bytes);
   // Too little: refused, naming the least --memory that does, to the MiB.
   options.memory_bytes = size_t{64} << 20;
-  const Status refused = AdditionPassBytes(options, 2, vocab, &pass);
+  const Status refused = AdditionPassBytes(options, CorpusOptions(), 2, vocab, &pass);
   REQUIRE(refused.code() == Status::Code::kInvalidArgument);
   CHECK(refused.message().find("400000 words") != std::string::npos);
   const size_t at = refused.message().rfind("give at least ");
   REQUIRE(at != std::string::npos);
   const size_t least_mib = std::stoul(refused.message().substr(at + 14));
   options.memory_bytes = least_mib << 20;
-  CHECK(AdditionPassBytes(options, 2, vocab, &pass).ok());
+  CHECK(AdditionPassBytes(options, CorpusOptions(), 2, vocab, &pass).ok());
   options.memory_bytes = (least_mib - 1) << 20;
-  CHECK_FALSE(AdditionPassBytes(options, 2, vocab, &pass).ok());
+  CHECK_FALSE(AdditionPassBytes(options, CorpusOptions(), 2, vocab, &pass).ok());
   options.memory_bytes = least_mib << 20;
-  CHECK_FALSE(AdditionPassBytes(options, 8, vocab, &pass).ok());  // more threads, more room
+  CHECK_FALSE(AdditionPassBytes(options, CorpusOptions(), 8, vocab, &pass)
+                  .ok());  // more threads, more room
 
   // End to end: a store of those words, then an addition at a --memory
   // whose store and vocabulary leave the pass too little, refused before
@@ -352,7 +353,7 @@ TEST_CASE("An addition's vocabulary pass gets the budget less the store's vocabu
   IngestStats stats;
   REQUIRE(Ingest(store, a, CorpusOptions(), o, &stats).ok());
   const Counts before = ReadStore(store);
-  o.memory_bytes = size_t{64} << 20;  // 44 MiB beside the store: 25 of vocabulary, 28 of pass
+  o.memory_bytes = size_t{64} << 20;  // 44 MiB beside the store: 25 of vocabulary, 24 of pass
   const Status s = Ingest(store, b, CorpusOptions(), o, &stats);
   CHECK(s.code() == Status::Code::kInvalidArgument);
   CHECK(s.message().find("too small to add to this store") != std::string::npos);

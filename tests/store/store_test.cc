@@ -602,17 +602,22 @@ TEST_CASE("A growing store keeps the record of the inputs whose words it holds",
   std::vector<std::string> held;
   {
     std::unique_ptr<Store> store = NewInitializedStore(path, {{"a", 0}});
-    REQUIRE(store->GetWordsHeld(&held).ok());
-    CHECK(held.empty());  // none recorded
+    bool recorded = true;
+    REQUIRE(store->GetWordsHeld(&held, &recorded).ok());
+    CHECK(held.empty());
+    CHECK_FALSE(recorded);
     REQUIRE(store->SetWordsHeld({"f1", std::string(300, 'x'), ""}).ok());
     REQUIRE(store->SetWordsHeld({"f2", "f3"}).ok());  // replaces
   }
   std::unique_ptr<Store> store = OpenOrDie(path, false);
-  REQUIRE(store->GetWordsHeld(&held).ok());
+  bool recorded = false;
+  REQUIRE(store->GetWordsHeld(&held, &recorded).ok());
   CHECK(held == std::vector<std::string>{"f2", "f3"});
-  REQUIRE(store->SetWordsHeld({}).ok());
-  REQUIRE(store->GetWordsHeld(&held).ok());
+  CHECK(recorded);
+  REQUIRE(store->SetWordsHeld({}).ok());  // recorded, and empty
+  REQUIRE(store->GetWordsHeld(&held, &recorded).ok());
   CHECK(held.empty());
+  CHECK(recorded);
 }
 
 TEST_CASE("Ranks order by count then bytes, and rank order visits rows and columns by rank",

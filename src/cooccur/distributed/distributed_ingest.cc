@@ -375,13 +375,14 @@ Status AgreeVocabulary(MpiWorld* world, const std::vector<InputFile>& mine,
   } else {
     // On an addition, rank 0 holds the store's vocabulary beside its pass.
     size_t pass_bytes = work_memory;
-    if (root && !fresh) s = AdditionPassBytes(options, threads, store->vocab(), &pass_bytes);
+    if (root && !fresh)
+      s = AdditionPassBytes(options, corpus, threads, store->vocab(), &pass_bytes);
     SG_RETURN_IF_ERROR(world->Agree(s));
     const VocabCut cut = fresh ? FirstVocabularyCut(want, options) : VocabCut{};
     VocabOptions v;
     v.min_count = cut.min_count;
     v.max_vocab = cut.max_vocab;
-    v.threads = options.threads;
+    v.threads = threads;
     v.memory_bytes = pass_bytes;
     v.temp_dir = temp_dir;
     v.progress = options.progress && root;
@@ -723,12 +724,14 @@ Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
 
 Status IngestDistributed(const std::string& store_dir, const std::vector<InputFile>& inputs,
                          const CorpusOptions& corpus, const IngestOptions& options,
+                         const Status& prepared,
                          const std::function<void(int rank, const Status& outcome,
                                                   const DistributedIngestStats& stats)>& report) {
   std::unique_ptr<MpiWorld> world;
   SG_RETURN_IF_ERROR(MpiWorld::Init(&world));
   DistributedIngestStats stats;
-  const Status s = DistributedIngest(world.get(), store_dir, inputs, corpus, options, &stats);
+  Status s = world->Agree(prepared);
+  if (s.ok()) s = DistributedIngest(world.get(), store_dir, inputs, corpus, options, &stats);
   report(world->rank(), s, stats);
   return s;
 }
