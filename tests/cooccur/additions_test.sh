@@ -3,10 +3,12 @@
 # order, with kill -9 and resumes, the store equals one ingest of all its
 # inputs (every dump byte-identical), and both equal an independent
 # brute-force counter (brute_force_counts.py). Later inputs bring new words.
-# Also: a file that grew is read from where it ended; a changed one is
-# refused; a fixed vocabulary reports the words it drops and equals
-# Stanford-style counting with that vocabulary; a subsampled store keeps its
-# first keep probabilities.
+# Also: a resume after a kill while counting reads no input for words again,
+# and one whose input changed where its fingerprint does not look fails
+# once, then reads it again; a file that grew is read from where it ended; a
+# changed one is refused; a fixed vocabulary reports the words it drops and
+# equals Stanford-style counting with that vocabulary; a subsampled store
+# keeps its first keep probabilities.
 #
 #   additions_test.sh STREAMGLOVE
 set -euo pipefail
