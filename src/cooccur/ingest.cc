@@ -102,13 +102,13 @@ std::vector<std::string> WordsHeldKeys(const InputSelection& selected,
 // fixed vocabulary, a distributed ingest's) holds the words of the input
 // being resumed, unless it has grown since: they went into the store, or
 // its report, before its counting began.
-Status InputsToReadForWords(const InputSelection& selected, const CorpusOptions& corpus,
+// `keys`: WordsHeldKeys(selected).
+Status InputsToReadForWords(const InputSelection& selected, const std::vector<std::string>& keys,
                             Store* store, std::vector<InputFile>* unseen, IngestStats* stats) {
   std::vector<std::string> held;
   bool recorded = false;
   if (!store->config().fixed_vocabulary) SG_RETURN_IF_ERROR(store->GetWordsHeld(&held, &recorded));
   std::sort(held.begin(), held.end());
-  const std::vector<std::string> keys = WordsHeldKeys(selected, corpus);
   const bool resumed =
       !recorded && selected.resuming && selected.fingerprints[0] == selected.progress.fingerprint;
   size_t skipped = 0;
@@ -135,11 +135,11 @@ Status PrepareStore(const std::string& dir, const std::vector<InputFile>& inputs
   const auto start = Clock::now();
   // A growing store records which inputs' words it holds, so that resuming
   // an interrupted ingest does not read them for words again.
+  const std::vector<std::string> keys = WordsHeldKeys(selected, corpus);
   if (!store->initialized()) {
     SG_RETURN_IF_ERROR(CreateStore(dir, selected.inputs.empty() ? inputs : selected.inputs, corpus,
                                    options, threads, store, head_words, stats));
-    if (!store->config().fixed_vocabulary)
-      SG_RETURN_IF_ERROR(store->SetWordsHeld(WordsHeldKeys(selected, corpus)));
+    if (!store->config().fixed_vocabulary) SG_RETURN_IF_ERROR(store->SetWordsHeld(keys));
     stats->vocab_seconds = SecondsSince(start);
     return Status::OK();
   }
@@ -153,7 +153,7 @@ Status PrepareStore(const std::string& dir, const std::vector<InputFile>& inputs
         fmt::format("--vocab {} ignored: the store keeps its own vocabulary", options.vocab_file));
   }
   std::vector<InputFile> unseen;
-  SG_RETURN_IF_ERROR(InputsToReadForWords(selected, corpus, store, &unseen, stats));
+  SG_RETURN_IF_ERROR(InputsToReadForWords(selected, keys, store, &unseen, stats));
   if (!unseen.empty()) {
     size_t pass_bytes = 0;
     SG_RETURN_IF_ERROR(AdditionPassBytes(options, corpus, threads, store->vocab(), &pass_bytes));
@@ -163,8 +163,7 @@ Status PrepareStore(const std::string& dir, const std::vector<InputFile>& inputs
     std::error_code ignored;
     std::filesystem::remove(path, ignored);
     SG_RETURN_IF_ERROR(s);
-    if (!store->config().fixed_vocabulary)
-      SG_RETURN_IF_ERROR(store->SetWordsHeld(WordsHeldKeys(selected, corpus)));
+    if (!store->config().fixed_vocabulary) SG_RETURN_IF_ERROR(store->SetWordsHeld(keys));
   }
   *head_words = BatchCounter::HeadWords(store->vocab());
   stats->vocab_seconds = SecondsSince(start);

@@ -116,17 +116,22 @@ Status StoreImpl::SetWordsHeld(const std::vector<std::string>& keys) {
   return IngestRecords(records, "recording the inputs whose words the vocabulary holds");
 }
 
+Status StoreImpl::GetRecord(const std::string& key, std::string* value, bool* found) {
+  *found = false;
+  const rocksdb::Status s = db_->Get(rocksdb::ReadOptions(), key, value);
+  if (s.IsNotFound()) return Status::OK();
+  if (!s.ok()) return FromRocks(s, fmt::format("reading {}", key));
+  *found = true;
+  return Status::OK();
+}
+
 Status StoreImpl::GetWordsHeld(std::vector<std::string>* keys, bool* recorded) {
   keys->clear();
-  *recorded = false;
   std::string value;
-  const rocksdb::Status s = db_->Get(rocksdb::ReadOptions(), kWordsHeldKey, &value);
-  if (s.IsNotFound()) return Status::OK();
-  if (!s.ok()) return FromRocks(s, fmt::format("reading {}", kWordsHeldKey));
-  if (!DecodeWordsHeld(value, keys)) {
+  SG_RETURN_IF_ERROR(GetRecord(kWordsHeldKey, &value, recorded));
+  if (*recorded && !DecodeWordsHeld(value, keys)) {
     return Status::Corruption(fmt::format("{}: {}: malformed record", dir_, kWordsHeldKey));
   }
-  *recorded = true;
   return Status::OK();
 }
 
@@ -153,29 +158,21 @@ Status StoreImpl::ListInputs(std::vector<InputRecord>* inputs) {
 }
 
 Status StoreImpl::FindInput(const std::string& fingerprint, InputRecord* record, bool* found) {
-  *found = false;
   std::string value;
-  const rocksdb::Status s = db_->Get(rocksdb::ReadOptions(), InputKey(fingerprint), &value);
-  if (s.IsNotFound()) return Status::OK();
-  if (!s.ok()) return FromRocks(s, fmt::format("reading {}{}", kInputKeyPrefix, fingerprint));
-  if (!DecodeInputRecord(fingerprint, value, record)) {
+  SG_RETURN_IF_ERROR(GetRecord(InputKey(fingerprint), &value, found));
+  if (*found && !DecodeInputRecord(fingerprint, value, record)) {
     return Status::Corruption(
         fmt::format("{}: {}{}: malformed input record", dir_, kInputKeyPrefix, fingerprint));
   }
-  *found = true;
   return Status::OK();
 }
 
 Status StoreImpl::GetProgress(IngestProgress* progress, bool* found) {
-  *found = false;
   std::string value;
-  const rocksdb::Status s = db_->Get(rocksdb::ReadOptions(), kProgressKey, &value);
-  if (s.IsNotFound()) return Status::OK();
-  if (!s.ok()) return FromRocks(s, fmt::format("reading {}", kProgressKey));
-  if (!DecodeProgress(value, progress)) {
+  SG_RETURN_IF_ERROR(GetRecord(kProgressKey, &value, found));
+  if (*found && !DecodeProgress(value, progress)) {
     return Status::Corruption(fmt::format("{}: {}: malformed progress record", dir_, kProgressKey));
   }
-  *found = true;
   return Status::OK();
 }
 

@@ -56,6 +56,9 @@ class StoreImpl final : public Store {
   uint64_t last_added_words() const override { return last_added_words_; }
   Status SetWordsHeld(const std::vector<std::string>& keys) override;
   Status GetWordsHeld(std::vector<std::string>* keys, bool* recorded) override;
+  // Reads the metadata record `key` into *value; *found is false (and the
+  // status OK) when the store has none.
+  Status GetRecord(const std::string& key, std::string* value, bool* found);
 
   Status ListInputs(std::vector<InputRecord>* inputs) override;
   Status FindInput(const std::string& fingerprint, InputRecord* record, bool* found) override;
