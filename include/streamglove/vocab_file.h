@@ -7,7 +7,9 @@
 #define STREAMGLOVE_VOCAB_FILE_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "streamglove/status.h"
@@ -28,6 +30,13 @@ inline constexpr uint64_t kMaxVocabFileWords = 0xFFFFFFFEu;
 // that is not a positive integer, a duplicate word; also more than
 // kMaxVocabFileWords words, or a file that changed while it was read.
 Status ReadVocabFile(const std::string& path, std::vector<VocabEntry>* entries);
+
+// Calls fn(word, count) for each line of a vocabulary file, in order, holding
+// one line at a time (a pass over millions of words without the entries);
+// fn's error stops the pass and is returned. Lines are checked as
+// ReadVocabFile checks them; duplicates and the word limit are not.
+Status ForEachVocabFileWord(const std::string& path,
+                            const std::function<Status(std::string_view word, uint64_t count)>& fn);
 
 // Writes `entries` as a vocabulary file, atomically (a crash leaves the old
 // file or the new one). REQUIRES: entries in the file's order.

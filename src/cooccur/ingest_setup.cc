@@ -1,9 +1,6 @@
 #include "cooccur/ingest_setup.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <charconv>
-#include <fstream>
 #include <unordered_set>
 
 #include <fmt/format.h>
@@ -13,6 +10,7 @@
 #include "corpus/fingerprint.h"
 #include "store/store_tuning.h"
 #include "streamglove/units.h"
+#include "streamglove/vocab_file.h"
 #include "streamglove/vocabulary.h"
 #include "util/file.h"
 #include "util/threads.h"
@@ -151,23 +149,7 @@ Status AdditionPassBytes(const IngestOptions& options, const CorpusOptions& corp
 }
 
 WordSource VocabFileWords(const std::string& path) {
-  return [path](const WordVisitor& f) -> Status {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return ErrnoStatus(path, errno);
-    std::string line;
-    for (uint64_t n = 1; std::getline(in, line); ++n) {
-      const size_t space = line.rfind(' ');
-      uint64_t count = 0;
-      const char* end = line.data() + line.size();
-      if (space == std::string::npos || space == 0 ||
-          std::from_chars(line.data() + space + 1, end, count).ptr != end) {
-        return Status::Corruption(fmt::format("{}: line {}: malformed", path, n));
-      }
-      SG_RETURN_IF_ERROR(f(std::string_view(line).substr(0, space), count));
-    }
-    if (in.bad()) return ErrnoStatus(path, errno);
-    return Status::OK();
-  };
+  return [path](const WordVisitor& f) { return ForEachVocabFileWord(path, f); };
 }
 
 WordSource VocabWords(const std::vector<VocabEntry>* words) {

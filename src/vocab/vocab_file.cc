@@ -39,7 +39,40 @@ Status ForEachLine(SequentialFile* file, Fn&& fn) {
   return partial.empty() ? Status::OK() : fn(std::string_view(partial));
 }
 
+// Calls fn(word, count) for each "word count" line of `file` from where it
+// stands; errors name `path` and the line.
+template <class Fn>
+Status ForEachWord(SequentialFile* file, const std::string& path, Fn&& fn) {
+  uint64_t line_no = 0;
+  return ForEachLine(file, [&](std::string_view line) {
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);  // a file from Windows
+    // The count is after the last space: a word (one token of any tokenizer)
+    // holds no space, but rfind keeps a malformed line's error on its count.
+    const size_t space = line.rfind(' ');
+    if (space == std::string_view::npos || space == 0) {
+      return Status::Corruption(fmt::format("{}: line {}: expected \"word count\"", path, line_no));
+    }
+    const std::string_view word = line.substr(0, space), number = line.substr(space + 1);
+    uint64_t count = 0;
+    const auto [p, ec] = std::from_chars(number.data(), number.data() + number.size(), count);
+    if (ec != std::errc() || p != number.data() + number.size() || count == 0) {
+      return Status::Corruption(
+          fmt::format("{}: line {}: count '{}' is not a positive integer", path, line_no, number));
+    }
+    return fn(word, count);
+  });
+}
+
 }  // namespace
+
+Status ForEachVocabFileWord(
+    const std::string& path,
+    const std::function<Status(std::string_view word, uint64_t count)>& fn) {
+  SequentialFile file;
+  SG_RETURN_IF_ERROR(file.Open(path));
+  return ForEachWord(&file, path, fn);
+}
 
 Status ReadVocabFile(const std::string& path, std::vector<VocabEntry>* entries) {
   entries->clear();
@@ -61,23 +94,7 @@ Status ReadVocabFile(const std::string& path, std::vector<VocabEntry>* entries) 
   const auto changed = [&] {
     return Status::Corruption(fmt::format("{}: changed while it was read", path));
   };
-  uint64_t line_no = 0;
-  SG_RETURN_IF_ERROR(ForEachLine(&file, [&](std::string_view line) {
-    ++line_no;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);  // a file from Windows
-    // The count is after the last space: a word (one token of any tokenizer)
-    // holds no space, but rfind keeps a malformed line's error on its count.
-    const size_t space = line.rfind(' ');
-    if (space == std::string_view::npos || space == 0) {
-      return Status::Corruption(fmt::format("{}: line {}: expected \"word count\"", path, line_no));
-    }
-    const std::string_view word = line.substr(0, space), number = line.substr(space + 1);
-    uint64_t count = 0;
-    const auto [p, ec] = std::from_chars(number.data(), number.data() + number.size(), count);
-    if (ec != std::errc() || p != number.data() + number.size() || count == 0) {
-      return Status::Corruption(
-          fmt::format("{}: line {}: count '{}' is not a positive integer", path, line_no, number));
-    }
+  SG_RETURN_IF_ERROR(ForEachWord(&file, path, [&](std::string_view word, uint64_t count) {
     if (counted && entries->size() == lines) return changed();
     if (entries->size() == kMaxVocabFileWords) {
       return Status::InvalidArgument(

@@ -68,6 +68,57 @@ TEST_CASE("ReadVocabFile reads lines across its read buffer and a last line with
         path + ": line " + std::to_string(words + 2) + ": duplicate word 'word12345'");
 }
 
+TEST_CASE("ForEachVocabFileWord visits ReadVocabFile's entries and names bad lines alike",
+          "[vocab]") {
+  TestDir dir("sg-test-");
+  const std::string path = dir.path() + "/vocab.txt";
+  // Lines that cross the 1 MiB read buffer's ends, one from Windows, a last
+  // line without a newline.
+  std::string text = "the 10\r\n";
+  for (size_t i = 0; i < 150000; ++i)
+    text += "word" + std::to_string(i) + " " + std::to_string(i + 1) + "\n";
+  text += "last 7";
+  WriteFile(path, text);
+  std::vector<VocabEntry> want;
+  REQUIRE(ReadVocabFile(path, &want).ok());
+  std::vector<VocabEntry> got;
+  REQUIRE(ForEachVocabFileWord(path, [&](std::string_view word, uint64_t count) {
+            got.push_back(VocabEntry{std::string(word), count});
+            return Status::OK();
+          }).ok());
+  REQUIRE(got.size() == want.size());
+  for (size_t i = 0; i < want.size(); ++i) {
+    REQUIRE(got[i].word == want[i].word);
+    REQUIRE(got[i].count == want[i].count);
+  }
+
+  // The visitor's error stops the pass.
+  size_t visited = 0;
+  const Status stopped = ForEachVocabFileWord(path, [&](std::string_view, uint64_t) {
+    return ++visited == 3 ? Status::IOError("enough") : Status::OK();
+  });
+  CHECK(stopped.message() == "enough");
+  CHECK(visited == 3);
+
+  // A bad line is ReadVocabFile's error, after the lines before it.
+  for (const auto& [content, expected] : std::vector<std::pair<std::string, std::string>>{
+           {"the 10\nof\n", "line 2: expected"}, {"the 10\nof 0\n", "line 2: count '0'"}}) {
+    INFO(content);
+    WriteFile(path, content);
+    visited = 0;
+    const Status s = ForEachVocabFileWord(path, [&](std::string_view, uint64_t) {
+      ++visited;
+      return Status::OK();
+    });
+    REQUIRE(s.code() == Status::Code::kCorruption);
+    CHECK(s.message().find(path + ": " + expected) == 0);
+    CHECK(visited == 1);
+  }
+  CHECK(ForEachVocabFileWord(dir.path() + "/missing", [](std::string_view, uint64_t) {
+          return Status::OK();
+        }).code() != Status::Code::kOk);
+}
+
 TEST_CASE("ReadVocabFile reads a pipe, which it cannot count first", "[vocab]") {
   TestDir dir("sg-test-");
   const std::string fifo = dir.path() + "/vocab.fifo";
