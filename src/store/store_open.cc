@@ -266,12 +266,12 @@ Status StoreImpl::LoadMetadata() {
   }
   if (!it->status().ok()) return FromRocks(it->status(), "reading the vocabulary");
   // Version 1 stores have no record of additions.
-  s = db_->Get(rocksdb::ReadOptions(), kAdditionKey, &value);
+  bool found = false;
+  SG_RETURN_IF_ERROR(GetRecord(kAdditionKey, &value, &found));
   uint64_t first_id = 0;
-  if (s.ok() && !DecodeAddition(value, &first_id, &last_added_words_)) {
+  if (found && !DecodeAddition(value, &first_id, &last_added_words_)) {
     return Status::Corruption(fmt::format("{}: {}: malformed record", dir_, kAdditionKey));
   }
-  if (!s.ok() && !s.IsNotFound()) return FromRocks(s, fmt::format("reading {}", kAdditionKey));
   initialized_ = true;
   return Status::OK();
 }
