@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "cooccur/fixed_point.h"
+#include "util/hash.h"
 
 namespace streamglove {
 
@@ -44,13 +45,40 @@ void WindowCounter::BeginChunk(ChunkEdges* edges) {
 }
 
 void WindowCounter::EndChunk() {
+  Drain();
   const uint64_t n = std::min<uint64_t>(position_, reach_);
   for (uint64_t k = n; k > 0; --k) edges_->tail.push_back(ring_[(position_ - k) % reach_]);
 }
 
 void WindowCounter::OnToken(std::string_view token) {
   ++edges_->tokens;
-  const uint32_t id = vocab_->Lookup(token);
+  // Lookups miss the caches for all but the most frequent words: hashing
+  // each token kLookahead tokens before its lookup lets those misses overlap
+  // (wiki100M's tokens looked up alone: 18 ns a token instead of 26 in its
+  // fixed vocabulary, 20 instead of 32 in its growing one; a whole ingest
+  // took 3% less time: docs/benchmarks.md).
+  if (pending_count_ == kLookahead) {
+    PendingToken& oldest = pending_[pending_first_];
+    CountToken(oldest.word, oldest.hash);
+    pending_first_ = (pending_first_ + 1) % kLookahead;
+    --pending_count_;
+  }
+  PendingToken& next = pending_[(pending_first_ + pending_count_) % kLookahead];
+  next.word.assign(token);
+  next.hash = HashBytes(token);
+  vocab_->Prefetch(next.hash);
+  ++pending_count_;
+}
+
+void WindowCounter::Drain() {
+  for (; pending_count_ > 0; --pending_count_) {
+    CountToken(pending_[pending_first_].word, pending_[pending_first_].hash);
+    pending_first_ = (pending_first_ + 1) % kLookahead;
+  }
+}
+
+void WindowCounter::CountToken(std::string_view token, uint64_t hash) {
+  const uint32_t id = vocab_->Lookup(token, hash);
   if (id == VocabIndex::kUnknown) {
     ++edges_->unknown_tokens;
     return;
@@ -100,6 +128,7 @@ void WindowCounter::AddSubsampledWindow(uint32_t id, const uint32_t* end, uint64
 }
 
 void WindowCounter::OnDocumentEnd() {
+  Drain();
   edges_->has_document_end = true;
   position_ = 0;
 }

@@ -24,6 +24,8 @@
 #define STREAMGLOVE_COOCCUR_WINDOW_COUNTER_H_
 
 #include <cstdint>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "cooccur/pair_accumulator.h"
@@ -72,6 +74,16 @@ class WindowCounter final : public TokenSink {
   void OnDocumentEnd() override;
 
  private:
+  // Tokens wait this many tokens between their hash and their lookup, so
+  // that the slot they start at has arrived from memory by then.
+  static constexpr size_t kLookahead = 8;
+  struct PendingToken {
+    std::string word;  // the tokenizer's view may not outlive OnToken
+    uint64_t hash = 0;
+  };
+  // Looks up and counts the pending tokens, oldest first.
+  void Drain();
+  void CountToken(std::string_view token, uint64_t hash);
   // Adds the pairs of `id` and the n ids before it, end[-1] .. end[-n].
   void AddWindow(uint32_t id, const uint32_t* end, uint64_t n);
   void AddSubsampledWindow(uint32_t id, const uint32_t* end, uint64_t n);
@@ -85,8 +97,12 @@ class WindowCounter final : public TokenSink {
   PairAccumulator* out_;
   uint64_t* word_counts_;
   ChunkEdges* edges_ = nullptr;
-  std::vector<uint32_t> ring_;  // the last `reach_` ids of the current segment, twice (see OnToken)
-  uint64_t position_ = 0;       // in-vocabulary ids seen in the current segment
+  std::vector<uint32_t>
+      ring_;  // the last `reach_` ids of the current segment, twice (see CountToken)
+  PendingToken pending_[kLookahead];  // a FIFO: pending_count_ tokens from pending_first_, wrapping
+  size_t pending_first_ = 0;
+  size_t pending_count_ = 0;
+  uint64_t position_ = 0;  // in-vocabulary ids seen in the current segment
 };
 
 class ChunkStitcher {

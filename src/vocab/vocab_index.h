@@ -36,8 +36,9 @@ class VocabIndex {
   explicit VocabIndex(const std::vector<VocabEntry>& vocab);
 
   // The word's id, or kUnknown.
-  uint32_t Lookup(std::string_view word) const {
-    const uint64_t hash = HashBytes(word);
+  uint32_t Lookup(std::string_view word) const { return Lookup(word, HashBytes(word)); }
+  // The same, given HashBytes(word).
+  uint32_t Lookup(std::string_view word, uint64_t hash) const {
     const uint32_t tag = static_cast<uint32_t>(hash >> 32);
     for (size_t i = hash & mask_; slots_[i].id != kUnknown; i = (i + 1) & mask_) {
       const Slot& s = slots_[i];
@@ -45,6 +46,8 @@ class VocabIndex {
     }
     return kUnknown;
   }
+  // Starts loading the slot where a lookup of the word of `hash` begins.
+  void Prefetch(uint64_t hash) const { __builtin_prefetch(slots_.data() + (hash & mask_)); }
   uint32_t size() const { return static_cast<uint32_t>(vocab_->size()); }
   // The slots' bytes (the words are the vocabulary's).
   size_t memory_bytes() const { return slots_.size() * sizeof(Slot); }
