@@ -54,9 +54,7 @@ void WindowCounter::OnToken(std::string_view token) {
   ++edges_->tokens;
   // Lookups miss the caches for all but the most frequent words: hashing
   // each token kLookahead tokens before its lookup lets those misses overlap
-  // (wiki100M's tokens looked up alone: 18 ns a token instead of 26 in its
-  // fixed vocabulary, 20 instead of 32 in its growing one; a whole ingest
-  // took 3% less time: docs/benchmarks.md).
+  // (a whole ingest of wiki100M: 3-6% less time, docs/benchmarks.md).
   if (pending_count_ == kLookahead) {
     PendingToken& oldest = pending_[pending_first_];
     CountToken(oldest.word, oldest.hash);
