@@ -54,7 +54,8 @@ void WindowCounter::OnToken(std::string_view token) {
   ++edges_->tokens;
   // Lookups miss the caches for all but the most frequent words: hashing
   // each token kLookahead tokens before its lookup lets those misses overlap
-  // (a whole ingest of wiki100M: 3-6% less time, docs/benchmarks.md).
+  // (a whole ingest of wiki100M: about 3-6% less time, medians of noisy
+  // runs: docs/benchmarks.md).
   if (pending_count_ == kLookahead) {
     PendingToken& oldest = pending_[pending_first_];
     CountToken(oldest.word, oldest.hash);

@@ -23,6 +23,7 @@
 #ifndef STREAMGLOVE_COOCCUR_WINDOW_COUNTER_H_
 #define STREAMGLOVE_COOCCUR_WINDOW_COUNTER_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -65,9 +66,11 @@ class WindowCounter final : public TokenSink {
   WindowCounter(const VocabIndex* vocab, const WindowConfig& config, PairAccumulator* out,
                 uint64_t* word_counts = nullptr);
 
-  // Starts a chunk; its edges are filled in as it is tokenized.
+  // Starts a chunk. REQUIRES: the previous chunk, if any, was ended.
   void BeginChunk(ChunkEdges* edges);
-  // Completes the chunk's tail.
+  // Counts the tokens still pending (up to kLookahead trail behind OnToken)
+  // and completes the chunk's tail: the chunk's edges, word counts and pairs
+  // are complete only now.
   void EndChunk();
 
   void OnToken(std::string_view token) override;
@@ -97,9 +100,10 @@ class WindowCounter final : public TokenSink {
   PairAccumulator* out_;
   uint64_t* word_counts_;
   ChunkEdges* edges_ = nullptr;
-  std::vector<uint32_t>
-      ring_;  // the last `reach_` ids of the current segment, twice (see CountToken)
-  PendingToken pending_[kLookahead];  // a FIFO: pending_count_ tokens from pending_first_, wrapping
+  // The last `reach_` ids of the current segment, twice (see CountToken).
+  std::vector<uint32_t> ring_;
+  // A FIFO: pending_count_ tokens from pending_first_, wrapping.
+  PendingToken pending_[kLookahead];
   size_t pending_first_ = 0;
   size_t pending_count_ = 0;
   uint64_t position_ = 0;  // in-vocabulary ids seen in the current segment

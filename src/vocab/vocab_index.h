@@ -9,8 +9,9 @@
 // tail of millions of words is what it is sized for). Linear probing; a
 // word's bytes are compared only when the hash bits match.
 //
-// Thread-safety: Lookup() may be called from any number of threads at once.
-// The vocabulary must outlive the index and not change while it is used.
+// Thread-safety: Lookup() and Prefetch() may be called from any number of
+// threads at once. The vocabulary must outlive the index and not change while
+// it is used.
 #ifndef STREAMGLOVE_VOCAB_VOCAB_INDEX_H_
 #define STREAMGLOVE_VOCAB_VOCAB_INDEX_H_
 

@@ -89,16 +89,22 @@ TEST_CASE("Windows counted in chunks and stitched equal a brute-force count of e
       ChunkStitcher stitcher(config, &out);
       std::vector<uint64_t> word_counts(kKnown, 0);
       uint64_t tokens_seen = 0, unknown = 0;
+      // One counter for every chunk, as a counting worker has; each token
+      // passed through a buffer overwritten after the call, as a
+      // tokenizer's is.
+      WindowCounter counter(&index, config, &out, word_counts.data());
+      std::string token_buffer;
       for (size_t at = 0; at < tokens.size();) {
         const size_t n = std::min(tokens.size() - at, 1 + rng() % chunk_tokens);
-        WindowCounter counter(&index, config, &out, word_counts.data());
         ChunkEdges edges;
         counter.BeginChunk(&edges);
         for (size_t i = at; i < at + n; ++i) {
           if (tokens[i] == kDocumentEnd) {
             counter.OnDocumentEnd();
           } else {
-            counter.OnToken(tokens[i]);
+            token_buffer = tokens[i];
+            counter.OnToken(token_buffer);
+            token_buffer.assign(token_buffer.size(), '#');
           }
         }
         counter.EndChunk();
