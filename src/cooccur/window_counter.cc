@@ -56,12 +56,7 @@ void WindowCounter::OnToken(std::string_view token) {
   // each token kLookahead tokens before its lookup lets those misses overlap
   // (a whole ingest of wiki100M: about 3-6% less time, medians of noisy
   // runs: docs/benchmarks.md).
-  if (pending_count_ == kLookahead) {
-    PendingToken& oldest = pending_[pending_first_];
-    CountToken(oldest.word, oldest.hash);
-    pending_first_ = (pending_first_ + 1) % kLookahead;
-    --pending_count_;
-  }
+  if (pending_count_ == kLookahead) CountOldest();
   PendingToken& next = pending_[(pending_first_ + pending_count_) % kLookahead];
   next.word.assign(token);
   next.hash = HashBytes(token);
@@ -69,11 +64,15 @@ void WindowCounter::OnToken(std::string_view token) {
   ++pending_count_;
 }
 
+void WindowCounter::CountOldest() {
+  const PendingToken& oldest = pending_[pending_first_];
+  CountToken(oldest.word, oldest.hash);
+  pending_first_ = (pending_first_ + 1) % kLookahead;
+  --pending_count_;
+}
+
 void WindowCounter::Drain() {
-  for (; pending_count_ > 0; --pending_count_) {
-    CountToken(pending_[pending_first_].word, pending_[pending_first_].hash);
-    pending_first_ = (pending_first_ + 1) % kLookahead;
-  }
+  while (pending_count_ > 0) CountOldest();
 }
 
 void WindowCounter::CountToken(std::string_view token, uint64_t hash) {

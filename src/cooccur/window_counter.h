@@ -84,7 +84,9 @@ class WindowCounter final : public TokenSink {
     std::string word;  // the tokenizer's view may not outlive OnToken
     uint64_t hash = 0;
   };
-  // Looks up and counts the pending tokens, oldest first.
+  // Looks up and counts the oldest pending token, and forgets it.
+  void CountOldest();
+  // Counts every pending token, oldest first.
   void Drain();
   void CountToken(std::string_view token, uint64_t hash);
   // Adds the pairs of `id` and the n ids before it, end[-1] .. end[-n].

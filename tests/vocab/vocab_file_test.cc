@@ -86,6 +86,14 @@ TEST_CASE("ForEachVocabFileWord visits ReadVocabFile's entries and names bad lin
             got.push_back(VocabEntry{std::string(word), count});
             return Status::OK();
           }).ok());
+  // Every line, in order, independently of ReadVocabFile's reader.
+  REQUIRE(got.size() == 150002);
+  CHECK(got.front().word == "the");
+  CHECK(got.front().count == 10);
+  CHECK(got[12346].word == "word12345");
+  CHECK(got[12346].count == 12346);
+  CHECK(got.back().word == "last");
+  CHECK(got.back().count == 7);
   REQUIRE(got.size() == want.size());
   for (size_t i = 0; i < want.size(); ++i) {
     REQUIRE(got[i].word == want[i].word);
