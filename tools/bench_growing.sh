@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # A growing store's ingest against --fixed-vocab's on wiki100M (window 15,
-# min-count 5, --memory 1G, 2 threads): whole processes alternated (growing,
-# fixed, growing, ...) on fresh stores, PAIRS pairs; prints the medians of
-# wall and CPU seconds, the median of the pairs' ratios, peak RSS and the
-# stores' sizes (docs/benchmarks.md, "Growing stores and additions").
+# min-count 5, --memory 1G, 2 threads): whole processes alternated on fresh
+# stores, PAIRS pairs, each pair's order the reverse of the one before
+# (growing, fixed; fixed, growing; ...) after one untimed run of each: on a
+# virtual machine the first process after a pause pays for memory the host
+# took back (up to 2 s more system time here), and a fixed order would charge
+# such effects to one side. Prints the medians of wall and CPU seconds, the
+# median of the pairs' ratios, peak RSS and the stores' sizes
+# (docs/benchmarks.md, "Growing stores and additions").
 #
 #   tools/bench_growing.sh [PAIRS]      (default 7)
 #   env: SG_BUILD (build), DATA_DIR (../shared/data)
@@ -18,14 +22,18 @@ trap 'rm -rf "$work"' EXIT
 run() {  # MODE FLAGS...: one ingest; appends "wall cpu rss_kib" to WORK/MODE
   local mode=$1
   shift
+  [ "$mode" = fixed ] && set -- --fixed-vocab "$@"
   rm -rf "$work/$mode.store"
   /usr/bin/time -o "$work/time" -f "%e %U %S %M" "$bin" ingest --store "$work/$mode.store" \
     "$corpus" --window 15 --min-count 5 --memory 1G --threads 2 --quiet "$@"
   awk '{ print $1, $2 + $3, $4 }' "$work/time" >>"$work/$mode"
 }
-for _ in $(seq "$pairs"); do
-  run growing
-  run fixed --fixed-vocab
+run growing
+run fixed
+rm -f "$work/growing" "$work/fixed"  # the untimed warm-up
+for i in $(seq "$pairs"); do
+  if [ $((i % 2)) = 1 ]; then order="growing fixed"; else order="fixed growing"; fi
+  for mode in $order; do run "$mode"; done
 done
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); build $(git rev-parse --short HEAD); $pairs pairs"
 /usr/bin/python3 - "$work" <<'PY'
