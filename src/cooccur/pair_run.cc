@@ -17,7 +17,7 @@ namespace streamglove {
 namespace {
 
 constexpr size_t kReadBufferBytes = config::kRunReadBufferBytes;
-constexpr size_t kMaxRecordBytes = 20;  // two varints
+constexpr size_t kMaxRecordBytes = 2 * kMaxVarint64Bytes;
 
 class PairRunReader final : public PairStream {
  public:
@@ -101,13 +101,14 @@ Status PairRunWriter::Open(const std::string& path, PairRun* run) {
 Status PairRunWriter::Add(const PairRecord& r) {
   const bool group_start = run_->records % kPairRunGroupRecords == 0;
   if (group_start) run_->groups.push_back(PairRun::Group{r.key, bytes_});
-  record_.clear();
-  PutVarint64(&record_, group_start ? r.key : r.key - previous_);
-  PutVarint64(&record_, r.value);
+  char record[2 * kMaxVarint64Bytes];
+  char* end = EncodeVarint64(record, group_start ? r.key : r.key - previous_);
+  end = EncodeVarint64(end, r.value);
   previous_ = r.key;
   ++run_->records;
-  bytes_ += record_.size();
-  return file_.Append(record_);
+  const auto size = static_cast<size_t>(end - record);
+  bytes_ += size;
+  return file_.Append(std::string_view(record, size));
 }
 
 Status WritePairRun(const std::string& path, std::span<const PairRecord> records, PairRun* run) {

@@ -51,7 +51,6 @@ class PairRunWriter {
  private:
   WritableFile file_;
   PairRun* run_ = nullptr;
-  std::string record_;
   uint64_t previous_ = 0;
   uint64_t bytes_ = 0;
 };

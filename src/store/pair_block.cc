@@ -40,14 +40,23 @@ bool DecodePairBlockKey(std::string_view key, uint32_t* row, uint32_t* block) {
 }
 
 void EncodeFragment(uint32_t block, const std::vector<ColumnValue>& entries, std::string* out) {
-  PutVarint64(out, entries.size());
+  // Encoded in pieces through a buffer on the stack: one append a piece,
+  // not one a byte (the store's commit encodes every pair here).
+  char buf[1024];
+  char* const refill = buf + sizeof(buf) - 2 * kMaxVarint64Bytes;
+  char* p = EncodeVarint64(buf, entries.size());
   uint64_t prev = uint64_t{block} * kBlockColumns;
   for (const ColumnValue& e : entries) {
     assert(e.col >= prev && e.col - prev < kBlockColumns && e.value > 0);
-    PutVarint64(out, e.col - prev);
-    PutVarint64(out, e.value);
+    if (p > refill) {
+      out->append(buf, static_cast<size_t>(p - buf));
+      p = buf;
+    }
+    p = EncodeVarint64(p, e.col - prev);
+    p = EncodeVarint64(p, e.value);
     prev = e.col;
   }
+  out->append(buf, static_cast<size_t>(p - buf));
 }
 
 bool DecodeFragment(uint32_t block, std::string_view fragment, std::vector<ColumnValue>* entries) {

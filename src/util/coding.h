@@ -21,13 +21,26 @@ inline uint64_t DecodeFixed64(const unsigned char* p) {
   return value;
 }
 
-// Appends `value` as a base-128 varint (1 to 10 bytes).
-inline void PutVarint64(std::string* dst, uint64_t value) {
+// The longest varint: a 64-bit value in 7-bit groups.
+inline constexpr size_t kMaxVarint64Bytes = 10;
+
+// Writes `value` as a base-128 varint (1 to kMaxVarint64Bytes bytes) at
+// dst, which must have room for the longest, and returns the end. For hot
+// loops that encode many into one buffer: a string's push_back checks its
+// capacity at every byte.
+inline char* EncodeVarint64(char* dst, uint64_t value) {
   while (value >= 0x80) {
-    dst->push_back(static_cast<char>(value | 0x80));
+    *dst++ = static_cast<char>(value | 0x80);
     value >>= 7;
   }
-  dst->push_back(static_cast<char>(value));
+  *dst++ = static_cast<char>(value);
+  return dst;
+}
+
+// Appends `value` as a base-128 varint.
+inline void PutVarint64(std::string* dst, uint64_t value) {
+  char buf[kMaxVarint64Bytes];
+  dst->append(buf, static_cast<size_t>(EncodeVarint64(buf, value) - buf));
 }
 
 // Appends `bytes` as varint(length) | bytes.
