@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <unordered_set>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -119,7 +120,7 @@ Status InitializeStore(const StoreConfig& config, std::vector<VocabEntry> vocab,
     for (VocabEntry& e : vocab) e.count = 0;  // the batches count them
     stats->new_words = vocab.size();
   }
-  return store->Initialize(config, vocab);
+  return store->Initialize(config, std::move(vocab));
 }
 
 Status AdditionPassBytes(const IngestOptions& options, const CorpusOptions& corpus, int threads,
