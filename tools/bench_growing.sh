@@ -1,22 +1,31 @@
 #!/usr/bin/env bash
-# A growing store's ingest against --fixed-vocab's on wiki100M (window 15,
-# min-count 5, --memory 1G, 2 threads): whole processes alternated on fresh
-# stores, PAIRS pairs, each pair's order the reverse of the one before
-# (growing, fixed; fixed, growing; ...) after one untimed run of each: on a
-# virtual machine the first process after a pause pays for memory the host
-# took back (up to 2 s more system time here), and a fixed order would charge
-# such effects to one side. Prints the medians of wall and CPU seconds, the
-# median of the pairs' ratios, peak RSS and the stores' sizes
-# (docs/benchmarks.md, "Growing stores and additions").
+# A growing store's ingest against --fixed-vocab's: whole processes
+# alternated on fresh stores, PAIRS pairs, each pair's order the reverse of
+# the one before (growing, fixed; fixed, growing; ...) after one untimed run
+# of each: on a virtual machine the first process after a pause pays for
+# memory the host took back (up to 2 s more system time here), and a fixed
+# order would charge such effects to one side. Prints the medians of wall
+# and CPU seconds, the median of the pairs' ratios and every pair's, peak
+# RSS and the stores' sizes (docs/benchmarks.md, "Growing stores and
+# additions").
 #
 #   tools/bench_growing.sh [PAIRS]      (default 7)
-#   env: SG_BUILD (build), DATA_DIR (../shared/data)
+#   env: SG_BUILD (build), DATA_DIR (../shared/data);
+#        CORPUS: the inputs, globs allowed (default wiki100M), FLAGS: ingest's flags
+#        (default "--window 15 --min-count 5 --memory 1G --threads 2"),
+#        WARMUP=0: no untimed runs (for runs of minutes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 pairs=${1:-7}
 bin=${SG_BUILD:-build}/streamglove
-corpus=${DATA_DIR:-../shared/data}/corpus/wiki100M.txt.zst
-[ -f "$corpus" ] || { echo "SKIP: $corpus not found"; exit 0; }
+# Split on spaces, globs expanded: CORPUS='DIR/*.zst' names a directory's shards.
+# shellcheck disable=SC2206
+corpus=(${CORPUS:-${DATA_DIR:-../shared/data}/corpus/wiki100M.txt.zst})
+# shellcheck disable=SC2206
+flags=(${FLAGS:---window 15 --min-count 5 --memory 1G --threads 2})
+for input in "${corpus[@]}"; do
+  [ -f "$input" ] || { echo "SKIP: $input not found"; exit 0; }
+done
 work=$(mktemp -d "${TMPDIR:-/tmp}/sg-bench-growing.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 run() {  # MODE FLAGS...: one ingest; appends "wall cpu rss_kib" to WORK/MODE
@@ -25,17 +34,19 @@ run() {  # MODE FLAGS...: one ingest; appends "wall cpu rss_kib" to WORK/MODE
   [ "$mode" = fixed ] && set -- --fixed-vocab "$@"
   rm -rf "$work/$mode.store"
   /usr/bin/time -o "$work/time" -f "%e %U %S %M" "$bin" ingest --store "$work/$mode.store" \
-    "$corpus" --window 15 --min-count 5 --memory 1G --threads 2 --quiet "$@"
+    "${corpus[@]}" "${flags[@]}" --quiet "$@"
   awk '{ print $1, $2 + $3, $4 }' "$work/time" >>"$work/$mode"
 }
-run growing
-run fixed
-rm -f "$work/growing" "$work/fixed"  # the untimed warm-up
+if [ "${WARMUP:-1}" != 0 ]; then
+  run growing
+  run fixed
+  rm -f "$work/growing" "$work/fixed"  # the untimed warm-up
+fi
 for i in $(seq "$pairs"); do
   if [ $((i % 2)) = 1 ]; then order="growing fixed"; else order="fixed growing"; fi
   for mode in $order; do run "$mode"; done
 done
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); build $(git rev-parse --short HEAD); $pairs pairs"
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); build $(git rev-parse --short HEAD); $pairs pairs; ingest ${flags[*]}"
 /usr/bin/python3 - "$work" <<'PY'
 import statistics, sys
 work = sys.argv[1]
@@ -47,6 +58,11 @@ print("|---|---:|---:|---:|")
 print(f"| wall | {med('growing', 0):.2f} s | {med('fixed', 0):.2f} s | {ratio(0):.3f} |")
 print(f"| CPU | {med('growing', 1):.2f} s | {med('fixed', 1):.2f} s | {ratio(1):.3f} |")
 print(f"| peak RSS | {med('growing', 2) / 1024:.0f} MiB | {med('fixed', 2) / 1024:.0f} MiB | |")
+for i, what in ((0, "wall"), (1, "CPU")):
+    pairs = sorted(g[i] / f[i] for g, f in zip(runs["growing"], runs["fixed"]))
+    q = statistics.quantiles(pairs, n=4, method="inclusive") if len(pairs) > 1 else pairs * 3
+    print(f"{what} ratios of the pairs: quartiles " + " / ".join(f"{x:.3f}" for x in q) +
+          "; sorted: " + " ".join(f"{r:.3f}" for r in pairs))
 PY
 for mode in growing fixed; do
   echo "$mode: $(du -sb "$work/$mode.store" | cut -f1) bytes on disk"
