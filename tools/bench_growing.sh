@@ -3,7 +3,7 @@
 # alternated on fresh stores, PAIRS pairs, each pair's order the reverse of
 # the one before (growing, fixed; fixed, growing; ...) after one untimed run
 # of each: on a virtual machine the first process after a pause pays for
-# memory the host took back (up to 2 s more system time here), and a fixed
+# memory the host took back (about 2 s more system time here), and a fixed
 # order would charge such effects to one side. Prints the medians of wall
 # and CPU seconds, the median of the pairs' ratios and every pair's, peak
 # RSS and the stores' sizes (docs/benchmarks.md, "Growing stores and
@@ -11,16 +11,22 @@
 #
 #   tools/bench_growing.sh [PAIRS]      (default 7)
 #   env: SG_BUILD (build), DATA_DIR (../shared/data);
-#        CORPUS: the inputs, globs allowed (default wiki100M), FLAGS: ingest's flags
+#        CORPUS: the inputs, absolute paths or from the repository's root, globs
+#        allowed (default wiki100M); FLAGS: ingest's flags
 #        (default "--window 15 --min-count 5 --memory 1G --threads 2"),
 #        WARMUP=0: no untimed runs (for runs of minutes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 pairs=${1:-7}
 bin=${SG_BUILD:-build}/streamglove
-# Split on spaces, globs expanded: CORPUS='DIR/*.zst' names a directory's shards.
-# shellcheck disable=SC2206
-corpus=(${CORPUS:-${DATA_DIR:-../shared/data}/corpus/wiki100M.txt.zst})
+if [ -n "${CORPUS:-}" ]; then
+  # Split on spaces, globs expanded: CORPUS='DIR/*.zst' names a directory's shards.
+  # shellcheck disable=SC2206
+  corpus=($CORPUS)
+else
+  corpus=("${DATA_DIR:-../shared/data}/corpus/wiki100M.txt.zst")
+fi
+[ "${#corpus[@]}" -gt 0 ] || { echo "CORPUS names no inputs" >&2; exit 1; }
 # shellcheck disable=SC2206
 flags=(${FLAGS:---window 15 --min-count 5 --memory 1G --threads 2})
 for input in "${corpus[@]}"; do

@@ -63,8 +63,8 @@ inline constexpr size_t kMaxPairBufferBytes = size_t{256} << 20;
 // get a buffer of 1/kTailBufferShare of a worker's buffer memory, and the
 // dense region covers only the other words' ids. On wiki100M (window 15,
 // --memory 1G, 2 threads) this brought a growing store's ingest from 1.27x to
-// about 1.2x the time of --fixed-vocab's; a tail buffer of a quarter timed
-// the same as an eighth: docs/benchmarks.md, "Growing stores and additions".
+// 1.15-1.22x the time of --fixed-vocab's; a tail buffer of a quarter measured
+// no better (1.21x): docs/benchmarks.md, "Growing stores and additions".
 inline constexpr uint64_t kHeadMinCount = 5;
 inline constexpr size_t kTailBufferShare = 8;
 
