@@ -112,11 +112,40 @@ VocabCut FirstVocabularyCut(const StoreConfig& config, const IngestOptions& opti
   return VocabCut{options.min_count, options.max_vocab};
 }
 
+std::string BelowCutNotice(const StoreConfig& config, const std::vector<VocabEntry>& by_rank) {
+  if (config.fixed_vocabulary) return std::string();
+  // The cut is a prefix of the ranks: the words of min_count tokens or more,
+  // at most max_vocab of them. Words tied at its end have equal counts, so
+  // the sums do not depend on how readers break ties.
+  uint64_t tokens = 0, kept_tokens = 0, kept_words = 0;
+  for (const VocabEntry& e : by_rank) {
+    tokens += e.count;
+    if (e.count >= config.min_count && (config.max_vocab == 0 || kept_words < config.max_vocab)) {
+      ++kept_words;
+      kept_tokens += e.count;
+    }
+  }
+  const uint64_t below = tokens - kept_tokens;
+  if (tokens == 0 || static_cast<double>(below) < kBelowCutNoticeShare * tokens)
+    return std::string();
+  return fmt::format(
+      "the store's cut (--min-count {}{}) keeps {} of the {} words counted; the other {} hold "
+      "{:.1f}% of the tokens, and a growing store counts their pairs too, so that later inputs "
+      "can lift them over the cut (--fixed-vocab drops them before counting: a smaller store, "
+      "built faster, whose vocabulary does not grow)",
+      config.min_count,
+      config.max_vocab != 0 ? fmt::format(", --max-vocab {}", config.max_vocab) : std::string(),
+      kept_words, by_rank.size(), by_rank.size() - kept_words,
+      100.0 * static_cast<double>(below) / static_cast<double>(tokens));
+}
+
 Status InitializeStore(const StoreConfig& config, std::vector<VocabEntry> vocab, Store* store,
                        IngestStats* stats) {
   if (vocab.empty())
     return Status::InvalidArgument("the vocabulary is empty (is --min-count too high?)");
   if (!config.fixed_vocabulary) {
+    if (std::string notice = BelowCutNotice(config, vocab); !notice.empty())
+      stats->messages.push_back(std::move(notice));
     for (VocabEntry& e : vocab) e.count = 0;  // the batches count them
     stats->new_words = vocab.size();
   }

@@ -65,10 +65,24 @@ struct VocabCut {
 };
 VocabCut FirstVocabularyCut(const StoreConfig& config, const IngestOptions& options);
 
+// A new growing store whose cut leaves out at least this share of the
+// tokens is said to in one line: it counts the pairs of the words below the
+// cut too, which on such corpora costs time and disk that --fixed-vocab does
+// not spend (a generated corpus whose cut left out 15% of the tokens: 2.1x
+// the time, 2.9x the disk; wiki100M's 1.4%: 1.15x and 1.23x;
+// docs/benchmarks.md, "Growing stores and additions").
+inline constexpr double kBelowCutNoticeShare = 0.05;
+
+// That line for a new store whose vocabulary pass found `by_rank` (counts
+// descending), or empty: a fixed store, or a cut that leaves out less than
+// kBelowCutNoticeShare of the tokens.
+std::string BelowCutNotice(const StoreConfig& config, const std::vector<VocabEntry>& by_rank);
+
 // Initializes a new store with `vocab` (from the vocabulary pass or a file,
 // in rank order). A fixed vocabulary keeps its counts (and so its ranks); a
 // growing store counts occurrences in the batches that count the pairs, so
-// that counts and pairs always agree.
+// that counts and pairs always agree. Adds BelowCutNotice's line, if any, to
+// stats->messages.
 Status InitializeStore(const StoreConfig& config, std::vector<VocabEntry> vocab, Store* store,
                        IngestStats* stats);
 

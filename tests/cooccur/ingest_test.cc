@@ -13,6 +13,7 @@
 #include "cooccur/fixed_point.h"
 #include "cooccur/ingest_setup.h"
 #include "cooccur/subsampled_window.h"
+#include "store/ranked_vocab.h"
 #include "store/store.h"
 #include "store/store_tuning.h"
 #include "test_util.h"
@@ -361,4 +362,67 @@ TEST_CASE("An addition's vocabulary pass gets the budget less the store's vocabu
   o.memory_bytes = size_t{512} << 20;
   REQUIRE(Ingest(store, b, CorpusOptions(), o, &stats).ok());
   CHECK(stats.new_words == 1);
+}
+
+// The line a new growing store prints when its cut leaves out much of the
+// corpus: its figures against the readers' own cut (RankedVocab), and only
+// past kBelowCutNoticeShare of the tokens.
+TEST_CASE("A growing store says when its cut leaves out much of the corpus", "[cooccur]") {
+  std::mt19937_64 rng(36);
+  for (int trial = 0; trial < 200; ++trial) {
+    std::vector<VocabEntry> by_rank;
+    const size_t words = 1 + rng() % 300;
+    for (size_t i = 0; i < words; ++i) by_rank.push_back({fmt::format("w{}", i), 1 + rng() % 60});
+    std::sort(by_rank.begin(), by_rank.end(), [](const VocabEntry& a, const VocabEntry& b) {
+      return a.count != b.count ? a.count > b.count : a.word < b.word;
+    });
+    StoreConfig config;
+    config.min_count = 1 + rng() % 40;
+    config.max_vocab = rng() % 3 == 0 ? rng() % 200 : 0;
+    const RankedVocab cut(config, by_rank, 0, 0);
+    uint64_t tokens = 0, kept = 0;
+    for (const VocabEntry& e : by_rank) tokens += e.count;
+    for (const VocabEntry& e : cut.words()) kept += e.count;
+    const double share = static_cast<double>(tokens - kept) / static_cast<double>(tokens);
+    const std::string notice = BelowCutNotice(config, by_rank);
+    INFO(notice);
+    CHECK(notice.empty() == (share < kBelowCutNoticeShare));
+    if (!notice.empty()) {
+      CHECK(notice.find(fmt::format("keeps {} of the {} words counted; the other {} hold {:.1f}%",
+                                    cut.size(), words, words - cut.size(), 100 * share)) !=
+            std::string::npos);
+    }
+    config.fixed_vocabulary = true;
+    CHECK(BelowCutNotice(config, by_rank).empty());
+  }
+
+  // End to end: ten words on every line, and one word seen once on every
+  // line (1/11 of the tokens) or every fourth (1/41).
+  TestDir dir("sg-below-cut-");
+  const auto ingest = [&](int rare_every, bool fixed, std::vector<std::string>* messages) {
+    std::string text;
+    for (int line = 0; line < 400; ++line) {
+      text += "a b c d e f g h i j";
+      text += line % rare_every == 0 ? fmt::format(" rare{}\n", line) : "\n";
+    }
+    const std::string path = dir.path() + fmt::format("/{}-{}.txt", rare_every, fixed);
+    WriteFile(path, text);
+    std::vector<InputFile> inputs;
+    REQUIRE(ExpandInputs({path}, InputFormat::kAuto, &inputs).ok());
+    IngestOptions o;
+    o.window = 3;
+    o.fixed_vocabulary = fixed;
+    IngestStats stats;
+    REQUIRE(Ingest(path + ".store", inputs, CorpusOptions(), o, &stats).ok());
+    *messages = stats.messages;
+  };
+  std::vector<std::string> messages;
+  ingest(1, false, &messages);
+  REQUIRE(messages.size() == 1);
+  CHECK(messages[0].find("keeps 10 of the 410 words counted; the other 400 hold 9.1% of the "
+                         "tokens") != std::string::npos);
+  ingest(1, true, &messages);
+  CHECK(messages.empty());
+  ingest(4, false, &messages);
+  CHECK(messages.empty());
 }
