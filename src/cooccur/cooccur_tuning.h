@@ -68,6 +68,16 @@ inline constexpr size_t kMaxPairBufferBytes = size_t{256} << 20;
 inline constexpr uint64_t kHeadMinCount = 5;
 inline constexpr size_t kTailBufferShare = 8;
 
+// A new growing store whose cut leaves out at least this share of the
+// tokens says so in one line (BelowCutNotice): it counts the pairs of the
+// words below the cut too, which costs time and disk that --fixed-vocab does
+// not spend. Measured at two points (docs/benchmarks.md, "Growing stores and
+// additions"): wiki100M's cut leaves out 1.4% of the tokens, for 1.15x the
+// time and 1.23x the disk; a generated corpus's --max-vocab 100000 leaves out
+// 15.1%, for 2.1x and 2.9x. 5% is a choice between them, where a line
+// through the two points predicts about 1.4x the time (not measured).
+inline constexpr double kBelowCutNoticeShare = 0.05;
+
 }  // namespace streamglove::config
 
 #endif  // STREAMGLOVE_COOCCUR_COOCCUR_TUNING_H_

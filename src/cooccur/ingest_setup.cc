@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "cooccur/batch_counter.h"
+#include "cooccur/cooccur_tuning.h"
 #include "cooccur/fixed_point.h"
 #include "corpus/fingerprint.h"
 #include "store/store_tuning.h"
@@ -126,13 +127,13 @@ std::string BelowCutNotice(const StoreConfig& config, const std::vector<VocabEnt
     }
   }
   const uint64_t below = tokens - kept_tokens;
-  if (tokens == 0 || static_cast<double>(below) < kBelowCutNoticeShare * tokens)
+  if (tokens == 0 || static_cast<double>(below) < config::kBelowCutNoticeShare * tokens)
     return std::string();
   return fmt::format(
       "the store's cut (--min-count {}{}) keeps {} of the {} words counted; the other {} hold "
       "{:.1f}% of the tokens, and a growing store counts their pairs too, so that later inputs "
-      "can lift them over the cut (--fixed-vocab drops them before counting: a smaller store, "
-      "built faster, whose vocabulary does not grow)",
+      "can lift them over the cut (a store made by `ingest --fixed-vocab` drops them before "
+      "counting: smaller, built faster, and its vocabulary does not grow)",
       config.min_count,
       config.max_vocab != 0 ? fmt::format(", --max-vocab {}", config.max_vocab) : std::string(),
       kept_words, by_rank.size(), by_rank.size() - kept_words,

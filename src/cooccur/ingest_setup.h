@@ -65,17 +65,10 @@ struct VocabCut {
 };
 VocabCut FirstVocabularyCut(const StoreConfig& config, const IngestOptions& options);
 
-// A new growing store whose cut leaves out at least this share of the
-// tokens is said to in one line: it counts the pairs of the words below the
-// cut too, which on such corpora costs time and disk that --fixed-vocab does
-// not spend (a generated corpus whose cut left out 15% of the tokens: 2.1x
-// the time, 2.9x the disk; wiki100M's 1.4%: 1.15x and 1.23x;
-// docs/benchmarks.md, "Growing stores and additions").
-inline constexpr double kBelowCutNoticeShare = 0.05;
-
-// That line for a new store whose vocabulary pass found `by_rank` (counts
-// descending), or empty: a fixed store, or a cut that leaves out less than
-// kBelowCutNoticeShare of the tokens.
+// The line a new growing store prints when the words below its cut hold at
+// least config::kBelowCutNoticeShare of the tokens, or empty (a fixed store,
+// or a cut that leaves out less).
+// REQUIRES: `by_rank` is the vocabulary pass's words, counts descending.
 std::string BelowCutNotice(const StoreConfig& config, const std::vector<VocabEntry>& by_rank);
 
 // Initializes a new store with `vocab` (from the vocabulary pass or a file,

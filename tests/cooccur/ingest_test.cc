@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <random>
@@ -366,7 +367,7 @@ TEST_CASE("An addition's vocabulary pass gets the budget less the store's vocabu
 
 // The line a new growing store prints when its cut leaves out much of the
 // corpus: its figures against the readers' own cut (RankedVocab), and only
-// past kBelowCutNoticeShare of the tokens.
+// from config::kBelowCutNoticeShare of the tokens on.
 TEST_CASE("A growing store says when its cut leaves out much of the corpus", "[cooccur]") {
   std::mt19937_64 rng(36);
   for (int trial = 0; trial < 200; ++trial) {
@@ -383,18 +384,26 @@ TEST_CASE("A growing store says when its cut leaves out much of the corpus", "[c
     uint64_t tokens = 0, kept = 0;
     for (const VocabEntry& e : by_rank) tokens += e.count;
     for (const VocabEntry& e : cut.words()) kept += e.count;
-    const double share = static_cast<double>(tokens - kept) / static_cast<double>(tokens);
+    // Whole numbers: 20 * below >= tokens is a share of at least 5%.
+    static_assert(config::kBelowCutNoticeShare == 0.05);
+    const uint64_t below = tokens - kept;
     const std::string notice = BelowCutNotice(config, by_rank);
     INFO(notice);
-    CHECK(notice.empty() == (share < kBelowCutNoticeShare));
+    CHECK(notice.empty() == (20 * below < tokens));
     if (!notice.empty()) {
       CHECK(notice.find(fmt::format("keeps {} of the {} words counted; the other {} hold {:.1f}%",
-                                    cut.size(), words, words - cut.size(), 100 * share)) !=
-            std::string::npos);
+                                    cut.size(), words, words - cut.size(),
+                                    100.0 * static_cast<double>(below) /
+                                        static_cast<double>(tokens))) != std::string::npos);
     }
     config.fixed_vocabulary = true;
     CHECK(BelowCutNotice(config, by_rank).empty());
   }
+  // At exactly 5%: said (one token of 20 below a cut of min-count 2).
+  StoreConfig config;
+  config.min_count = 2;
+  CHECK_FALSE(BelowCutNotice(config, {{"a", 19}, {"b", 1}}).empty());
+  CHECK(BelowCutNotice(config, {{"a", 20}, {"b", 1}}).empty());
 
   // End to end: ten words on every line, and one word seen once on every
   // line (1/11 of the tokens) or every fourth (1/41).

@@ -50,6 +50,13 @@ for np in 3 1; do
   mpi "$np" "$bin" ingest --store "$dir/np$np" "${shards[@]}" "${flags[@]}" --threads 1
   expect_same "mpirun -np $np" "$dir/np$np"
 done
+# A new growing store whose cut leaves out much of the text says so once,
+# not once a rank.
+said=$(mpi 3 "$bin" ingest --store "$dir/cut" "${shards[0]}" --window 10 --max-vocab 100 \
+  --memory 256M --threads 1 2>&1 >/dev/null)
+if [ "$(grep -c "^ingest: the store's cut (--min-count 5, --max-vocab 100) keeps 100 of" <<<"$said")" = 1 ]
+then echo "ok: a cut that leaves out much of the text is said once"
+else echo "FAIL: the cut's line, not once: $said"; fail=1; fi
 # Tiny buffers: each rank spills hundreds of runs a round, which it merges
 # down (to 42, so an owner reads at most 126) before the owners read their
 # rows' slices of them.
