@@ -58,16 +58,16 @@ import statistics, sys
 work = sys.argv[1]
 runs = {m: [list(map(float, l.split())) for l in open(f"{work}/{m}")] for m in ("growing", "fixed")}
 med = lambda m, i: statistics.median(r[i] for r in runs[m])
-# The pairs' ratios of column i (0 wall, 1 CPU), sorted.
-ratios = lambda i: sorted(g[i] / f[i] for g, f in zip(runs["growing"], runs["fixed"]))
-ratio = lambda i: statistics.median(ratios(i))
+# The pairs' ratios of column i (0 wall, 1 CPU), sorted, computed once.
+ratios = {i: sorted(g[i] / f[i] for g, f in zip(runs["growing"], runs["fixed"])) for i in (0, 1)}
+ratio = lambda i: statistics.median(ratios[i])
 print("| | growing | fixed | ratio (median of pairs) |")
 print("|---|---:|---:|---:|")
 print(f"| wall | {med('growing', 0):.2f} s | {med('fixed', 0):.2f} s | {ratio(0):.3f} |")
 print(f"| CPU | {med('growing', 1):.2f} s | {med('fixed', 1):.2f} s | {ratio(1):.3f} |")
 print(f"| peak RSS | {med('growing', 2) / 1024:.0f} MiB | {med('fixed', 2) / 1024:.0f} MiB | |")
 for i, what in ((0, "wall"), (1, "CPU")):
-    pairs = ratios(i)
+    pairs = ratios[i]
     q = statistics.quantiles(pairs, n=4, method="inclusive") if len(pairs) > 1 else pairs * 3
     print(f"{what} ratios of the pairs: quartiles " + " / ".join(f"{x:.3f}" for x in q) +
           "; sorted: " + " ".join(f"{r:.3f}" for r in pairs))
