@@ -7,6 +7,7 @@
 #include <tbb/concurrent_queue.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_pipeline.h>
+#include <tbb/task_group.h>
 
 #include "cooccur/cooccur_tuning.h"
 #include "cooccur/dense_region.h"
@@ -343,10 +344,18 @@ std::vector<uint64_t> BatchCounter::SplitRanges(const BatchCounts& counts) const
 }
 
 Status BatchCounter::Merge(BatchCounts* counts, const std::vector<uint64_t>& starts,
-                           Store::Batch* batch) {
-  Status merged;
-  arena_.execute([&] { merged = MergeBatch(counts, starts, batch); });
-  return merged;
+                           Store::Batch* batch, const BatchMetadata* metadata) {
+  Status merged, written;
+  arena_.execute([&] {
+    // One task more among the ranges' (a thread that is done with its
+    // ranges takes it), not a serial step after them.
+    tbb::task_group beside;
+    if (metadata != nullptr) beside.run([&] { written = batch->WriteMetadata(*metadata); });
+    merged = MergeBatch(counts, starts, batch);
+    beside.wait();
+  });
+  SG_RETURN_IF_ERROR(merged);
+  return written;
 }
 
 namespace {
@@ -365,6 +374,9 @@ class RunsBatch final : public Store::Batch {
     return writers_[range].Add(PairRecord{PairKey(row, col), value});
   }
   Status FinishRange(size_t range) override { return writers_[range].Finish(); }
+  Status WriteMetadata(const BatchMetadata&) override {
+    return Status::InvalidArgument("pair runs carry no batch metadata");
+  }
   std::vector<PairRun>& runs() { return runs_; }
 
  private:
@@ -386,7 +398,7 @@ Status BatchCounter::FinishBatchAsRuns(size_t max_runs, std::vector<PairRun>* ru
     const std::vector<uint64_t> starts = SplitRanges(counts);
     RunsBatch in_memory(starts.size());
     s = in_memory.Open(&runs_);
-    if (s.ok()) s = Merge(&counts, starts, &in_memory);
+    if (s.ok()) s = Merge(&counts, starts, &in_memory, /*metadata=*/nullptr);
     for (PairRun& run : in_memory.runs()) {
       if (!run.path.empty()) runs->push_back(std::move(run));
     }

@@ -96,8 +96,10 @@ class BatchCounter {
   // Key ranges of about equal work for the counter's threads (SplitKeySpace).
   std::vector<uint64_t> SplitRanges(const BatchCounts& counts) const;
   // Merges the batch into `batch`'s ranges starting at `starts`, on the
-  // counter's threads (MergeBatch).
-  Status Merge(BatchCounts* counts, const std::vector<uint64_t>& starts, Store::Batch* batch);
+  // counter's threads (MergeBatch); with `metadata`, the batch writes it
+  // (Store::Batch::WriteMetadata) on those threads too.
+  Status Merge(BatchCounts* counts, const std::vector<uint64_t>& starts, Store::Batch* batch,
+               const BatchMetadata* metadata);
   // After the batch went where it goes: removes its runs, empties the
   // accumulators for the next batch.
   void Clear(const BatchCounts& counts);

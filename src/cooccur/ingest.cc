@@ -277,14 +277,14 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
     BatchCounts counts;
     SG_RETURN_IF_ERROR(counter->FinishBatch(&counts));
     const std::vector<uint64_t> starts = counter->SplitRanges(counts);
-    std::unique_ptr<Store::Batch> batch;
-    SG_RETURN_IF_ERROR(store->NewBatch(starts.size(), &batch));
-    SG_RETURN_IF_ERROR(counter->Merge(&counts, starts, batch.get()));
     BatchMetadata metadata;
     metadata.progress = batch_result.ends_input ? nullptr : &batch_result.next;
     metadata.finished = std::move(batch_result.finished);
     metadata.replaced = std::move(batch_result.replaced);
     counter->TakeWordCounts(&metadata.word_counts);
+    std::unique_ptr<Store::Batch> batch;
+    SG_RETURN_IF_ERROR(store->NewBatch(starts.size(), &batch));
+    SG_RETURN_IF_ERROR(counter->Merge(&counts, starts, batch.get(), &metadata));
     SG_RETURN_IF_ERROR(store->CommitBatch(std::move(batch), metadata));
     counter->Clear(counts);
     stats->inputs_ingested += metadata.finished.size();

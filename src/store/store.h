@@ -170,8 +170,8 @@ class Store {
   // written to its own temporary SST file under the store directory, so
   // that threads can write a batch together. Commit it with CommitBatch().
   //
-  // Thread-safety: Add() calls for different ranges may run concurrently;
-  // one range is written by one thread at a time.
+  // Thread-safety: Add() calls for different ranges, and WriteMetadata(),
+  // may run concurrently; one range is written by one thread at a time.
   class Batch {
    public:
     virtual ~Batch() = default;
@@ -186,6 +186,14 @@ class Store {
     // has less to do on one thread; no Add() for the range after it.
     // Optional: CommitBatch finishes the ranges that were not.
     virtual Status FinishRange(size_t range) = 0;
+    // Writes `metadata`'s changes (BatchMetadata) to the batch's own file
+    // now, so that a caller can write them on one thread while others Add()
+    // pairs (ingest's merge runs it beside its key ranges) instead of in
+    // CommitBatch, alone: a growing store rewrites the record of every word
+    // the batch counted. Optional, once. REQUIRES: CommitBatch() gets the
+    // same metadata (it checks, and refuses other metadata with
+    // InvalidArgument); the store's vocabulary does not change before then.
+    virtual Status WriteMetadata(const BatchMetadata& metadata) = 0;
   };
   // REQUIRES: ranges >= 1.
   virtual Status NewBatch(size_t ranges, std::unique_ptr<Batch>* batch) = 0;

@@ -6,6 +6,7 @@
 #include <charconv>
 #include <chrono>
 #include <filesystem>
+#include <optional>
 #include <thread>
 
 #include <fmt/format.h>
@@ -17,6 +18,7 @@
 #include "store/store_records.h"
 #include "store/store_tuning.h"
 #include "streamglove/store_info.h"
+#include "util/hash.h"
 
 namespace streamglove {
 
@@ -135,13 +137,33 @@ class BatchFile {
   uint64_t blocks_ = 0;  // Merge entries written
 };
 
-// A batch: one BatchFile per key range.
+// What identifies a batch's metadata: CommitBatch compares the metadata it
+// gets with what WriteMetadata wrote, without keeping a copy of the word
+// counts (8 bytes a word).
+uint64_t MetadataDigest(const BatchMetadata& metadata) {
+  std::string bytes;
+  if (metadata.progress != nullptr) EncodeProgress(*metadata.progress, &bytes);
+  bytes += '\0';
+  for (const InputRecord& record : metadata.finished) {
+    bytes += InputKey(record.fingerprint);
+    EncodeInputRecord(record, &bytes);
+  }
+  bytes += '\0';
+  for (const std::string& fingerprint : metadata.replaced) bytes += fingerprint + '\0';
+  const std::string_view counts(reinterpret_cast<const char*>(metadata.word_counts.data()),
+                                metadata.word_counts.size() * sizeof(uint64_t));
+  const uint64_t halves[2] = {HashBytes(bytes), HashBytes(counts)};
+  return HashBytes(std::string_view(reinterpret_cast<const char*>(halves), sizeof(halves)));
+}
+
+// A batch: one BatchFile per key range, and one of metadata once written.
 class BatchImpl final : public Store::Batch {
  public:
+  // `owner`: the store that commits the batch, or null (a detached batch).
   BatchImpl(const StoreImpl* owner, const rocksdb::Options& options,
             rocksdb::ColumnFamilyHandle* cf, const std::string& path_prefix, size_t ranges,
             size_t vocab_size)
-      : owner_(owner), options_(options), cf_(cf) {
+      : owner_(owner), options_(options), cf_(cf), metadata_path_(path_prefix + "-meta.sst") {
     ranges_.reserve(ranges);
     for (size_t i = 0; i < ranges; ++i) {
       ranges_.push_back(
@@ -154,15 +176,40 @@ class BatchImpl final : public Store::Batch {
     return ranges_[range]->Add(options_, cf_, row, col, value);
   }
   Status FinishRange(size_t range) override { return ranges_[range]->Finish(); }
+  Status WriteMetadata(const BatchMetadata& metadata) override {
+    if (owner_ == nullptr) {
+      return Status::InvalidArgument(
+          fmt::format("{}: a detached batch carries no metadata", metadata_path_));
+    }
+    if (metadata_ != nullptr)
+      return Status::InvalidArgument(fmt::format("{}: metadata written twice", metadata_path_));
+    auto file = std::make_unique<BatchFile>(metadata_path_, 0);
+    // The store's own options: its metadata is kept with the bottommost
+    // level's compression, as IngestRecords writes the vocabulary.
+    SG_RETURN_IF_ERROR(file->Open(owner_->options(), cf_));
+    SG_RETURN_IF_ERROR(owner_->WriteMetadataRecords(
+        metadata, [&](const std::string& k, const std::string& v) { return file->Put(k, v); },
+        [&](const std::string& k) { return file->Delete(k); }));
+    SG_RETURN_IF_ERROR(file->Finish());
+    metadata_digest_ = MetadataDigest(metadata);
+    metadata_ = std::move(file);
+    return Status::OK();
+  }
 
   const StoreImpl* owner() const { return owner_; }
   std::vector<std::unique_ptr<BatchFile>>& range_files() { return ranges_; }
+  // The metadata file WriteMetadata wrote, or null; its digest.
+  const BatchFile* metadata_file() const { return metadata_.get(); }
+  uint64_t metadata_digest() const { return metadata_digest_; }
 
  private:
-  const StoreImpl* const owner_;  // identity only; never dereferenced; null when detached
+  const StoreImpl* const owner_;  // null when detached
   const rocksdb::Options options_;
   rocksdb::ColumnFamilyHandle* const cf_;
   std::vector<std::unique_ptr<BatchFile>> ranges_;
+  const std::string metadata_path_;
+  std::unique_ptr<BatchFile> metadata_;
+  uint64_t metadata_digest_ = 0;
 };
 
 }  // namespace
@@ -229,8 +276,17 @@ Status StoreImpl::CommitBatch(std::unique_ptr<Batch> batch, const BatchMetadata&
     SG_RETURN_IF_ERROR(f->Finish());  // a no-op for the ranges finished already
     paths.push_back(f->path());
   }
+  std::string metadata_file;
+  if (b->metadata_file() != nullptr) {
+    if (b->metadata_digest() != MetadataDigest(metadata)) {
+      return Status::InvalidArgument(
+          fmt::format("{}: the metadata committed differs from the metadata written",
+                      b->metadata_file()->path()));
+    }
+    metadata_file = b->metadata_file()->path();
+  }
   // `batch` goes out of scope after the ingestion and removes the temporary files.
-  return IngestWithMetadata(std::move(paths), metadata);
+  return IngestWithMetadata(std::move(paths), metadata, metadata_file);
 }
 
 Status StoreImpl::CommitBatchFiles(const std::vector<std::string>& files,
@@ -273,8 +329,8 @@ Status StoreImpl::IngestRecords(const std::function<Status(const RecordPut& put)
   return Status::OK();
 }
 
-Status StoreImpl::IngestWithMetadata(std::vector<std::string> pair_files,
-                                     const BatchMetadata& metadata) {
+Status StoreImpl::WriteMetadataRecords(const BatchMetadata& metadata, const RecordPut& put,
+                                       const RecordErase& erase) const {
   // Metadata in key order, as an SST file requires: "M/input/..." <
   // "M/progress" < 'V' ids (big-endian, so in id order). An empty value
   // deletes the key (a superseded input record).
@@ -298,58 +354,65 @@ Status StoreImpl::IngestWithMetadata(std::vector<std::string> pair_files,
     return Status::InvalidArgument(fmt::format("{}: word counts of {} ids for a vocabulary of {}",
                                                dir_, metadata.word_counts.size(), vocab_.size()));
   }
-  // A fixed vocabulary keeps the counts it was made with (BatchMetadata).
-  const std::vector<uint64_t> no_counts;
-  const std::vector<uint64_t>& counts = config_.fixed_vocabulary ? no_counts : metadata.word_counts;
-
-  // Writes every change through `put` and `erase` (a WriteBatch's or an SST
-  // file's), in key order.
-  const auto write = [&](const auto& put, const auto& erase) -> Status {
-    for (const auto& [key, value] : inputs)
-      SG_RETURN_IF_ERROR(value.empty() ? erase(key) : put(key, value));
-    if (metadata.progress != nullptr) {
-      std::string value;
-      EncodeProgress(*metadata.progress, &value);
-      SG_RETURN_IF_ERROR(put(kProgressKey, value));
-    } else {
-      SG_RETURN_IF_ERROR(erase(kProgressKey));
-    }
+  for (const auto& [key, value] : inputs)
+    SG_RETURN_IF_ERROR(value.empty() ? erase(key) : put(key, value));
+  if (metadata.progress != nullptr) {
     std::string value;
-    for (uint32_t id = 0; id < counts.size(); ++id) {
-      if (counts[id] == 0) continue;
-      value.clear();
-      EncodeVocabValue(VocabEntry{vocab_[id].word, vocab_[id].count + counts[id]}, &value);
-      SG_RETURN_IF_ERROR(put(VocabKey(id), value));
-    }
-    return Status::OK();
-  };
+    EncodeProgress(*metadata.progress, &value);
+    SG_RETURN_IF_ERROR(put(kProgressKey, value));
+  } else {
+    SG_RETURN_IF_ERROR(erase(kProgressKey));
+  }
+  // A fixed vocabulary keeps the counts it was made with (BatchMetadata).
+  if (config_.fixed_vocabulary) return Status::OK();
+  std::string value;
+  for (uint32_t id = 0; id < metadata.word_counts.size(); ++id) {
+    if (metadata.word_counts[id] == 0) continue;
+    value.clear();
+    EncodeVocabValue(VocabEntry{vocab_[id].word, vocab_[id].count + metadata.word_counts[id]},
+                     &value);
+    SG_RETURN_IF_ERROR(put(VocabKey(id), value));
+  }
+  return Status::OK();
+}
+
+Status StoreImpl::IngestWithMetadata(std::vector<std::string> pair_files,
+                                     const BatchMetadata& metadata,
+                                     const std::string& metadata_file) {
   if (pair_files.empty()) {
-    // SstFileWriter refuses an empty file; metadata alone goes through the WAL.
+    // SstFileWriter refuses an empty file; metadata alone goes through the
+    // WAL (a metadata file written already is removed with its batch).
     rocksdb::WriteBatch wb;
     const auto status = [&](const rocksdb::Status& s) {
       return s.ok() ? Status::OK() : FromRocks(s, "committing batch metadata");
     };
-    SG_RETURN_IF_ERROR(
-        write([&](const std::string& k, const std::string& v) { return status(wb.Put(k, v)); },
-              [&](const std::string& k) { return status(wb.Delete(k)); }));
+    SG_RETURN_IF_ERROR(WriteMetadataRecords(
+        metadata, [&](const std::string& k, const std::string& v) { return status(wb.Put(k, v)); },
+        [&](const std::string& k) { return status(wb.Delete(k)); }));
     rocksdb::WriteOptions wo;
     wo.sync = true;
     SG_RETURN_IF_ERROR(status(db_->Write(wo, &wb)));
   } else {
     // Metadata keys ("M/...", 'V') follow every pair block key ('C' ...):
     // their own small file does not overlap the pairs'.
-    BatchFile meta(fmt::format("{}/{}/batch-{}-meta.sst", dir_, kStoreTmpDir, next_batch_++), 0);
-    SG_RETURN_IF_ERROR(meta.Open(options_, db_->DefaultColumnFamily()));
-    SG_RETURN_IF_ERROR(
-        write([&](const std::string& k, const std::string& v) { return meta.Put(k, v); },
-              [&](const std::string& k) { return meta.Delete(k); }));
-    SG_RETURN_IF_ERROR(meta.Finish());
-    pair_files.push_back(meta.path());
+    std::optional<BatchFile> meta;
+    if (metadata_file.empty()) {
+      meta.emplace(fmt::format("{}/{}/batch-{}-meta.sst", dir_, kStoreTmpDir, next_batch_++), 0);
+      SG_RETURN_IF_ERROR(meta->Open(options_, db_->DefaultColumnFamily()));
+      SG_RETURN_IF_ERROR(WriteMetadataRecords(
+          metadata, [&](const std::string& k, const std::string& v) { return meta->Put(k, v); },
+          [&](const std::string& k) { return meta->Delete(k); }));
+      SG_RETURN_IF_ERROR(meta->Finish());
+    }
+    pair_files.push_back(metadata_file.empty() ? meta->path() : metadata_file);
     WaitForL0Compactions(pair_files.size());
     const rocksdb::Status s = db_->IngestExternalFile(pair_files, OneStepIngestion());
     if (!s.ok()) return FromRocks(s, fmt::format("committing batch {}", pair_files.front()));
   }
-  for (uint32_t id = 0; id < counts.size(); ++id) vocab_[id].count += counts[id];
+  if (!config_.fixed_vocabulary) {
+    for (uint32_t id = 0; id < metadata.word_counts.size(); ++id)
+      vocab_[id].count += metadata.word_counts[id];
+  }
   return Status::OK();
 }
 

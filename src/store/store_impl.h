@@ -76,9 +76,19 @@ class StoreImpl final : public Store {
   Status VerifyChecksums() override;
 
   const std::string& dir() const { return dir_; }
+  const rocksdb::Options& options() const { return options_; }
   // "DIR: what: <RocksDB's message>", with RocksDB's code mapped to ours
   // (a full disk is an IOError).
   Status FromRocks(const rocksdb::Status& s, std::string_view what) const;
+
+  // Writes the records of `metadata`'s changes (input records, the progress
+  // record, word counts) through `put` and `erase`, in key order, after
+  // checking them against the store. Reads config_ and vocab_ alone, so a
+  // batch may call it while other threads add its pairs.
+  using RecordPut = std::function<Status(const std::string& key, const std::string& value)>;
+  using RecordErase = std::function<Status(const std::string& key)>;
+  Status WriteMetadataRecords(const BatchMetadata& metadata, const RecordPut& put,
+                              const RecordErase& erase) const;
 
  private:
   Status RequireInitialized() const;
@@ -95,12 +105,13 @@ class StoreImpl final : public Store {
   // would be, but streamed to disk, where a WriteBatch and then the memtable
   // would each hold every record (a growing store's vocabulary: millions of
   // words, about 60 bytes each in either). `what` names the step in errors.
-  using RecordPut = std::function<Status(const std::string& key, const std::string& value)>;
   Status IngestRecords(const std::function<Status(const RecordPut& put)>& write,
                        std::string_view what);
   // Ingests `pair_files` (key ranges not overlapping, possibly none) with
-  // the metadata changes, all in one step.
-  Status IngestWithMetadata(std::vector<std::string> pair_files, const BatchMetadata& metadata);
+  // the metadata changes, all in one step. `metadata_file`: the changes
+  // written already (Batch::WriteMetadata), or empty.
+  Status IngestWithMetadata(std::vector<std::string> pair_files, const BatchMetadata& metadata,
+                            const std::string& metadata_file = std::string());
 
   const std::string dir_;
   const int lock_fd_;

@@ -32,6 +32,9 @@ class RecordingBatch final : public Store::Batch {
     finished_.insert(range);
     return Status::OK();
   }
+  Status WriteMetadata(const BatchMetadata&) override {
+    return Status::InvalidArgument("MergeBatch writes no metadata");
+  }
   std::set<size_t> finished_;
   std::vector<std::map<uint64_t, uint64_t>> ranges_;
 };

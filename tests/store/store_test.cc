@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <map>
 #include <random>
+#include <thread>
 #include <tuple>
 
 #include <catch2/catch.hpp>
@@ -542,6 +543,73 @@ TEST_CASE("verify passes a sound store and names broken invariants", "[store]") 
   for (const std::string& p : report.problems) found += p;
   INFO(found);
   CHECK((found.find("hecksum") != std::string::npos || found.find("orrupt") != std::string::npos));
+}
+
+TEST_CASE("Metadata written beside the pairs commits as CommitBatch's own does", "[store]") {
+  TestDir dir("sg-store-meta-");
+  IngestProgress progress;
+  progress.fingerprint = "00ff";
+  progress.path = "b.txt";
+  progress.offset = 77;
+  progress.context = {1, 0};
+  const InputRecord a{"aaaa", "a.txt", 100, 20};
+  BatchMetadata metadata;
+  metadata.progress = &progress;
+  metadata.finished = {a};
+  metadata.word_counts = {5, 0, 7};
+  // written: WriteMetadata on another thread while the pairs are added;
+  // alone: the same metadata left to CommitBatch; empty: written, no pairs.
+  for (const std::string mode : {"written", "alone", "empty"}) {
+    INFO(mode);
+    const std::string path = dir.path() + "/" + mode;
+    {
+      std::unique_ptr<Store> store = NewInitializedStore(path, {{"a", 1}, {"b", 0}, {"c", 0}});
+      std::unique_ptr<Store::Batch> batch;
+      REQUIRE(store->NewBatch(2, &batch).ok());
+      Status written;
+      std::thread writer;
+      if (mode != "alone") writer = std::thread([&] { written = batch->WriteMetadata(metadata); });
+      if (mode != "empty") {
+        REQUIRE(batch->Add(0, 0, 2, 9).ok());
+        REQUIRE(batch->Add(1, 2, 0, 9).ok());
+      }
+      if (writer.joinable()) writer.join();
+      REQUIRE(written.ok());
+      if (mode != "alone")
+        CHECK(batch->WriteMetadata(metadata).code() == Status::Code::kInvalidArgument);
+      REQUIRE(store->CommitBatch(std::move(batch), metadata).ok());
+      CHECK(store->vocab()[0].count == 6);
+    }
+    std::unique_ptr<Store> store = OpenOrDie(path, false);
+    CHECK(store->vocab()[0].count == 6);
+    CHECK(store->vocab()[1].count == 0);
+    CHECK(store->vocab()[2].count == 7);
+    IngestProgress got;
+    bool found = false;
+    REQUIRE(store->GetProgress(&got, &found).ok());
+    REQUIRE(found);
+    CHECK(Render(got) == Render(progress));
+    std::vector<InputRecord> inputs;
+    REQUIRE(store->ListInputs(&inputs).ok());
+    CHECK(Render(inputs) == Render({a}));
+    CHECK(ReadPairs(store.get()).size() == (mode == "empty" ? 0u : 2u));
+  }
+
+  // Other metadata than was written is refused, and nothing changes.
+  std::unique_ptr<Store> store = OpenOrDie(dir.path() + "/written", false);
+  std::unique_ptr<Store::Batch> batch;
+  REQUIRE(store->NewBatch(1, &batch).ok());
+  REQUIRE(batch->Add(0, 1, 1, 3).ok());
+  REQUIRE(batch->WriteMetadata(metadata).ok());
+  BatchMetadata other = metadata;
+  other.word_counts = {5, 0, 8};
+  CHECK(store->CommitBatch(std::move(batch), other).code() == Status::Code::kInvalidArgument);
+  CHECK(store->vocab()[2].count == 7);
+  CHECK(ReadPairs(store.get()).size() == 2);
+  // A detached batch carries no metadata.
+  std::unique_ptr<Store::Batch> detached;
+  REQUIRE(Store::NewDetachedBatch(dir.path() + "/detached", 3, 1, &detached).ok());
+  CHECK(detached->WriteMetadata(metadata).code() == Status::Code::kInvalidArgument);
 }
 
 TEST_CASE("Words added later get the next ids and batches grow their counts atomically",
