@@ -186,10 +186,10 @@ py::dict PyTrain(const std::string& store, const std::string& output, const std:
 
 py::dict PyEmbed(const std::vector<std::string>& paths, const std::string& output,
                  const std::string& objective, std::string store, double budget, uint32_t epochs,
-                 uint32_t dim, uint64_t min_count, uint64_t seed, int threads, size_t memory,
-                 const std::string& input_format, const std::string& tokenizer, bool lowercase,
-                 const std::string& json_field, bool skip_bad_records, bool progress,
-                 const std::function<void(py::dict)>& on_epoch) {
+                 uint32_t dim, uint64_t min_count, bool fixed_vocab, uint64_t seed, int threads,
+                 size_t memory, const std::string& input_format, const std::string& tokenizer,
+                 bool lowercase, const std::string& json_field, bool skip_bad_records,
+                 bool progress, const std::function<void(py::dict)>& on_epoch) {
   const CorpusOptions corpus =
       MakeCorpusOptions(input_format, tokenizer, lowercase, json_field, skip_bad_records);
   EmbedOptions options;
@@ -200,6 +200,7 @@ py::dict PyEmbed(const std::vector<std::string>& paths, const std::string& outpu
   if (epochs > 0) t.epochs = epochs;
   if (dim > 0) t.dim = dim;
   i.min_count = t.min_count = min_count;
+  i.fixed_vocabulary = i.fixed_vocabulary || fixed_vocab;
   t.seed = seed;
   i.threads = t.threads = threads;
   i.memory_bytes = t.memory_bytes = memory;
@@ -300,12 +301,13 @@ PYBIND11_MODULE(_streamglove, m) {
         "Corpus to vectors in one call, as `streamglove embed`: counts the inputs into a store "
         "made for the objective (store: default OUTPUT.store, kept: a later call adds inputs, "
         "a rerun after an interruption resumes), then trains. budget (seconds, 0: none) covers "
-        "both stages; epochs and dim 0 take the objective's (sgns: 100 x 5, glove: 50 x 15).",
+        "both stages; epochs and dim 0 take the objective's (sgns: 100 x 5, glove: 50 x 15). "
+        "fixed_vocab: GloVe's new store fixes its vocabulary, as --fixed-vocab.",
         "inputs"_a, "output"_a, py::kw_only(), "objective"_a = "sgns", "store"_a = "",
-        "budget"_a = 0.0, "epochs"_a = 0, "dim"_a = 0, "min_count"_a = 5, "seed"_a = 1,
-        "threads"_a = 0, "memory"_a = gib, "input_format"_a = "auto", "tokenizer"_a = "whitespace",
-        "lowercase"_a = false, "json_field"_a = "text", "skip_bad_records"_a = false,
-        "progress"_a = false, "on_epoch"_a = nullptr);
+        "budget"_a = 0.0, "epochs"_a = 0, "dim"_a = 0, "min_count"_a = 5, "fixed_vocab"_a = false,
+        "seed"_a = 1, "threads"_a = 0, "memory"_a = gib, "input_format"_a = "auto",
+        "tokenizer"_a = "whitespace", "lowercase"_a = false, "json_field"_a = "text",
+        "skip_bad_records"_a = false, "progress"_a = false, "on_epoch"_a = nullptr);
   m.def("load_vectors", &PyLoadVectors,
         "Reads a vectors file (GloVe text, word2vec text or binary): (words, float32 matrix).",
         "path"_a);

@@ -32,6 +32,11 @@ EmbedCommand::EmbedCommand(CLI::App* parent) {
   app_->add_option("--dim", train_.dim, "Vector size (default: 100 for sgns, 50 for glove)");
   app_->add_option("--min-count", min_count_, "Train words seen at least this often")
       ->capture_default_str();
+  app_->add_flag("--fixed-vocab", fixed_vocab_,
+                 "GloVe's new store: fix the vocabulary at the first run's --min-count and drop "
+                 "other words before windowing (Stanford GloVe's cooccur counts: a smaller store, "
+                 "counted faster; later inputs' new words are reported, not counted). Skip-gram's "
+                 "store is fixed anyway (its --subsample needs it)");
   app_->add_option("--threads", train_.threads, "Worker threads (0: one per core)")
       ->capture_default_str();
   app_->add_option("--memory", memory_, "Peak memory of either stage, the whole process")
@@ -57,6 +62,7 @@ Status EmbedCommand::Validate() {
   train_.threads = ingest_.threads = given.threads;
   train_.seed = given.seed;
   ingest_.min_count = min_count_;
+  ingest_.fixed_vocabulary = ingest_.fixed_vocabulary || fixed_vocab_;
   train_.min_count = min_count_;
   SG_RETURN_IF_ERROR(ParseMemoryFlag(memory_, &ingest_.memory_bytes));
   train_.memory_bytes = ingest_.memory_bytes;

@@ -32,6 +32,7 @@ class EmbedCommand final : public Command {
   std::string memory_ = "1G";
   std::string format_ = "glove";
   uint32_t min_count_ = 5;
+  bool fixed_vocab_ = false;
   bool quiet_ = false;
 
   CorpusOptions corpus_;

@@ -132,8 +132,8 @@ std::string BelowCutNotice(const StoreConfig& config, const std::vector<VocabEnt
   return fmt::format(
       "the store's cut (--min-count {}{}) keeps {} of the {} words counted; the other {} hold "
       "{:.1f}% of the tokens, and a growing store counts their pairs too, so that later inputs "
-      "can lift them over the cut (a store made by `ingest --fixed-vocab` drops them before "
-      "counting: smaller, built faster, and its vocabulary does not grow)",
+      "can lift them over the cut (a store made with --fixed-vocab, by ingest or embed, drops them "
+      "before counting: smaller, built faster, and its vocabulary does not grow)",
       config.min_count,
       config.max_vocab != 0 ? fmt::format(", --max-vocab {}", config.max_vocab) : std::string(),
       kept_words, by_rank.size(), by_rank.size() - kept_words,

@@ -22,8 +22,10 @@ constexpr double kLeastTrainingSeconds = 5;
 }  // namespace
 
 std::string EmbedStoreFlags(const IngestOptions& o) {
+  // --subsample implies --fixed-vocab.
   return o.subsample > 0 ? fmt::format("--window {} --subsample {}", o.window, o.subsample)
-                         : fmt::format("--window {} --min-count {}", o.window, o.min_count);
+                         : fmt::format("--window {} --min-count {}{}", o.window, o.min_count,
+                                       o.fixed_vocabulary ? " --fixed-vocab" : "");
 }
 
 EmbedSettings EmbedSettingsFor(Objective objective) {

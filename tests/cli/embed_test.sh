@@ -42,6 +42,21 @@ echo "ok: embed (sgns) = ingest --window 5 --subsample 1e-4 + train --objective 
 cmp -s "$dir/glove.txt" "$dir/glove-ref.txt" || fail "embed's GloVe vectors differ from ingest + train"
 echo "ok: embed --objective glove = ingest --window 15 + train --preset glove-demo's settings"
 
+# --fixed-vocab: Stanford's counts, as ingest --fixed-vocab makes them; a
+# rerun on the growing store above is refused, naming the flags.
+"$bin" embed "$a" -o "$dir/fixed.txt" --objective glove --fixed-vocab --epochs 2 --threads 1 -q
+"$bin" ingest --store "$dir/fixed-ref.store" "$a" --window 15 --fixed-vocab --threads 1 -q
+"$bin" train --store "$dir/fixed-ref.store" -o "$dir/fixed-ref.txt" --dim 50 --epochs 2 --x-max 10 \
+  --threads 1 -q
+cmp -s "$dir/fixed.txt" "$dir/fixed-ref.txt" || fail "embed --fixed-vocab differs from ingest --fixed-vocab + train"
+cmp -s "$dir/fixed.txt" "$dir/glove.txt" && fail "embed --fixed-vocab gave the growing store's vectors"
+"$bin" stats --store "$dir/fixed.txt.store" --json | grep -q '"fixed_vocabulary": *true' ||
+  fail "embed --fixed-vocab made a growing store"
+expect_one_line 1 "--window 15 --min-count 5 --fixed-vocab" \
+  "$bin" embed "$a" -o "$dir/fixed.txt" --store "$dir/glove.store" --objective glove --fixed-vocab \
+  --epochs 2 --threads 1 -q
+echo "ok: embed --fixed-vocab = ingest --fixed-vocab + train; a growing store is refused"
+
 # A later run with more inputs adds them (the GloVe store grows) and trains
 # on both, as one run of both would.
 "$bin" embed "$a" "$b" -o "$dir/glove.txt" --objective glove --epochs 2 --threads 1 2>"$dir/err"

@@ -178,3 +178,17 @@ def test_embed_equals_ingest_then_train(corpus, tmp_path):
     # A store made for the other objective is refused, saying what to do.
     with pytest.raises(streamglove.Error, match="another --store"):
         streamglove.embed([str(corpus)], str(tmp_path / "sgns.txt"), store=str(store), epochs=1)
+    # fixed_vocab: as ingest's, and a growing store is refused.
+    fixed = tmp_path / "fixed.txt"
+    streamglove.embed([str(corpus)], str(fixed), objective="glove", dim=8, epochs=3, threads=1,
+                      min_count=2, fixed_vocab=True)
+    fixed_store = tmp_path / "fixed-by-hand.store"
+    streamglove.ingest(str(fixed_store), [str(corpus)], window=15, min_count=2, threads=1,
+                       fixed_vocab=True)
+    fixed_by_hand = tmp_path / "fixed-by-hand.txt"
+    streamglove.train(str(fixed_store), str(fixed_by_hand), objective="glove", dim=8, epochs=3,
+                      x_max=10, threads=1, min_count=2)
+    assert fixed.read_bytes() == fixed_by_hand.read_bytes()
+    with pytest.raises(streamglove.Error, match="--fixed-vocab"):
+        streamglove.embed([str(corpus)], str(fixed), store=str(store), objective="glove", dim=8,
+                          epochs=3, threads=1, min_count=2, fixed_vocab=True)

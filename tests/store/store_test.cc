@@ -105,6 +105,19 @@ std::string Render(const std::vector<InputRecord>& inputs) {
   return out;
 }
 
+// The store's progress record is `progress` and its input records `inputs`.
+void CheckProgressAndInputs(Store* store, const IngestProgress& progress,
+                            const std::vector<InputRecord>& inputs) {
+  IngestProgress got;
+  bool found = false;
+  REQUIRE(store->GetProgress(&got, &found).ok());
+  REQUIRE(found);
+  CHECK(Render(got) == Render(progress));
+  std::vector<InputRecord> listed;
+  REQUIRE(store->ListInputs(&listed).ok());
+  CHECK(Render(listed) == Render(inputs));
+}
+
 size_t FilesIn(const std::string& dir) {
   size_t n = 0;
   for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir)) ++n;
@@ -284,14 +297,10 @@ TEST_CASE("Store keeps config and vocabulary and inputs and progress across reop
     CHECK(store->vocab()[i].count == TestVocab()[i].count);
   }
 
+  CheckProgressAndInputs(store.get(), progress, {a, b});
   IngestProgress got;
-  bool found = false;
-  REQUIRE(store->GetProgress(&got, &found).ok());
-  REQUIRE(found);
-  CHECK(Render(got) == Render(progress));
   std::vector<InputRecord> inputs;
-  REQUIRE(store->ListInputs(&inputs).ok());
-  CHECK(Render(inputs) == Render({a, b}));
+  bool found = false;
   InputRecord record;
   REQUIRE(store->FindInput("bbbb", &record, &found).ok());
   REQUIRE(found);
@@ -584,14 +593,7 @@ TEST_CASE("Metadata written beside the pairs commits as CommitBatch's own does",
     CHECK(store->vocab()[0].count == 6);
     CHECK(store->vocab()[1].count == 0);
     CHECK(store->vocab()[2].count == 7);
-    IngestProgress got;
-    bool found = false;
-    REQUIRE(store->GetProgress(&got, &found).ok());
-    REQUIRE(found);
-    CHECK(Render(got) == Render(progress));
-    std::vector<InputRecord> inputs;
-    REQUIRE(store->ListInputs(&inputs).ok());
-    CHECK(Render(inputs) == Render({a}));
+    CheckProgressAndInputs(store.get(), progress, {a});
     CHECK(ReadPairs(store.get()).size() == (mode == "empty" ? 0u : 2u));
   }
 
