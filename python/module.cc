@@ -200,7 +200,7 @@ py::dict PyEmbed(const std::vector<std::string>& paths, const std::string& outpu
   if (epochs > 0) t.epochs = epochs;
   if (dim > 0) t.dim = dim;
   i.min_count = t.min_count = min_count;
-  i.fixed_vocabulary = i.fixed_vocabulary || fixed_vocab;
+  i.fixed_vocabulary = fixed_vocab;
   t.seed = seed;
   i.threads = t.threads = threads;
   i.memory_bytes = t.memory_bytes = memory;

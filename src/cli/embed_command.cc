@@ -62,7 +62,7 @@ Status EmbedCommand::Validate() {
   train_.threads = ingest_.threads = given.threads;
   train_.seed = given.seed;
   ingest_.min_count = min_count_;
-  ingest_.fixed_vocabulary = ingest_.fixed_vocabulary || fixed_vocab_;
+  ingest_.fixed_vocabulary = fixed_vocab_;
   train_.min_count = min_count_;
   SG_RETURN_IF_ERROR(ParseMemoryFlag(memory_, &ingest_.memory_bytes));
   train_.memory_bytes = ingest_.memory_bytes;

@@ -102,6 +102,7 @@ Status StoreImpl::AddWords(const std::vector<std::string>& words) {
   SG_RETURN_IF_ERROR(IngestRecords(records, "adding words to the vocabulary"));
   for (const std::string& w : words) vocab_.push_back(VocabEntry{w, 0});
   last_added_words_ = words.size();
+  ++vocab_changes_;
   return Status::OK();
 }
 

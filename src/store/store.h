@@ -191,8 +191,9 @@ class Store {
     // pairs (ingest's merge runs it beside its key ranges) instead of in
     // CommitBatch, alone: a growing store rewrites the record of every word
     // the batch counted. Optional, once. REQUIRES: CommitBatch() gets the
-    // same metadata (it checks, and refuses other metadata with
-    // InvalidArgument); the store's vocabulary does not change before then.
+    // same metadata, and the store's vocabulary has not changed since (no
+    // other batch committed, no words added): it checks both, and refuses
+    // with InvalidArgument. While it runs, no other call on the Store.
     virtual Status WriteMetadata(const BatchMetadata& metadata) = 0;
   };
   // REQUIRES: ranges >= 1.

@@ -192,15 +192,18 @@ class BatchImpl final : public Store::Batch {
         [&](const std::string& k) { return file->Delete(k); }));
     SG_RETURN_IF_ERROR(file->Finish());
     metadata_digest_ = MetadataDigest(metadata);
+    metadata_vocab_changes_ = owner_->vocab_changes();
     metadata_ = std::move(file);
     return Status::OK();
   }
 
   const StoreImpl* owner() const { return owner_; }
   std::vector<std::unique_ptr<BatchFile>>& range_files() { return ranges_; }
-  // The metadata file WriteMetadata wrote, or null; its digest.
+  // The metadata file WriteMetadata wrote, or null; its digest, and the
+  // owner's vocab_changes() it was written against.
   const BatchFile* metadata_file() const { return metadata_.get(); }
   uint64_t metadata_digest() const { return metadata_digest_; }
+  uint64_t metadata_vocab_changes() const { return metadata_vocab_changes_; }
 
  private:
   const StoreImpl* const owner_;  // null when detached
@@ -210,6 +213,7 @@ class BatchImpl final : public Store::Batch {
   const std::string metadata_path_;
   std::unique_ptr<BatchFile> metadata_;
   uint64_t metadata_digest_ = 0;
+  uint64_t metadata_vocab_changes_ = 0;
 };
 
 }  // namespace
@@ -282,6 +286,11 @@ Status StoreImpl::CommitBatch(std::unique_ptr<Batch> batch, const BatchMetadata&
       return Status::InvalidArgument(
           fmt::format("{}: the metadata committed differs from the metadata written",
                       b->metadata_file()->path()));
+    }
+    // Its word records hold counts of the vocabulary it was written against.
+    if (b->metadata_vocab_changes() != vocab_changes_) {
+      return Status::InvalidArgument(fmt::format(
+          "{}: the vocabulary changed after the metadata was written", b->metadata_file()->path()));
     }
     metadata_file = b->metadata_file()->path();
   }
@@ -409,9 +418,10 @@ Status StoreImpl::IngestWithMetadata(std::vector<std::string> pair_files,
     const rocksdb::Status s = db_->IngestExternalFile(pair_files, OneStepIngestion());
     if (!s.ok()) return FromRocks(s, fmt::format("committing batch {}", pair_files.front()));
   }
-  if (!config_.fixed_vocabulary) {
+  if (!config_.fixed_vocabulary && !metadata.word_counts.empty()) {
     for (uint32_t id = 0; id < metadata.word_counts.size(); ++id)
       vocab_[id].count += metadata.word_counts[id];
+    ++vocab_changes_;
   }
   return Status::OK();
 }

@@ -77,6 +77,9 @@ class StoreImpl final : public Store {
 
   const std::string& dir() const { return dir_; }
   const rocksdb::Options& options() const { return options_; }
+  // Changes to vocab_ so far (words added, counts committed): a batch's
+  // metadata written against one vocabulary is refused against another.
+  uint64_t vocab_changes() const { return vocab_changes_; }
   // "DIR: what: <RocksDB's message>", with RocksDB's code mapped to ours
   // (a full disk is an IOError).
   Status FromRocks(const rocksdb::Status& s, std::string_view what) const;
@@ -123,6 +126,7 @@ class StoreImpl final : public Store {
   StoreConfig config_;
   std::vector<VocabEntry> vocab_;
   uint64_t last_added_words_ = 0;
+  uint64_t vocab_changes_ = 0;
 };
 
 }  // namespace streamglove

@@ -49,6 +49,7 @@ echo "ok: embed --objective glove = ingest --window 15 + train --preset glove-de
 "$bin" train --store "$dir/fixed-ref.store" -o "$dir/fixed-ref.txt" --dim 50 --epochs 2 --x-max 10 \
   --threads 1 -q
 cmp -s "$dir/fixed.txt" "$dir/fixed-ref.txt" || fail "embed --fixed-vocab differs from ingest --fixed-vocab + train"
+# The generated text has words under the cut, whose windows the two stores count differently.
 cmp -s "$dir/fixed.txt" "$dir/glove.txt" && fail "embed --fixed-vocab gave the growing store's vectors"
 "$bin" stats --store "$dir/fixed.txt.store" --json | grep -q '"fixed_vocabulary": *true' ||
   fail "embed --fixed-vocab made a growing store"

@@ -189,6 +189,6 @@ def test_embed_equals_ingest_then_train(corpus, tmp_path):
     streamglove.train(str(fixed_store), str(fixed_by_hand), objective="glove", dim=8, epochs=3,
                       x_max=10, threads=1, min_count=2)
     assert fixed.read_bytes() == fixed_by_hand.read_bytes()
-    with pytest.raises(streamglove.Error, match="--fixed-vocab"):
+    with pytest.raises(streamglove.Error, match="vocabulary grows"):
         streamglove.embed([str(corpus)], str(fixed), store=str(store), objective="glove", dim=8,
                           epochs=3, threads=1, min_count=2, fixed_vocab=True)

@@ -608,6 +608,28 @@ TEST_CASE("Metadata written beside the pairs commits as CommitBatch's own does",
   CHECK(store->CommitBatch(std::move(batch), other).code() == Status::Code::kInvalidArgument);
   CHECK(store->vocab()[2].count == 7);
   CHECK(ReadPairs(store.get()).size() == 2);
+  // Metadata written against a vocabulary that changed before the commit
+  // (its word records hold the old counts) is refused; so are words added.
+  for (const bool add_words : {false, true}) {
+    REQUIRE(store->NewBatch(1, &batch).ok());
+    REQUIRE(batch->Add(0, 1, 1, 3).ok());
+    REQUIRE(batch->WriteMetadata(metadata).ok());
+    if (add_words) {
+      REQUIRE(store->AddWords({"d"}).ok());
+    } else {
+      BatchMetadata between;
+      between.word_counts = {0, 0, 1};
+      REQUIRE(store->CommitBatch(NewEmptyBatch(store.get()), between).ok());
+    }
+    CHECK(store->CommitBatch(std::move(batch), metadata).code() == Status::Code::kInvalidArgument);
+  }
+  CHECK(store->vocab()[2].count == 8);
+  CHECK(ReadPairs(store.get()).size() == 2);
+  // Metadata the store refuses is refused when written too.
+  BatchMetadata twice = metadata;
+  twice.finished = {a, a};
+  REQUIRE(store->NewBatch(1, &batch).ok());
+  CHECK(batch->WriteMetadata(twice).code() == Status::Code::kInvalidArgument);
   // A detached batch carries no metadata.
   std::unique_ptr<Store::Batch> detached;
   REQUIRE(Store::NewDetachedBatch(dir.path() + "/detached", 3, 1, &detached).ok());
