@@ -18,7 +18,6 @@
 #include "store/store_records.h"
 #include "store/store_tuning.h"
 #include "streamglove/store_info.h"
-#include "util/hash.h"
 
 namespace streamglove {
 
@@ -136,25 +135,6 @@ class BatchFile {
   std::string fragment_;
   uint64_t blocks_ = 0;  // Merge entries written
 };
-
-// What identifies a batch's metadata: CommitBatch compares the metadata it
-// gets with what WriteMetadata wrote, without keeping a copy of the word
-// counts (8 bytes a word).
-uint64_t MetadataDigest(const BatchMetadata& metadata) {
-  std::string bytes;
-  if (metadata.progress != nullptr) EncodeProgress(*metadata.progress, &bytes);
-  bytes += '\0';
-  for (const InputRecord& record : metadata.finished) {
-    bytes += InputKey(record.fingerprint);
-    EncodeInputRecord(record, &bytes);
-  }
-  bytes += '\0';
-  for (const std::string& fingerprint : metadata.replaced) bytes += fingerprint + '\0';
-  const std::string_view counts(reinterpret_cast<const char*>(metadata.word_counts.data()),
-                                metadata.word_counts.size() * sizeof(uint64_t));
-  const uint64_t halves[2] = {HashBytes(bytes), HashBytes(counts)};
-  return HashBytes(std::string_view(reinterpret_cast<const char*>(halves), sizeof(halves)));
-}
 
 // A batch: one BatchFile per key range, and one of metadata once written.
 class BatchImpl final : public Store::Batch {
@@ -335,53 +315,6 @@ Status StoreImpl::IngestRecords(const std::function<Status(const RecordPut& put)
   if (!s.ok()) return Status::IOError(fmt::format("{}: {}: {}", dir_, what, s.message()));
   const rocksdb::Status ingested = db_->IngestExternalFile({file.path()}, OneStepIngestion());
   if (!ingested.ok()) return FromRocks(ingested, what);
-  return Status::OK();
-}
-
-Status StoreImpl::WriteMetadataRecords(const BatchMetadata& metadata, const RecordPut& put,
-                                       const RecordErase& erase) const {
-  // Metadata in key order, as an SST file requires: "M/input/..." <
-  // "M/progress" < 'V' ids (big-endian, so in id order). An empty value
-  // deletes the key (a superseded input record).
-  std::vector<std::pair<std::string, std::string>> inputs;
-  inputs.reserve(metadata.finished.size() + metadata.replaced.size());
-  for (const InputRecord& record : metadata.finished) {
-    std::string value;
-    EncodeInputRecord(record, &value);
-    inputs.emplace_back(InputKey(record.fingerprint), std::move(value));
-  }
-  for (const std::string& fingerprint : metadata.replaced)
-    inputs.emplace_back(InputKey(fingerprint), std::string());
-  std::sort(inputs.begin(), inputs.end());
-  for (size_t i = 1; i < inputs.size(); ++i) {
-    if (inputs[i].first == inputs[i - 1].first) {
-      return Status::InvalidArgument(fmt::format(
-          "{}: input {} finished or replaced twice in one batch", dir_, inputs[i].first));
-    }
-  }
-  if (metadata.word_counts.size() > vocab_.size()) {
-    return Status::InvalidArgument(fmt::format("{}: word counts of {} ids for a vocabulary of {}",
-                                               dir_, metadata.word_counts.size(), vocab_.size()));
-  }
-  for (const auto& [key, value] : inputs)
-    SG_RETURN_IF_ERROR(value.empty() ? erase(key) : put(key, value));
-  if (metadata.progress != nullptr) {
-    std::string value;
-    EncodeProgress(*metadata.progress, &value);
-    SG_RETURN_IF_ERROR(put(kProgressKey, value));
-  } else {
-    SG_RETURN_IF_ERROR(erase(kProgressKey));
-  }
-  // A fixed vocabulary keeps the counts it was made with (BatchMetadata).
-  if (config_.fixed_vocabulary) return Status::OK();
-  std::string value;
-  for (uint32_t id = 0; id < metadata.word_counts.size(); ++id) {
-    if (metadata.word_counts[id] == 0) continue;
-    value.clear();
-    EncodeVocabValue(VocabEntry{vocab_[id].word, vocab_[id].count + metadata.word_counts[id]},
-                     &value);
-    SG_RETURN_IF_ERROR(put(VocabKey(id), value));
-  }
   return Status::OK();
 }
 

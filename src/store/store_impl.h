@@ -1,7 +1,8 @@
 // StoreImpl: the RocksDB-backed Store (store.h). Internal to src/store/; the
 // implementation is split by concern: store_open.cc (directory, lock,
 // options, loading metadata), store.cc (metadata reads, pair scans, size),
-// store_batch.cc (batches and their atomic commit).
+// store_batch.cc (batches and their atomic commit), batch_metadata.cc (a
+// batch's metadata as records).
 //
 // Invariants: db_ is open for the object's lifetime and lock_fd_ holds the
 // exclusive flock on DIR/LOCK.streamglove; once initialized_, config_ and
@@ -33,6 +34,11 @@ inline constexpr char kStoreLockFile[] = "LOCK.streamglove";
 // elsewhere (Store::NewDetachedBatch) use them too.
 rocksdb::Options StoreOptions(size_t memory_bytes, bool create);
 inline constexpr char kStoreTmpDir[] = "tmp";
+
+// What identifies a batch's metadata (batch_metadata.cc): CommitBatch
+// compares the metadata it gets with what Batch::WriteMetadata wrote
+// without keeping a copy of the word counts (8 bytes a word).
+uint64_t MetadataDigest(const BatchMetadata& metadata);
 
 class StoreImpl final : public Store {
  public:
