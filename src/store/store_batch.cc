@@ -136,6 +136,18 @@ class BatchFile {
   uint64_t blocks_ = 0;  // Merge entries written
 };
 
+// Writes `metadata`'s records (StoreImpl::WriteMetadataRecords) as the SST
+// file `file`, with the store's own options: its metadata is kept with the
+// bottommost level's compression, as IngestRecords writes the vocabulary.
+Status WriteMetadataFile(const StoreImpl& store, rocksdb::ColumnFamilyHandle* cf,
+                         const BatchMetadata& metadata, BatchFile* file) {
+  SG_RETURN_IF_ERROR(file->Open(store.options(), cf));
+  SG_RETURN_IF_ERROR(store.WriteMetadataRecords(
+      metadata, [&](const std::string& k, const std::string& v) { return file->Put(k, v); },
+      [&](const std::string& k) { return file->Delete(k); }));
+  return file->Finish();
+}
+
 // A batch: one BatchFile per key range, and one of metadata once written.
 class BatchImpl final : public Store::Batch {
  public:
@@ -164,13 +176,7 @@ class BatchImpl final : public Store::Batch {
     if (metadata_ != nullptr)
       return Status::InvalidArgument(fmt::format("{}: metadata written twice", metadata_path_));
     auto file = std::make_unique<BatchFile>(metadata_path_, 0);
-    // The store's own options: its metadata is kept with the bottommost
-    // level's compression, as IngestRecords writes the vocabulary.
-    SG_RETURN_IF_ERROR(file->Open(owner_->options(), cf_));
-    SG_RETURN_IF_ERROR(owner_->WriteMetadataRecords(
-        metadata, [&](const std::string& k, const std::string& v) { return file->Put(k, v); },
-        [&](const std::string& k) { return file->Delete(k); }));
-    SG_RETURN_IF_ERROR(file->Finish());
+    SG_RETURN_IF_ERROR(WriteMetadataFile(*owner_, cf_, metadata, file.get()));
     metadata_digest_ = MetadataDigest(metadata);
     metadata_vocab_changes_ = owner_->vocab_changes();
     metadata_ = std::move(file);
@@ -340,11 +346,7 @@ Status StoreImpl::IngestWithMetadata(std::vector<std::string> pair_files,
     std::optional<BatchFile> meta;
     if (metadata_file.empty()) {
       meta.emplace(fmt::format("{}/{}/batch-{}-meta.sst", dir_, kStoreTmpDir, next_batch_++), 0);
-      SG_RETURN_IF_ERROR(meta->Open(options_, db_->DefaultColumnFamily()));
-      SG_RETURN_IF_ERROR(WriteMetadataRecords(
-          metadata, [&](const std::string& k, const std::string& v) { return meta->Put(k, v); },
-          [&](const std::string& k) { return meta->Delete(k); }));
-      SG_RETURN_IF_ERROR(meta->Finish());
+      SG_RETURN_IF_ERROR(WriteMetadataFile(*this, db_->DefaultColumnFamily(), metadata, &*meta));
     }
     pair_files.push_back(metadata_file.empty() ? meta->path() : metadata_file);
     WaitForL0Compactions(pair_files.size());
