@@ -64,9 +64,9 @@ for t in $threads; do
   echo "| $t | $(used "wiki-$t") | $w | $v | $c | $s | $(echo "scale=2; $one / $w" | bc) | $(rss_mib "wiki-$t") | $(serial "wiki-$t")% |"
 done
 first=$(echo "$threads" | cut -d' ' -f1)
+a=$("$bin" dump --store "$work/store-$first" --format glove | md5sum | cut -d' ' -f1)
 for t in $threads; do
   [ "$t" = "$first" ] && continue
-  a=$("$bin" dump --store "$work/store-$first" --format glove | md5sum | cut -d' ' -f1)
   b=$("$bin" dump --store "$work/store-$t" --format glove | md5sum | cut -d' ' -f1)
   [ "$a" = "$b" ] || { echo "FAIL: the store of $t threads differs from $first thread's"; exit 1; }
 done
