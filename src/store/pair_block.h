@@ -1,7 +1,8 @@
 // Pair blocks: how co-occurrence counts are laid out as RocksDB entries.
 //
-// One entry per (row word, block of kBlockColumns context ids): the key is
-//   'C' | row (4 bytes, big-endian) | col / kBlockColumns (4 bytes, big-endian)
+// One entry per (row word, block of context ids: kBlockColumns of them, or
+// kWideBlockColumns where PairBlockOf says): the key is
+//   'C' | row (4 bytes, big-endian) | first col / kBlockColumns (4 bytes, big-endian)
 // so keys sort by (row, col); the value is a sparse fragment
 //   varint(n) then n × (varint(column delta), varint(value))
 // with columns ascending inside the block (the first delta is relative to the
@@ -22,6 +23,37 @@ namespace streamglove {
 inline constexpr uint32_t kBlockColumns = 4096;
 inline constexpr char kPairKeyPrefix = 'C';
 
+// Wide blocks (format 3 on): a pair that involves an id at or above
+// kWideBlockFromId lies in a block of kWideBlockColumns columns, aligned to
+// them. Ids are ranks at a store's first ingest, and later words follow
+// them, so high ids are rare words, whose rows and columns are sparse:
+// 4096-column blocks held about 5 pairs each there on wiki100M, so a key
+// (and its overhead) for every few pairs. A row's blocks still partition
+// its columns (narrow below the id, wide from it; a row at or above it is
+// wide throughout), so keys keep sorting by (row, col). A block's key names
+// its first column / kBlockColumns in either layout.
+inline constexpr uint32_t kWideBlockFromId = 65536;
+inline constexpr uint32_t kWideBlockColumns = 65536;
+static_assert(kWideBlockFromId % kWideBlockColumns == 0 && kWideBlockColumns % kBlockColumns == 0);
+
+// How a store's rows are cut into blocks: narrow throughout (formats 1-2)
+// or wide from kWideBlockFromId (format 3).
+enum class PairBlockLayout { kNarrow, kWide };
+
+// The block (its first column / kBlockColumns) that holds (row, col).
+inline uint32_t PairBlockOf(PairBlockLayout layout, uint32_t row, uint32_t col) {
+  if (layout == PairBlockLayout::kWide && (row >= kWideBlockFromId || col >= kWideBlockFromId))
+    return col / kWideBlockColumns * (kWideBlockColumns / kBlockColumns);
+  return col / kBlockColumns;
+}
+// The most columns block (row, block) may span in either layout: what a
+// reader checks a fragment against.
+inline uint64_t PairBlockMaxColumns(uint32_t row, uint32_t block) {
+  return row >= kWideBlockFromId || uint64_t{block} * kBlockColumns >= kWideBlockFromId
+             ? kWideBlockColumns
+             : kBlockColumns;
+}
+
 struct ColumnValue {
   uint32_t col;    // absolute context id
   uint64_t value;  // fixed-point units, > 0
@@ -31,13 +63,15 @@ std::string EncodePairBlockKey(uint32_t row, uint32_t block);
 // False when `key` is not a pair-block key.
 bool DecodePairBlockKey(std::string_view key, uint32_t* row, uint32_t* block);
 
-// Appends the fragment for `entries` (all in `block`, columns strictly
-// ascending, values > 0) to *out.
-void EncodeFragment(uint32_t block, const std::vector<ColumnValue>& entries, std::string* out);
-// Decodes a fragment of `block` into *entries (replacing them). False on a
-// malformed fragment (truncated, column outside the block or not ascending,
-// zero value).
-bool DecodeFragment(uint32_t block, std::string_view fragment, std::vector<ColumnValue>* entries);
+// Appends the fragment for `entries` (all in block (row, block), columns
+// strictly ascending, values > 0) to *out.
+void EncodeFragment(uint32_t row, uint32_t block, const std::vector<ColumnValue>& entries,
+                    std::string* out);
+// Decodes a fragment of block (row, block) into *entries (replacing them).
+// False on a malformed fragment (truncated, column outside the block's
+// PairBlockMaxColumns or not ascending, zero value).
+bool DecodeFragment(uint32_t row, uint32_t block, std::string_view fragment,
+                    std::vector<ColumnValue>* entries);
 
 }  // namespace streamglove
 

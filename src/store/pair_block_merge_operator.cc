@@ -82,7 +82,7 @@ class PairBlockMergeOperator : public rocksdb::MergeOperator {
     }
     bool ok = false;
     try {
-      ok = SumPairBlockFragments(block, fragments, out);
+      ok = SumPairBlockFragments(row, block, fragments, out);
     } catch (const std::exception& e) {  // bad_alloc: nothing may escape into RocksDB
       rocksdb::Log(rocksdb::InfoLogLevel::ERROR_LEVEL, logger, "%s: row %u block %u: %s",
                    kPairBlockMergeOperatorName, row, block, e.what());
@@ -103,19 +103,19 @@ std::shared_ptr<rocksdb::MergeOperator> NewPairBlockMergeOperator() {
   return std::make_shared<PairBlockMergeOperator>();
 }
 
-bool SumPairBlockFragments(uint32_t block, const std::vector<std::string_view>& fragments,
-                           std::string* out) {
+bool SumPairBlockFragments(uint32_t row, uint32_t block,
+                           const std::vector<std::string_view>& fragments, std::string* out) {
   std::vector<std::vector<ColumnValue>> lists(fragments.size());
   size_t total = 0;
   for (size_t i = 0; i < fragments.size(); ++i) {
-    if (!DecodeFragment(block, fragments[i], &lists[i])) return false;
+    if (!DecodeFragment(row, block, fragments[i], &lists[i])) return false;
     total += lists[i].size();
   }
   std::vector<ColumnValue> sum;
-  sum.reserve(std::min<size_t>(total, kBlockColumns));
+  sum.reserve(std::min<size_t>(total, PairBlockMaxColumns(row, block)));
   if (!fragments.empty() && !SumSortedLists(lists, &sum)) return false;
   out->clear();
-  EncodeFragment(block, sum, out);
+  EncodeFragment(row, block, sum, out);
   return true;
 }
 

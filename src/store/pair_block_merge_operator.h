@@ -30,11 +30,11 @@ inline constexpr char kPairBlockMergeOperatorName[] = "streamglove.PairBlockSum"
 
 std::shared_ptr<rocksdb::MergeOperator> NewPairBlockMergeOperator();
 
-// Sums `fragments` of `block` (a k-way merge by column) and replaces *out
+// Sums `fragments` of block (row, block) (a k-way merge by column) and replaces *out
 // with the encoded sum. False on a malformed fragment or a 64-bit overflow;
 // *out is then unspecified. No fragments give the empty fragment (n = 0).
-bool SumPairBlockFragments(uint32_t block, const std::vector<std::string_view>& fragments,
-                           std::string* out);
+bool SumPairBlockFragments(uint32_t row, uint32_t block,
+                           const std::vector<std::string_view>& fragments, std::string* out);
 
 }  // namespace streamglove
 

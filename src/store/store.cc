@@ -183,7 +183,7 @@ Status StoreImpl::VisitPairBlock(const rocksdb::Iterator& it, const PairVisitor&
     return Status::Corruption(
         fmt::format("{}: malformed pair-block key of {} bytes", dir_, it.key().size()));
   }
-  if (!DecodeFragment(*block, View(it.value()), entries)) {
+  if (!DecodeFragment(*row, *block, View(it.value()), entries)) {
     return Status::Corruption(
         fmt::format("{}: pair block row {} block {}: malformed fragment", dir_, *row, *block));
   }

@@ -40,6 +40,7 @@
 #include <string>
 #include <vector>
 
+#include "store/pair_block.h"
 #include "streamglove/options.h"
 #include "streamglove/status.h"
 #include "streamglove/vocab_file.h"
@@ -49,9 +50,14 @@ namespace streamglove {
 // Bumped on any change to what a store holds or how; a store of a newer
 // version is refused.
 // Version 1 (a vocabulary fixed at creation, ids = ranks, counts never
-// updated) is read as a fixed-vocabulary store and upgraded in place by the
-// first Open() for writing.
-inline constexpr uint32_t kStoreFormatVersion = 2;
+// updated) is read as a fixed-vocabulary store and upgraded in place to
+// version 2 by the first Open() for writing. Version 3 differs from 2 only
+// in its pairs' blocks (PairBlockLayout::kWide): stores of versions 1 and 2
+// keep narrow blocks, whatever build adds to them, as their older batches'
+// blocks would overlap wide ones.
+inline constexpr uint32_t kStoreFormatVersion = 3;
+// The version a version 1 store is upgraded to: its pairs' blocks are narrow.
+inline constexpr uint32_t kNarrowBlocksFormatVersion = 2;
 
 struct StoreConfig {
   uint32_t format_version = kStoreFormatVersion;
@@ -77,6 +83,11 @@ struct StoreConfig {
   // least min_count occurrences, at most max_vocab of them (0: all).
   uint64_t min_count = 5;
   uint64_t max_vocab = 0;
+
+  // How the store's rows are cut into pair blocks (pair_block.h).
+  PairBlockLayout block_layout() const {
+    return format_version >= 3 ? PairBlockLayout::kWide : PairBlockLayout::kNarrow;
+  }
 };
 
 // A completely ingested input.
@@ -207,8 +218,9 @@ class Store {
   // `path_prefix`-<range>.sst in the store's format, which the owner commits
   // with CommitBatchFiles(). Put them on the store's file system (the commit
   // links them). Add() and FinishRange() as for any batch; ids below
-  // `vocab_size`.
-  static Status NewDetachedBatch(const std::string& path_prefix, size_t vocab_size, size_t ranges,
+  // `vocab_size`, in blocks of the store's `layout` (StoreConfig::block_layout).
+  static Status NewDetachedBatch(const std::string& path_prefix, size_t vocab_size,
+                                 PairBlockLayout layout, size_t ranges,
                                  std::unique_ptr<Batch>* batch);
   // Completes a detached batch: *files gets the files that hold pairs, in
   // range order, which the batch then no longer removes.

@@ -32,8 +32,8 @@ namespace {
 // the last Merge entry; the first error is kept and returned ever after.
 class BatchFile {
  public:
-  BatchFile(std::string path, size_t vocab_size)
-      : path_(std::move(path)), vocab_size_(vocab_size) {}
+  BatchFile(std::string path, size_t vocab_size, PairBlockLayout layout)
+      : path_(std::move(path)), vocab_size_(vocab_size), layout_(layout) {}
   ~BatchFile() {
     if (writer_ == nullptr) return;
     writer_.reset();
@@ -59,9 +59,9 @@ class BatchFile {
     if (writer_ == nullptr) {
       SG_RETURN_IF_ERROR(Open(options, cf));
       first_row_ = row;
-      first_block_ = col / kBlockColumns;
+      first_block_ = PairBlockOf(layout_, row, col);
     }
-    const uint32_t block = col / kBlockColumns;
+    const uint32_t block = PairBlockOf(layout_, row, col);
     if (any_ && (row != row_ || block != block_)) SG_RETURN_IF_ERROR(FlushBlock());
     any_ = true;
     row_ = row;
@@ -76,7 +76,7 @@ class BatchFile {
     SG_RETURN_IF_ERROR(error_);
     if (entries_.empty()) return Status::OK();
     fragment_.clear();
-    EncodeFragment(block_, entries_, &fragment_);
+    EncodeFragment(row_, block_, entries_, &fragment_);
     entries_.clear();
     ++blocks_;
     return Check(writer_->Merge(EncodePairBlockKey(row_, block_), fragment_));
@@ -124,6 +124,7 @@ class BatchFile {
 
   const std::string path_;
   const size_t vocab_size_;
+  const PairBlockLayout layout_;
   std::unique_ptr<rocksdb::SstFileWriter> writer_;  // null until the first pair
   bool finished_ = false;
   Status error_;
@@ -154,12 +155,12 @@ class BatchImpl final : public Store::Batch {
   // `owner`: the store that commits the batch, or null (a detached batch).
   BatchImpl(const StoreImpl* owner, const rocksdb::Options& options,
             rocksdb::ColumnFamilyHandle* cf, const std::string& path_prefix, size_t ranges,
-            size_t vocab_size)
+            size_t vocab_size, PairBlockLayout layout)
       : owner_(owner), options_(options), cf_(cf), metadata_path_(path_prefix + "-meta.sst") {
     ranges_.reserve(ranges);
     for (size_t i = 0; i < ranges; ++i) {
-      ranges_.push_back(
-          std::make_unique<BatchFile>(fmt::format("{}-{}.sst", path_prefix, i), vocab_size));
+      ranges_.push_back(std::make_unique<BatchFile>(fmt::format("{}-{}.sst", path_prefix, i),
+                                                    vocab_size, layout));
     }
   }
 
@@ -175,7 +176,7 @@ class BatchImpl final : public Store::Batch {
     }
     if (metadata_ != nullptr)
       return Status::InvalidArgument(fmt::format("{}: metadata written twice", metadata_path_));
-    auto file = std::make_unique<BatchFile>(metadata_path_, 0);
+    auto file = std::make_unique<BatchFile>(metadata_path_, 0, owner_->config().block_layout());
     SG_RETURN_IF_ERROR(WriteMetadataFile(*owner_, cf_, metadata, file.get()));
     metadata_digest_ = MetadataDigest(metadata);
     metadata_vocab_changes_ = owner_->vocab_changes();
@@ -236,9 +237,10 @@ Status StoreImpl::NewBatch(size_t ranges, std::unique_ptr<Batch>* batch) {
   // bottommost one SstFileWriter would otherwise pick.
   rocksdb::Options options = options_;
   options.bottommost_compression = rocksdb::kDisableCompressionOption;
-  *batch = std::make_unique<BatchImpl>(
-      this, options, db_->DefaultColumnFamily(),
-      fmt::format("{}/{}/batch-{}", dir_, kStoreTmpDir, next_batch_++), ranges, vocab_.size());
+  *batch =
+      std::make_unique<BatchImpl>(this, options, db_->DefaultColumnFamily(),
+                                  fmt::format("{}/{}/batch-{}", dir_, kStoreTmpDir, next_batch_++),
+                                  ranges, vocab_.size(), config_.block_layout());
   return Status::OK();
 }
 
@@ -311,7 +313,8 @@ rocksdb::IngestExternalFileOptions OneStepIngestion() {
 
 Status StoreImpl::IngestRecords(const std::function<Status(const RecordPut& put)>& write,
                                 std::string_view what) {
-  BatchFile file(fmt::format("{}/{}/records-{}.sst", dir_, kStoreTmpDir, next_batch_++), 0);
+  BatchFile file(fmt::format("{}/{}/records-{}.sst", dir_, kStoreTmpDir, next_batch_++), 0,
+                 config_.block_layout());
   Status s = file.Open(options_, db_->DefaultColumnFamily());
   if (s.ok()) {
     s = write(
@@ -345,7 +348,8 @@ Status StoreImpl::IngestWithMetadata(std::vector<std::string> pair_files,
     // their own small file does not overlap the pairs'.
     std::optional<BatchFile> meta;
     if (metadata_file.empty()) {
-      meta.emplace(fmt::format("{}/{}/batch-{}-meta.sst", dir_, kStoreTmpDir, next_batch_++), 0);
+      meta.emplace(fmt::format("{}/{}/batch-{}-meta.sst", dir_, kStoreTmpDir, next_batch_++), 0,
+                   config_.block_layout());
       SG_RETURN_IF_ERROR(WriteMetadataFile(*this, db_->DefaultColumnFamily(), metadata, &*meta));
     }
     pair_files.push_back(metadata_file.empty() ? meta->path() : metadata_file);
@@ -361,7 +365,8 @@ Status StoreImpl::IngestWithMetadata(std::vector<std::string> pair_files,
   return Status::OK();
 }
 
-Status Store::NewDetachedBatch(const std::string& path_prefix, size_t vocab_size, size_t ranges,
+Status Store::NewDetachedBatch(const std::string& path_prefix, size_t vocab_size,
+                               PairBlockLayout layout, size_t ranges,
                                std::unique_ptr<Batch>* batch) {
   batch->reset();
   if (ranges == 0)
@@ -370,7 +375,8 @@ Status Store::NewDetachedBatch(const std::string& path_prefix, size_t vocab_size
   // files go into whichever store ingests them.
   rocksdb::Options options = StoreOptions(kStoreReadMemoryBytes, /*create=*/false);
   options.bottommost_compression = rocksdb::kDisableCompressionOption;
-  *batch = std::make_unique<BatchImpl>(nullptr, options, nullptr, path_prefix, ranges, vocab_size);
+  *batch = std::make_unique<BatchImpl>(nullptr, options, nullptr, path_prefix, ranges, vocab_size,
+                                       layout);
   return Status::OK();
 }
 

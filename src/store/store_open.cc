@@ -239,7 +239,7 @@ Status StoreImpl::LoadMetadata() {
         fmt::format("{}: store format version {} is newer than this build supports ({})", dir_,
                     version, kStoreFormatVersion));
   }
-  if (version != 1 && version != kStoreFormatVersion) {
+  if (version < 1) {
     return Status::Corruption(
         fmt::format("{}: {}: unknown store format version {}", dir_, kConfigKey, version));
   }
@@ -277,12 +277,13 @@ Status StoreImpl::LoadMetadata() {
 }
 
 Status StoreImpl::UpgradeFormat() {
-  if (!initialized_ || config_.format_version == kStoreFormatVersion) return Status::OK();
-  // Version 1 differs only in M/config: its vocabulary and input records
-  // read as a fixed-vocabulary store's (DecodeConfig), so rewriting the
-  // record is the whole upgrade, and older builds then refuse the store.
+  if (!initialized_ || config_.format_version != 1) return Status::OK();
+  // Version 1 differs from 2 only in M/config: its vocabulary and input
+  // records read as a fixed-vocabulary store's (DecodeConfig), so rewriting
+  // the record is the whole upgrade, and older builds then refuse the store.
+  // Not to version 3: its narrow pair blocks stay (kNarrowBlocksFormatVersion).
   StoreConfig upgraded = config_;
-  upgraded.format_version = kStoreFormatVersion;
+  upgraded.format_version = kNarrowBlocksFormatVersion;
   std::string value;
   EncodeConfig(upgraded, &value);
   rocksdb::WriteOptions wo;

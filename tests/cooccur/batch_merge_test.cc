@@ -131,3 +131,26 @@ TEST_CASE("MergeBatch refuses a batch whose ranges do not match", "[cooccur]") {
   RecordingBatch batch(2);
   CHECK(MergeBatch(&counts, {0}, &batch).code() == Status::Code::kInvalidArgument);
 }
+
+TEST_CASE("SplitKeySpace starts ranges where a block starts in either layout", "[cooccur]") {
+  // Rows on both sides of kWideBlockFromId, columns up to three wide blocks.
+  std::mt19937_64 rng(17);
+  std::map<uint64_t, uint64_t> records;
+  while (records.size() < 200000) {
+    const uint32_t row = kWideBlockFromId - 3 + static_cast<uint32_t>(rng() % 6);
+    records[PairKey(row, static_cast<uint32_t>(rng() % (3 * kWideBlockColumns)))] = 1;
+  }
+  std::vector<PairRecord> sorted;
+  for (const auto& [k, v] : records) sorted.push_back({k, v});
+  BatchCounts counts;
+  counts.sorted.push_back(sorted);
+  const std::vector<uint64_t> starts = SplitKeySpace(counts, 64, /*min_records=*/100);
+  CHECK(starts.size() > 20);
+  for (uint64_t start : starts) {
+    const uint32_t row = PairRow(start), col = PairCol(start);
+    INFO("range start (" << row << ", " << col << ")");
+    for (const PairBlockLayout layout : {PairBlockLayout::kNarrow, PairBlockLayout::kWide}) {
+      CHECK(uint64_t{PairBlockOf(layout, row, col)} * kBlockColumns == col);
+    }
+  }
+}

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <map>
 #include <random>
+#include <set>
 #include <thread>
 #include <tuple>
 
@@ -223,8 +224,9 @@ TEST_CASE("Batches written by other processes commit with their records in one s
   std::vector<std::string> files;
   for (int r = 0; r < 2; ++r) {
     std::unique_ptr<Store::Batch> batch;
-    REQUIRE(
-        Store::NewDetachedBatch(fmt::format("{}/rank-{}", tmp.path(), r), words, 2, &batch).ok());
+    REQUIRE(Store::NewDetachedBatch(fmt::format("{}/rank-{}", tmp.path(), r), words,
+                                    store->config().block_layout(), 2, &batch)
+                .ok());
     for (const auto& [rc, value] : rank_pairs[r])
       REQUIRE(batch->Add(0, rc.first, rc.second, value).ok());
     std::vector<std::string> written;
@@ -632,7 +634,8 @@ TEST_CASE("Metadata written beside the pairs commits as CommitBatch's own does",
   CHECK(batch->WriteMetadata(twice).code() == Status::Code::kInvalidArgument);
   // A detached batch carries no metadata.
   std::unique_ptr<Store::Batch> detached;
-  REQUIRE(Store::NewDetachedBatch(dir.path() + "/detached", 3, 1, &detached).ok());
+  REQUIRE(Store::NewDetachedBatch(dir.path() + "/detached", 3, PairBlockLayout::kWide, 1, &detached)
+              .ok());
   CHECK(detached->WriteMetadata(metadata).code() == Status::Code::kInvalidArgument);
 }
 
@@ -762,10 +765,56 @@ TEST_CASE("A version 1 store reads as a fixed vocabulary and is upgraded when op
     CHECK(store->config().min_count == 1);
     CHECK(store->vocab().size() == TestVocab().size());
   }
-  OpenOrDie(path, false);  // upgrades
+  OpenOrDie(path, false);  // upgrades, to the version of narrow pair blocks
   std::unique_ptr<Store> store;
   REQUIRE(Store::OpenForReading(path, kMemory, &store).ok());
-  CHECK(store->config().format_version == kStoreFormatVersion);
+  CHECK(store->config().format_version == kNarrowBlocksFormatVersion);
   CHECK(store->config().fixed_vocabulary);
   CHECK(store->vocab()[0].count == TestVocab()[0].count);
+}
+
+TEST_CASE("Version 3 stores write wide blocks for ids from 65536, older stores narrow ones",
+          "[store]") {
+  const uint32_t rare = kWideBlockFromId + 4;  // a row and a column of wide blocks
+  const Pairs pairs = {{{3, 5}, 1},    {{3, 5000}, 2},    {{3, rare}, 3},    {{3, 70000}, 4},
+                       {{rare, 5}, 5}, {{rare, 5000}, 6}, {{rare, 70000}, 7}};
+  // (row, block) of each pair block, block = first column / 4096.
+  using Keys = std::set<std::pair<uint32_t, uint32_t>>;
+  const Keys narrow = {{3, 0}, {3, 1}, {3, 16}, {3, 17}, {rare, 0}, {rare, 1}, {rare, 17}};
+  const Keys wide = {{3, 0}, {3, 1}, {3, 16}, {rare, 0}, {rare, 16}};
+  for (const uint32_t version : {1u, 2u, 3u}) {
+    INFO("format version " << version);
+    TestDir tmp("sg-store-layout-");
+    const std::string path = tmp.path() + "/store";
+    {
+      StoreConfig config;
+      config.format_version = version;
+      std::unique_ptr<Store> store = OpenOrDie(path, /*create=*/true);
+      REQUIRE(store->Initialize(config, NumberedVocab(75000)).ok());
+    }
+    Pairs twice;
+    {
+      std::unique_ptr<Store> store = OpenOrDie(path, /*create=*/false);  // upgrades version 1
+      CHECK(store->config().format_version == std::max(version, kNarrowBlocksFormatVersion));
+      REQUIRE(CommitPairs(store.get(), pairs).ok());
+      REQUIRE(CommitPairs(store.get(), pairs, nullptr, {}, /*ranges=*/2).ok());
+      for (const auto& [rc, value] : pairs) twice[rc] = 2 * value;
+      CHECK(ReadPairs(store.get()) == twice);
+    }
+    rocksdb::Options options;
+    options.merge_operator = NewPairBlockMergeOperator();
+    rocksdb::DB* raw = nullptr;
+    REQUIRE(rocksdb::DB::OpenForReadOnly(options, path, &raw).ok());
+    std::unique_ptr<rocksdb::DB> db(raw);
+    Keys keys;
+    std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(rocksdb::ReadOptions()));
+    for (it->Seek(std::string(1, kPairKeyPrefix)); it->Valid(); it->Next()) {
+      uint32_t row = 0, block = 0;
+      if (!DecodePairBlockKey(std::string_view(it->key().data(), it->key().size()), &row, &block))
+        break;
+      keys.insert({row, block});
+    }
+    REQUIRE(it->status().ok());
+    CHECK(keys == (version >= 3 ? wide : narrow));
+  }
 }

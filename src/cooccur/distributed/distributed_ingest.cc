@@ -203,8 +203,9 @@ std::string RowStarts(const std::vector<uint64_t>& counts, uint32_t window, int 
 // group index), one file each, merged in parallel on `arena`; *files is
 // empty when no pair came. The runs are read where their ranks wrote them.
 Status MergeSlices(const JobPaths& paths, int rank, uint64_t round, size_t vocab_size,
-                   const std::vector<PairRun>& slices, uint64_t begin, uint64_t end,
-                   tbb::task_arena* arena, std::vector<std::string>* files, uint64_t* pairs) {
+                   PairBlockLayout layout, const std::vector<PairRun>& slices, uint64_t begin,
+                   uint64_t end, tbb::task_arena* arena, std::vector<std::string>* files,
+                   uint64_t* pairs) {
   BatchCounts sampled;
   sampled.runs = slices;
   std::vector<uint64_t> starts{begin};
@@ -215,7 +216,7 @@ Status MergeSlices(const JobPaths& paths, int rank, uint64_t round, size_t vocab
   }
   std::unique_ptr<Store::Batch> rows;
   SG_RETURN_IF_ERROR(
-      Store::NewDetachedBatch(paths.Rows(rank, round), vocab_size, starts.size(), &rows));
+      Store::NewDetachedBatch(paths.Rows(rank, round), vocab_size, layout, starts.size(), &rows));
   std::vector<Status> status(starts.size());
   std::vector<uint64_t> range_pairs(starts.size(), 0);
   arena->execute([&] {
@@ -614,9 +615,10 @@ Status CountRounds(MpiWorld* world, const JobPaths& paths, Store* store, int thr
     uint64_t pairs = 0;
     std::vector<std::string> row_files;
     const uint64_t my_end = rank + 1 < ranks ? owner_starts[rank + 1] : UINT64_MAX;
-    SG_RETURN_IF_ERROR(world->Agree(MergeSlices(paths, rank, stats->ingest.batches,
-                                                counting->vocab->size(), slices, owner_starts[rank],
-                                                my_end, &merge_arena, &row_files, &pairs)));
+    SG_RETURN_IF_ERROR(
+        world->Agree(MergeSlices(paths, rank, stats->ingest.batches, counting->vocab->size(),
+                                 counting->config.block_layout(), slices, owner_starts[rank],
+                                 my_end, &merge_arena, &row_files, &pairs)));
     stats->pairs += world->Sum(pairs);
     my_pairs += pairs;
     stats->merge_seconds += world->Max(SecondsSince(phase));
