@@ -46,12 +46,18 @@ inline uint32_t PairBlockOf(PairBlockLayout layout, uint32_t row, uint32_t col) 
     return col / kWideBlockColumns * (kWideBlockColumns / kBlockColumns);
   return col / kBlockColumns;
 }
-// The most columns block (row, block) may span in either layout: what a
-// reader checks a fragment against.
-inline uint64_t PairBlockMaxColumns(uint32_t row, uint32_t block) {
-  return row >= kWideBlockFromId || uint64_t{block} * kBlockColumns >= kWideBlockFromId
+// The columns block (row, block) spans under `layout`; a block's index is a
+// multiple of this / kBlockColumns.
+inline uint64_t PairBlockColumns(PairBlockLayout layout, uint32_t row, uint32_t block) {
+  return layout == PairBlockLayout::kWide &&
+                 (row >= kWideBlockFromId || uint64_t{block} * kBlockColumns >= kWideBlockFromId)
              ? kWideBlockColumns
              : kBlockColumns;
+}
+// The most columns block (row, block) may span in either layout: what the
+// merge operator, which knows no store, checks a fragment against.
+inline uint64_t PairBlockMaxColumns(uint32_t row, uint32_t block) {
+  return PairBlockColumns(PairBlockLayout::kWide, row, block);
 }
 
 struct ColumnValue {

@@ -187,6 +187,15 @@ Status StoreImpl::VisitPairBlock(const rocksdb::Iterator& it, const PairVisitor&
     return Status::Corruption(
         fmt::format("{}: pair block row {} block {}: malformed fragment", dir_, *row, *block));
   }
+  // DecodeFragment allows the widest block of either layout; the store's
+  // own is exact, so a block that would overlap its neighbours is refused.
+  const uint64_t columns = PairBlockColumns(config_.block_layout(), *row, *block);
+  if (*block % (columns / kBlockColumns) != 0 ||
+      (!entries->empty() && entries->back().col >= uint64_t{*block} * kBlockColumns + columns)) {
+    return Status::Corruption(fmt::format(
+        "{}: pair block row {} block {}: not a block of this store's {}-column layout there", dir_,
+        *row, *block, columns));
+  }
   if (*row >= vocab_.size() || (!entries->empty() && entries->back().col >= vocab_.size())) {
     return Status::Corruption(
         fmt::format("{}: pair block row {} block {}: pair outside the vocabulary of {} words", dir_,

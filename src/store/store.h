@@ -190,8 +190,8 @@ class Store {
     // REQUIRES: range < ranges(); (row, col) strictly increasing across the
     // calls for one range; every pair of a range precedes, in (row, col)
     // order, every pair of the ranges after it, and no pair block
-    // (pair_block.h: kBlockColumns columns of a row) has pairs in two ranges
-    // (CommitBatch checks); value > 0.
+    // (pair_block.h: PairBlockOf) has pairs in two ranges (CommitBatch
+    // checks); value > 0.
     virtual Status Add(size_t range, uint32_t row, uint32_t col, uint64_t value) = 0;
     // Completes range `range`'s file (synced to disk), so that CommitBatch
     // has less to do on one thread; no Add() for the range after it.

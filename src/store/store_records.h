@@ -40,7 +40,7 @@ bool DecodeVocabKey(std::string_view key, uint32_t* id);
 // whatever the rest of its record holds.
 void EncodeConfig(const StoreConfig& config, std::string* out);
 bool DecodeConfigVersion(std::string_view value, uint32_t* format_version);
-// REQUIRES: DecodeConfigVersion() gave 1 or kStoreFormatVersion. A version 1
+// REQUIRES: DecodeConfigVersion() gave 1 to kStoreFormatVersion. A version 1
 // record is read as a fixed vocabulary with no further cut. EncodeConfig
 // writes config.format_version's layout.
 bool DecodeConfig(std::string_view value, StoreConfig* config);

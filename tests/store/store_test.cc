@@ -18,6 +18,7 @@
 #include "store/ranked_vocab.h"
 #include "streamglove/store_info.h"
 #include "test_util.h"
+#include "util/coding.h"
 #include "util/file.h"
 
 using namespace streamglove;
@@ -816,5 +817,44 @@ TEST_CASE("Version 3 stores write wide blocks for ids from 65536, older stores n
     }
     REQUIRE(it->status().ok());
     CHECK(keys == (version >= 3 ? wide : narrow));
+  }
+}
+
+TEST_CASE("A block of the wrong width or place for the store's layout is a corruption", "[store]") {
+  const uint32_t rare = kWideBlockFromId + 4;
+  // Each a block that the merge operator takes (its widest width holds it)
+  // but the store's own layout does not.
+  struct Case {
+    uint32_t version, block;
+    uint64_t delta;  // of the one column, from the block's first
+  };
+  for (const Case& c : {Case{2, 16, 5000},  // a narrow store: block 16 ends at 69631
+                        Case{3, 17, 1}}) {  // a wide store: wide blocks start at multiples of 16
+    INFO("format version " << c.version << ", block " << c.block);
+    TestDir tmp("sg-store-layout-");
+    {
+      StoreConfig config;
+      config.format_version = c.version;
+      std::unique_ptr<Store> store = OpenOrDie(tmp.path(), /*create=*/true);
+      REQUIRE(store->Initialize(config, NumberedVocab(75000)).ok());
+    }
+    {
+      rocksdb::Options options;
+      options.merge_operator = NewPairBlockMergeOperator();
+      rocksdb::DB* raw = nullptr;
+      REQUIRE(rocksdb::DB::Open(options, tmp.path(), &raw).ok());
+      std::unique_ptr<rocksdb::DB> db(raw);
+      std::string fragment;
+      PutVarint64(&fragment, 1);
+      PutVarint64(&fragment, c.delta);
+      PutVarint64(&fragment, 7);
+      REQUIRE(db->Merge(rocksdb::WriteOptions(), EncodePairBlockKey(rare, c.block), fragment).ok());
+      REQUIRE(db->Close().ok());
+    }
+    std::unique_ptr<Store> store = OpenOrDie(tmp.path(), false);
+    const Status s = store->ForEachPair([](uint32_t, uint32_t, uint64_t) { return Status::OK(); });
+    INFO(s.ToString());
+    CHECK(s.code() == Status::Code::kCorruption);
+    CHECK(s.ToString().find("layout") != std::string::npos);
   }
 }
