@@ -74,8 +74,8 @@ inline constexpr size_t kTailBufferShare = 8;
 // not spend. Measured at two points (docs/benchmarks.md, "Growing stores and
 // additions"): wiki100M's cut leaves out 1.4% of the tokens, for 1.12x the
 // time and 1.20x the disk; a generated corpus's --max-vocab 100000 leaves out
-// 15.1%, for 2.1x and 2.9x. 5% is a choice between them, where a line
-// through the two points predicts about 1.4x the time (not measured).
+// 15.1%, for 2.0x and 2.6x. 5% is a choice between them, where a line
+// through the two points predicts about 1.35x the time (not measured).
 inline constexpr double kBelowCutNoticeShare = 0.05;
 
 }  // namespace streamglove::config
