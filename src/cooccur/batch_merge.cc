@@ -14,12 +14,12 @@ namespace {
 // Records (or dense cells) one key sample stands for.
 constexpr uint64_t kSampleRecords = kPairRunGroupRecords;
 
-// The first column of the block that holds `key` in the layout of widest
-// blocks there: a range that starts there splits no block in either layout.
+// The first column of the block that holds `key` in the wide layout, whose
+// blocks are each a whole number of narrow ones: a range that starts there
+// splits no block in either layout.
 uint64_t BlockStart(uint64_t key) {
-  const uint32_t row = PairRow(key), col = PairCol(key);
-  const uint64_t columns = PairBlockMaxColumns(row, col / kBlockColumns);
-  return PairKey(row, static_cast<uint32_t>(col / columns * columns));
+  const uint32_t row = PairRow(key);
+  return PairKey(row, PairBlockOf(PairBlockLayout::kWide, row, PairCol(key)) * kBlockColumns);
 }
 
 }  // namespace

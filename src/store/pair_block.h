@@ -40,19 +40,25 @@ static_assert(kWideBlockFromId % kWideBlockColumns == 0 && kWideBlockColumns % k
 // or wide from kWideBlockFromId (format 3).
 enum class PairBlockLayout { kNarrow, kWide };
 
-// The block (its first column / kBlockColumns) that holds (row, col).
+// Whether block (row, block) is a wide one under `layout`: the one rule
+// behind PairBlockOf and PairBlockColumns. A narrow block's first column is
+// at or above kWideBlockFromId exactly when all of its columns are.
+inline bool IsWidePairBlock(PairBlockLayout layout, uint32_t row, uint32_t block) {
+  return layout == PairBlockLayout::kWide &&
+         (row >= kWideBlockFromId || uint64_t{block} * kBlockColumns >= kWideBlockFromId);
+}
+// The block (its first column / kBlockColumns) that holds (row, col). On
+// the commit's path for every pair: constant divisors only.
 inline uint32_t PairBlockOf(PairBlockLayout layout, uint32_t row, uint32_t col) {
-  if (layout == PairBlockLayout::kWide && (row >= kWideBlockFromId || col >= kWideBlockFromId))
-    return col / kWideBlockColumns * (kWideBlockColumns / kBlockColumns);
-  return col / kBlockColumns;
+  const uint32_t narrow = col / kBlockColumns;
+  return IsWidePairBlock(layout, row, narrow)
+             ? col / kWideBlockColumns * (kWideBlockColumns / kBlockColumns)
+             : narrow;
 }
 // The columns block (row, block) spans under `layout`; a block's index is a
 // multiple of this / kBlockColumns.
 inline uint64_t PairBlockColumns(PairBlockLayout layout, uint32_t row, uint32_t block) {
-  return layout == PairBlockLayout::kWide &&
-                 (row >= kWideBlockFromId || uint64_t{block} * kBlockColumns >= kWideBlockFromId)
-             ? kWideBlockColumns
-             : kBlockColumns;
+  return IsWidePairBlock(layout, row, block) ? kWideBlockColumns : kBlockColumns;
 }
 // The most columns block (row, block) may span in either layout: what the
 // merge operator, which knows no store, checks a fragment against.

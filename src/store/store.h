@@ -86,7 +86,8 @@ struct StoreConfig {
 
   // How the store's rows are cut into pair blocks (pair_block.h).
   PairBlockLayout block_layout() const {
-    return format_version >= 3 ? PairBlockLayout::kWide : PairBlockLayout::kNarrow;
+    return format_version > kNarrowBlocksFormatVersion ? PairBlockLayout::kWide
+                                                       : PairBlockLayout::kNarrow;
   }
 };
 
