@@ -17,15 +17,16 @@ std::string_view View(const rocksdb::Slice& s) { return {s.data(), s.size()}; }
 
 }  // namespace
 
-StoreImpl::StoreImpl(std::string dir, int lock_fd) : dir_(std::move(dir)), lock_fd_(lock_fd) {}
+StoreImpl::StoreImpl(std::string dir, std::unique_ptr<FileLock> lock)
+    : dir_(std::move(dir)), lock_(std::move(lock)) {}
 
 StoreImpl::~StoreImpl() {
   if (db_ != nullptr) {
     db_->Close().PermitUncheckedError();
     db_.reset();
   }
-  // Only now, with RocksDB closed, may another process open the store.
-  ::close(lock_fd_);
+  // lock_ is released after this body: only with RocksDB closed may another
+  // process open the store.
 }
 
 Status StoreImpl::FromRocks(const rocksdb::Status& s, std::string_view what) const {

@@ -4,8 +4,8 @@
 // store_batch.cc (batches and their atomic commit), batch_metadata.cc (a
 // batch's metadata as records).
 //
-// Invariants: db_ is open for the object's lifetime and lock_fd_ holds the
-// exclusive flock on DIR/LOCK.streamglove; once initialized_, config_ and
+// Invariants: db_ is open for the object's lifetime and lock_ holds the
+// exclusive lock on DIR/LOCK.streamglove; once initialized_, config_ and
 // vocab_ equal what the store holds.
 //
 // Thread-safety: none (see Store).
@@ -25,6 +25,7 @@
 #include "store/pair_block.h"
 #include "store/store.h"
 #include "util/config.h"
+#include "util/file_lock.h"
 
 namespace streamglove {
 
@@ -42,13 +43,21 @@ uint64_t MetadataDigest(const BatchMetadata& metadata);
 
 class StoreImpl final : public Store {
  public:
-  // Takes ownership of `lock_fd` (the locked DIR/LOCK.streamglove).
-  StoreImpl(std::string dir, int lock_fd);
+  // `lock`: DIR/LOCK.streamglove, held until RocksDB is closed.
+  StoreImpl(std::string dir, std::unique_ptr<FileLock> lock);
   ~StoreImpl() override;
   StoreImpl(const StoreImpl&) = delete;
   StoreImpl& operator=(const StoreImpl&) = delete;
 
   // Steps of Store::Open(), in this order.
+  // Open() only, before anything is written: an existing store is opened
+  // read-only and its table files read whole, their block checksums checked
+  // (Corruption otherwise), so that a damaged store takes no batch, words or
+  // upgrade, not even the new MANIFEST and WAL of an open for writing: a
+  // commit would build on tables nothing has read since they were written,
+  // and compactions would carry the damage into new files. It costs one read
+  // of the store per Open() for writing (docs/reliability.md: the figures).
+  Status CheckBeforeWriting(size_t memory_bytes);
   Status OpenDb(size_t memory_bytes, bool create, bool read_only);
   Status LoadMetadata();
   // Rewrites an older format's config record as this build's (Open() only).
@@ -123,7 +132,7 @@ class StoreImpl final : public Store {
                             const std::string& metadata_file = std::string());
 
   const std::string dir_;
-  const int lock_fd_;
+  const std::unique_ptr<FileLock> lock_;
   rocksdb::Options options_;  // the DB's; batches write their SST files with a copy
   std::unique_ptr<rocksdb::DB> db_;
   uint64_t next_batch_ = 0;  // numbers DIR/tmp/batch-<n>-<range>.sst

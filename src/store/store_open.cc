@@ -1,12 +1,6 @@
 // Store::Open: directory checks, the process lock, RocksDB options, and
 // loading config and vocabulary into memory.
-#include <fcntl.h>
-#include <sys/file.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
-#include <charconv>
 #include <filesystem>
 #include <system_error>
 
@@ -35,8 +29,38 @@ Status FsError(const std::string& path, const std::error_code& ec) {
   return ErrnoStatus(path, ec.value());
 }
 
+// A store directory without RocksDB's CURRENT is either one whose creation
+// was killed before RocksDB wrote it (nothing committed: it may be created
+// again) or a damaged store, which must never be created over: RocksDB would
+// start an empty database beside the old tables and the next commit's
+// obsolete-file sweep would delete them. The tables and a WAL that holds
+// records are what a store commits to, so they tell the two apart.
+Status CheckNoOrphanedData(const std::string& dir) {
+  uint64_t tables = 0, wal_bytes = 0;
+  std::vector<std::string> manifests;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const fs::path& path = it->path();
+    const std::string name = path.filename().string();
+    if (path.extension() == ".sst") ++tables;
+    if (path.extension() == ".log") wal_bytes += it->file_size(ec);
+    if (name.rfind("MANIFEST-", 0) == 0) manifests.push_back(name);
+  }
+  if (ec) return FsError(dir, ec);
+  if (tables == 0 && wal_bytes == 0) return Status::OK();
+  std::sort(manifests.begin(), manifests.end());
+  return Status::Corruption(fmt::format(
+      "{}: a damaged store: RocksDB's CURRENT file is missing ({} table files, {} bytes of WAL "
+      "and {} remain); nothing was changed: restore the directory from a copy{}, or remove it "
+      "to start a new store",
+      dir, tables, wal_bytes, manifests.empty() ? "no MANIFEST" : manifests.back(),
+      manifests.empty() ? ""
+                        : fmt::format(" (or write CURRENT holding the line '{}')", manifests.back())));
+}
+
 // Creates a missing directory (with `create`), and refuses a directory that
-// holds something other than a store before anything is written into it.
+// holds something other than a store, or a damaged one, before anything is
+// written into it.
 Status CheckDirectory(const std::string& dir, bool create) {
   std::error_code ec;
   const fs::file_status st = fs::status(dir, ec);
@@ -54,47 +78,18 @@ Status CheckDirectory(const std::string& dir, bool create) {
   if (empty) return create ? Status::OK() : NoStore(dir);
   const bool has_current = fs::exists(fs::path(dir) / "CURRENT", ec);
   if (ec) return FsError(dir, ec);
+  if (has_current) return Status::OK();
   const bool has_lock = fs::exists(fs::path(dir) / kStoreLockFile, ec);
   if (ec) return FsError(dir, ec);
-  if (!has_current && !has_lock) {
-    return Status::Corruption(fmt::format("{}: not a streamglove store", dir));
-  }
-  return Status::OK();
+  if (!has_lock) return Status::Corruption(fmt::format("{}: not a streamglove store", dir));
+  return CheckNoOrphanedData(dir);
 }
 
-// Takes the exclusive flock on DIR/LOCK.streamglove and writes our pid into
-// it. flock belongs to the open file description, so a second Open() in the
-// same process is refused too.
+// Takes the exclusive lock on DIR/LOCK.streamglove (FileLock).
 // `pid_required`: false for readers, which must work on a full disk.
-Status LockDirectory(const std::string& dir, bool pid_required, int* lock_fd) {
-  const std::string path = dir + "/" + kStoreLockFile;
-  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0) return ErrnoStatus(path, errno);
-  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
-    const int err = errno;
-    Status s = ErrnoStatus(path, err);
-    if (err == EWOULDBLOCK) {
-      char buf[32];
-      const ssize_t n = ::pread(fd, buf, sizeof(buf), 0);
-      long pid = 0;
-      const bool have_pid =
-          n > 0 && std::from_chars(buf, buf + n, pid).ec == std::errc() && pid > 0;
-      s = Status::Busy(fmt::format("{}: store is in use by another process (pid {})", dir,
-                                   have_pid ? std::to_string(pid) : "unknown"));
-    }
-    ::close(fd);
-    return s;
-  }
-  const std::string pid = fmt::format("{}\n", ::getpid());
-  if ((::ftruncate(fd, 0) != 0 ||
-       ::pwrite(fd, pid.data(), pid.size(), 0) != static_cast<ssize_t>(pid.size())) &&
-      pid_required) {
-    const Status s = ErrnoStatus(path, errno);
-    ::close(fd);
-    return s;
-  }
-  *lock_fd = fd;
-  return Status::OK();
+Status LockDirectory(const std::string& dir, bool pid_required, std::unique_ptr<FileLock>* lock) {
+  return FileLock::Acquire(dir + "/" + kStoreLockFile,
+                           dir + ": store is in use by another process", pid_required, lock);
 }
 
 // Empties DIR/tmp: batch files of a process that was killed before commit.
@@ -171,9 +166,10 @@ Status Store::Open(const std::string& dir, size_t memory_bytes, bool create,
                    std::unique_ptr<Store>* store) {
   store->reset();
   SG_RETURN_IF_ERROR(CheckDirectory(dir, create));
-  int lock_fd = -1;
-  SG_RETURN_IF_ERROR(LockDirectory(dir, /*pid_required=*/true, &lock_fd));
-  auto impl = std::make_unique<StoreImpl>(dir, lock_fd);
+  std::unique_ptr<FileLock> lock;
+  SG_RETURN_IF_ERROR(LockDirectory(dir, /*pid_required=*/true, &lock));
+  auto impl = std::make_unique<StoreImpl>(dir, std::move(lock));
+  SG_RETURN_IF_ERROR(impl->CheckBeforeWriting(memory_bytes));
   SG_RETURN_IF_ERROR(ResetTmpDir(dir));
   SG_RETURN_IF_ERROR(RemoveEmptyWalFiles(dir));
   SG_RETURN_IF_ERROR(impl->OpenDb(memory_bytes, create, /*read_only=*/false));
@@ -187,9 +183,9 @@ Status Store::OpenForReading(const std::string& dir, size_t memory_bytes,
                              std::unique_ptr<Store>* store) {
   store->reset();
   SG_RETURN_IF_ERROR(CheckDirectory(dir, /*create=*/false));
-  int lock_fd = -1;
-  SG_RETURN_IF_ERROR(LockDirectory(dir, /*pid_required=*/false, &lock_fd));
-  auto impl = std::make_unique<StoreImpl>(dir, lock_fd);
+  std::unique_ptr<FileLock> lock;
+  SG_RETURN_IF_ERROR(LockDirectory(dir, /*pid_required=*/false, &lock));
+  auto impl = std::make_unique<StoreImpl>(dir, std::move(lock));
   SG_RETURN_IF_ERROR(impl->OpenDb(memory_bytes, /*create=*/false, /*read_only=*/true));
   SG_RETURN_IF_ERROR(impl->LoadMetadata());
   *store = std::move(impl);
@@ -274,6 +270,25 @@ Status StoreImpl::LoadMetadata() {
   }
   initialized_ = true;
   return Status::OK();
+}
+
+Status StoreImpl::CheckBeforeWriting(size_t memory_bytes) {
+  std::error_code ec;
+  if (!fs::exists(fs::path(dir_) / "CURRENT", ec)) return ec ? FsError(dir_, ec) : Status::OK();
+  rocksdb::DB* raw = nullptr;
+  rocksdb::Status s =
+      rocksdb::DB::OpenForReadOnly(StoreOptions(memory_bytes, /*create=*/false), dir_, &raw);
+  const std::unique_ptr<rocksdb::DB> db(raw);
+  if (s.ok()) s = db->VerifyChecksum();
+  if (s.ok()) return Status::OK();
+  // A file RocksDB's records name that is gone is damage too.
+  if (!s.IsCorruption() && !s.IsNotFound() && !s.IsPathNotFound()) {
+    return FromRocks(s, "opening RocksDB");
+  }
+  return Status::Corruption(fmt::format(
+      "{}: the store is damaged ({}); nothing was written to it: `streamglove verify --store {}` "
+      "lists the problems; restore the store from a copy, or build it again",
+      dir_, s.ToString(), dir_));
 }
 
 Status StoreImpl::UpgradeFormat() {

@@ -457,6 +457,92 @@ TEST_CASE("Store::Open refuses what is not a usable store", "[store]") {
   }
 }
 
+// Every file of `dir` (not its folders) with its bytes, but the lock files
+// and RocksDB's info log: what a refused Open() must leave as it was.
+std::map<std::string, std::string> StoreFiles(const std::string& dir) {
+  std::map<std::string, std::string> files;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    if (!e.is_regular_file() || name.rfind("LOCK", 0) == 0 || name.rfind("LOG", 0) == 0) continue;
+    files[name] = ReadFile(e.path().string());
+  }
+  return files;
+}
+
+TEST_CASE("A damaged store is refused, never created over or written to", "[store]") {
+  TestDir tmp("sg-store-");
+  const std::string path = tmp.path();
+  {
+    std::unique_ptr<Store> store = NewInitializedStore(path);
+    REQUIRE(CommitPairs(store.get(), {{{0, 1}, 3}, {{1, 0}, 3}, {{2, 3}, 5}}).ok());
+  }
+  const auto remove_matching = [&](const std::string& prefix) {
+    for (const auto& e : std::filesystem::directory_iterator(path)) {
+      if (e.path().filename().string().rfind(prefix, 0) == 0) std::filesystem::remove(e.path());
+    }
+  };
+  std::unique_ptr<Store> store;
+  SECTION("CURRENT missing: refused for writing and reading, the tables kept") {
+    std::filesystem::remove(path + "/CURRENT");
+    const std::map<std::string, std::string> before = StoreFiles(path);
+    for (const bool create : {true, false}) {
+      const Status s = Store::Open(path, kMemory, create, &store);
+      INFO(s.ToString());
+      CHECK(s.code() == Status::Code::kCorruption);
+      CHECK(s.message().find(path + ": a damaged store: RocksDB's CURRENT file is missing") == 0);
+      CHECK(s.message().find("write CURRENT holding the line 'MANIFEST-") != std::string::npos);
+    }
+    CHECK(Store::OpenForReading(path, kMemory, &store).code() == Status::Code::kCorruption);
+    CHECK(StoreFiles(path) == before);
+    // The recovery the message names gives back the store as it was.
+    std::string manifest;
+    for (const auto& [name, bytes] : before) {
+      if (name.rfind("MANIFEST-", 0) == 0) manifest = name;
+    }
+    WriteFile(path + "/CURRENT", manifest + "\n");
+    store = OpenOrDie(path, false);
+    CHECK(ReadPairs(store.get()) == Pairs{{{0, 1}, 3}, {{1, 0}, 3}, {{2, 3}, 5}});
+  }
+  SECTION("CURRENT and the MANIFEST missing") {
+    std::filesystem::remove(path + "/CURRENT");
+    remove_matching("MANIFEST-");
+    const std::map<std::string, std::string> before = StoreFiles(path);
+    const Status s = Store::Open(path, kMemory, true, &store);
+    CHECK(s.code() == Status::Code::kCorruption);
+    CHECK(s.message().find("no MANIFEST remain") != std::string::npos);
+    CHECK(StoreFiles(path) == before);
+  }
+  SECTION("a flipped byte in a table: nothing is written") {
+    std::string sst;
+    for (const auto& e : std::filesystem::directory_iterator(path)) {
+      if (e.path().extension() == ".sst") sst = e.path().string();
+    }
+    REQUIRE_FALSE(sst.empty());
+    std::string bytes = ReadFile(sst);
+    bytes[bytes.size() / 4] ^= 0x5a;
+    WriteFile(sst, bytes);
+    const std::map<std::string, std::string> before = StoreFiles(path);
+    const Status s = Store::Open(path, kMemory, false, &store);
+    INFO(s.ToString());
+    CHECK(s.code() == Status::Code::kCorruption);
+    CHECK(s.message().find(path + ": the store is damaged (") == 0);
+    CHECK(s.message().find("nothing was written to it") != std::string::npos);
+    CHECK(StoreFiles(path) == before);
+  }
+}
+
+TEST_CASE("A store whose creation was killed before RocksDB wrote it is created again",
+          "[store]") {
+  TestDir tmp("sg-store-");
+  // What a process killed inside Open(create) may leave: the lock, tmp/,
+  // and RocksDB's first files before CURRENT (no table, no record).
+  WriteFile(tmp.path() + "/LOCK.streamglove", "12345\n");
+  std::filesystem::create_directory(tmp.path() + "/tmp");
+  WriteFile(tmp.path() + "/000003.log", "");
+  NewInitializedStore(tmp.path()).reset();
+  CHECK(OpenOrDie(tmp.path(), false)->initialized());
+}
+
 TEST_CASE("Store::Open removes batch files left by a killed process", "[store]") {
   TestDir tmp("sg-store-");
   NewInitializedStore(tmp.path()).reset();
