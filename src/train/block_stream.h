@@ -70,6 +70,10 @@ struct BlockStreamInfo {
 // The block stream's folder inside a store directory. The store counts only
 // the files directly in its directory as its own (Store::SizeOnDisk).
 inline constexpr char kBlockStreamDir[] = "blocks";
+// Beside the folder: a training holds it (FileLock) from before it opens
+// the block stream until it ends, since a second training of the store
+// would rebuild the blocks under the first.
+inline constexpr char kBlockStreamLockFile[] = "LOCK.blocks";
 
 // Block i's file.
 std::string BlockPath(const BlockStreamInfo& info, size_t i);

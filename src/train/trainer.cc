@@ -33,6 +33,7 @@
 #include "util/alias_table.h"
 #include "util/duration.h"
 #include "util/file.h"
+#include "util/file_lock.h"
 #include "util/hash.h"
 #include "util/progress.h"
 #include "util/threads.h"
@@ -272,11 +273,15 @@ Status ValidateTrainOptions(const TrainOptions& o) {
         fmt::format("--warm-start {}: needs an earlier run's output and its {}.checkpoint",
                     o.warm_start, o.warm_start));
   }
-  if (!(o.x_max > 0)) return Status::InvalidArgument("--x-max must be positive");
-  if (!(o.alpha > 0)) return Status::InvalidArgument("--alpha must be positive");
-  if (!(o.eta >= 0))
+  // Infinities pass the comparisons but train nothing: every update would
+  // be non-finite and skipped, or weigh every pair alike.
+  if (!(o.x_max > 0 && std::isfinite(o.x_max)))
+    return Status::InvalidArgument("--x-max must be a positive number");
+  if (!(o.alpha > 0 && std::isfinite(o.alpha)))
+    return Status::InvalidArgument("--alpha must be a positive number");
+  if (!(o.eta >= 0 && std::isfinite(o.eta)))
     return Status::InvalidArgument(
-        "--eta must be positive (or 0 for the objective's and store's default)");
+        "--eta must be a positive number (or 0 for the objective's and store's default)");
   if (!(o.step_scale > 0 && o.step_scale <= 100))
     return Status::InvalidArgument("--step-scale must be in (0, 100]");
   if (!(o.decay_fraction >= 0 && o.decay_fraction <= 1)) {
@@ -297,7 +302,8 @@ Status ValidateTrainOptions(const TrainOptions& o) {
     return Status::InvalidArgument(
         fmt::format("--memory must be at least {}", FormatBytes(kMinMemoryBytes)));
   }
-  if (!(o.budget_seconds >= 0)) return Status::InvalidArgument("--budget must be positive");
+  if (!(o.budget_seconds >= 0 && std::isfinite(o.budget_seconds)))
+    return Status::InvalidArgument("--budget must be a positive duration");
   if (o.device_sequential && o.device == TrainDevice::kCpu) {
     return Status::InvalidArgument(
         "--device-sequential is for a device (on the CPU, --threads 1 is sequential)");
@@ -804,6 +810,52 @@ Status TrainEpochs(EpochRun run, uint32_t epoch, TrainOptions* o, BudgetPlan* pl
   return Status::OK();
 }
 
+// A run that trained nothing must not end as if it had: the vectors would
+// be the random start, or what overflowing steps made of it. A resumed run
+// whose checkpoint had every epoch trains none and writes the checkpoint's.
+Status CheckTrained(const TrainOptions& o, const TrainStats& stats) {
+  uint64_t updates = 0;
+  for (const EpochStats& e : stats.epochs) updates += e.updates;
+  if (updates == 0 && stats.start_epoch == 0) {
+    return Status::InvalidArgument(fmt::format(
+        "nothing was trained, so no vectors were written{}",
+        o.budget_seconds > 0
+            ? fmt::format(": the {} budget was spent before the first update (the blocks' "
+                          "build and the rates' measurement come first); give a larger --budget, "
+                          "or --epochs without one",
+                          FormatDuration(o.budget_seconds))
+            : std::string()));
+  }
+  if (stats.epochs.empty()) return Status::OK();
+  const EpochStats& last = stats.epochs.back();
+  if (last.updates > 0 && last.skipped == last.updates) {
+    return Status::InvalidArgument(fmt::format(
+        "every update of epoch {} was skipped as non-finite (NaN or Inf), so no vectors were "
+        "written: the learning rate ({}) is too large for these counts; lower --eta",
+        last.epoch, stats.eta));
+  }
+  return Status::OK();
+}
+
+// Steps that overflowed leave Inf or NaN in the parameters (skip-gram's
+// updates are not checked one by one); such vectors are not written.
+Status CheckFinite(const ParameterRows& rows, const TrainOptions& o) {
+  for (const float* base : {rows.word, rows.context}) {
+    for (uint32_t i = 0; i < rows.count; ++i) {
+      const float* row = base + i * rows.stride;
+      for (uint32_t b = 0; b < rows.dim; ++b) {
+        if (!std::isfinite(row[b])) {
+          return Status::InvalidArgument(fmt::format(
+              "training diverged (a parameter of word rank {} is {}), so no vectors were "
+              "written: lower --eta (the learning rate was {}){}",
+              i, row[b], o.eta, o.eta > 0 ? "" : ", the default"));
+        }
+      }
+    }
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 Status Train(const std::string& store_dir, const std::string& output, const TrainOptions& options,
@@ -848,6 +900,11 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
   size_t block_bytes = 0;
   // The ranked words stay with the parameters (the vectors file names them).
   SG_RETURN_IF_ERROR(PlanMemory(o, cut, staging, ranked.memory_bytes(), &dims, &block_bytes));
+  std::unique_ptr<FileLock> blocks_lock;
+  SG_RETURN_IF_ERROR(FileLock::Acquire(
+      store_dir + "/" + kBlockStreamLockFile,
+      store_dir + ": another training of this store is running (it reads blocks/)",
+      /*pid_required=*/false, &blocks_lock));
   BlockStreamInfo blocks;
   const auto build_start = Clock::now();
   SG_RETURN_IF_ERROR(OpenBlockStream(store.get(), store_dir + "/" + kBlockStreamDir, ranked,
@@ -895,8 +952,10 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
   SG_RETURN_IF_ERROR(TrainEpochs(run, epoch, &o, &plan, &log, stats));
   SG_RETURN_IF_ERROR(trainer->CopyModelToHost());
   SG_RETURN_IF_ERROR(log.Close(/*sync=*/false));
+  SG_RETURN_IF_ERROR(CheckTrained(o, *stats));
   const ParameterRows rows{model->vocab(), model->dim(), RowStride(model->dim()), model->word(0),
                            model->context(0)};
+  SG_RETURN_IF_ERROR(CheckFinite(rows, o));
   SG_RETURN_IF_ERROR(WriteVectors(output, vocab, rows, o.vectors, o.format));
   stats->seconds = SecondsSince(call_start);
   return Status::OK();

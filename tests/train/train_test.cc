@@ -1,11 +1,13 @@
 #include "streamglove/train.h"
 
+#include <unistd.h>
 #include <zstd.h>
 
 #include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <random>
 #include <sstream>
@@ -21,6 +23,7 @@
 #include "train/budget_plan.h"
 #include "train/train_fixture.h"
 #include "util/file.h"
+#include "util/file_lock.h"
 
 using namespace streamglove;
 using namespace streamglove::test;
@@ -328,7 +331,9 @@ TEST_CASE("A budget trains skip-gram on a store subsampled before windowing, wha
   IngestOptions wide_subsampled = wide;
   wide_subsampled.subsample = 1e-3;
   TrainOptions o = f.Options();
-  o.budget_seconds = 2;
+  // Time to train after the four dims' measurement, on a busy machine too:
+  // a run that trains nothing is an error.
+  o.budget_seconds = 4;
   TrainStats stats;
   REQUIRE(Train(f.IngestCorpus("wide", wide), f.dir.path() + "/g.txt", o, &stats).ok());
   CHECK(stats.objective == Objective::kGlove);  // window 15: GloVe's counts
@@ -336,8 +341,10 @@ TEST_CASE("A budget trains skip-gram on a store subsampled before windowing, wha
   REQUIRE(Train(subsampled_store, f.dir.path() + "/s.txt", o, &stats).ok());
   CHECK(stats.store_subsample == 1e-3);
   CHECK(stats.objective == Objective::kSgns);  // word2vec's windows
-  // The rate of the objective and epochs it chose, kept in its plan.
-  CHECK(stats.eta == DefaultEta(Objective::kSgns, true, stats.epochs_planned));
+  // The rate of the objective and epochs it chose (before a replan changed
+  // them as it ran), kept in its plan.
+  if (!stats.budget_replanned)
+    CHECK(stats.eta == DefaultEta(Objective::kSgns, true, stats.epochs_planned));
   BudgetPlan plan;
   REQUIRE(ReadBudgetPlan(f.dir.path() + "/s.txt.plan", &plan).ok());
   CHECK(plan.eta == stats.eta);
@@ -502,4 +509,72 @@ TEST_CASE("A warm start takes an earlier run's rows word by word and new words s
   WriteFile(vectors, text);
   const Status swapped = Train(f.store, f.dir.path() + "/swapped.txt", o, &stats);
   CHECK(swapped.message().find("a.txt.checkpoint: its rows are other words") != std::string::npos);
+}
+
+TEST_CASE("A second training of a store is refused while one runs", "[train]") {
+  TrainFixture f;
+  // Another training holds the block stream's lock (a FileLock of the same
+  // file is refused within one process too).
+  std::unique_ptr<FileLock> other;
+  REQUIRE(FileLock::Acquire(f.store + "/" + kBlockStreamLockFile, "other", false, &other).ok());
+  TrainStats stats;
+  const std::string out = f.dir.path() + "/v.txt";
+  const Status s = Train(f.store, out, f.Options(), &stats);
+  CHECK(s.code() == Status::Code::kBusy);
+  CHECK(s.message() ==
+        fmt::format("{}: another training of this store is running (it reads blocks/) (pid {})",
+                    f.store, ::getpid()));
+  CHECK_FALSE(PathExists(out));
+  other.reset();
+  f.Run("v.txt", f.Options(), &stats);
+}
+
+TEST_CASE("A run that trained nothing fails and writes no vectors", "[train]") {
+  TrainFixture f;
+  const std::string out = f.dir.path() + "/v.txt";
+  TrainStats stats;
+  const auto refused = [&](const TrainOptions& o, const std::string& why) {
+    const Status s = Train(f.store, out, o, &stats);
+    INFO(s.ToString());
+    CHECK(s.code() == Status::Code::kInvalidArgument);
+    CHECK(s.message().find(why) != std::string::npos);
+    CHECK_FALSE(PathExists(out));
+  };
+  SECTION("every GloVe update skipped as non-finite") {
+    TrainOptions o = f.Options();
+    o.eta = 1e30;
+    refused(o, "was skipped as non-finite (NaN or Inf), so no vectors were written");
+    CHECK(stats.epochs.back().skipped == stats.epochs.back().updates);
+  }
+  SECTION("skip-gram's parameters overflowed") {
+    TrainOptions o = f.Options();
+    o.objective = Objective::kSgns;
+    o.eta = 1e30;
+    refused(o, "training diverged");
+  }
+  SECTION("a budget spent before the first update") {
+    TrainOptions o = f.Options();
+    o.budget_seconds = 1e-6;
+    refused(o, "nothing was trained, so no vectors were written: the");
+  }
+}
+
+TEST_CASE("Options that cannot train are refused before anything runs", "[train]") {
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (const double bad : {inf, -inf, nan}) {
+    TrainOptions o;
+    o.eta = bad;
+    CHECK(ValidateTrainOptions(o).message().find("--eta must be a positive number") == 0);
+    o = TrainOptions();
+    o.x_max = bad;
+    CHECK(ValidateTrainOptions(o).message() == "--x-max must be a positive number");
+    o = TrainOptions();
+    o.alpha = bad;
+    CHECK(ValidateTrainOptions(o).message() == "--alpha must be a positive number");
+    o = TrainOptions();
+    o.budget_seconds = bad;
+    CHECK(ValidateTrainOptions(o).message() == "--budget must be a positive duration");
+  }
+  CHECK(ValidateTrainOptions(TrainOptions()).ok());
 }
