@@ -2,7 +2,9 @@
 // python/streamglove/): ingest and train as the command line does, the
 // vectors back as a NumPy array. Every call releases the GIL while it works
 // (a progress callback takes it back for its own call); a failure raises
-// streamglove.Error with the command line's one-line message.
+// streamglove.Error with the command line's one-line message, and a path
+// holding a NUL raises ValueError before anything touches the disk.
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -32,6 +34,53 @@ struct StatusError {
 
 void ThrowIfError(const Status& s) {
   if (!s.ok()) throw StatusError{s};
+}
+
+// `message` as one printable line of Python text, whatever a quoted file put
+// in it: bytes that are not UTF-8 (which PyErr_SetString turns into an empty
+// message) and characters that are not printable (a newline, a terminal's
+// escape, a NUL) are written as escapes: \xff, \x0d, \x1b, \u2028.
+py::str PrintableLine(const std::string& message) {
+  const py::str text = py::reinterpret_steal<py::str>(PyUnicode_DecodeUTF8(
+      message.data(), static_cast<Py_ssize_t>(message.size()), "backslashreplace"));
+  if (!text) throw py::error_already_set();
+  std::vector<Py_UCS4> line;
+  line.reserve(message.size());
+  const Py_ssize_t n = PyUnicode_GET_LENGTH(text.ptr());
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    const Py_UCS4 c = PyUnicode_READ_CHAR(text.ptr(), i);
+    if (Py_UNICODE_ISPRINTABLE(c)) {
+      line.push_back(c);
+      continue;
+    }
+    char escaped[16];
+    const char* format = c < 0x100 ? "\\x%02x" : c < 0x10000 ? "\\u%04x" : "\\U%08x";
+    std::snprintf(escaped, sizeof escaped, format, static_cast<unsigned>(c));
+    for (const char* e = escaped; *e != 0; ++e) line.push_back(static_cast<unsigned char>(*e));
+  }
+  const py::str printable = py::reinterpret_steal<py::str>(PyUnicode_FromKindAndData(
+      PyUnicode_4BYTE_KIND, line.data(), static_cast<Py_ssize_t>(line.size())));
+  if (!printable) throw py::error_already_set();
+  return printable;
+}
+
+// Raises `type` with `message` as PrintableLine writes it.
+[[noreturn]] void Raise(PyObject* type, const std::string& message) {
+  PyErr_SetObject(type, PrintableLine(message).ptr());
+  throw py::error_already_set();
+}
+
+// A path reaches the file system as a C string, which a NUL cuts short (so
+// "p\0 2" would name "p"): refused as Python's open() refuses it, with a
+// ValueError, naming the argument.
+void CheckPath(const std::string& argument, const std::string& path) {
+  if (path.find('\0') != std::string::npos)
+    Raise(PyExc_ValueError, argument + ": the path '" + path + "' holds a NUL character");
+}
+
+void CheckPaths(const std::string& argument, const std::vector<std::string>& paths) {
+  for (size_t i = 0; i < paths.size(); ++i)
+    CheckPath(argument + "[" + std::to_string(i) + "]", paths[i]);
 }
 
 // The value the library's names (`name_of`) call `name`, or an error listing them.
@@ -103,6 +152,8 @@ py::dict PyIngest(const std::string& store, const std::vector<std::string>& path
                   const std::string& weighting, const std::string& input_format,
                   const std::string& tokenizer, bool lowercase, const std::string& json_field,
                   bool skip_bad_records, size_t memory, int threads, bool progress) {
+  CheckPath("store", store);
+  CheckPaths("inputs", paths);
   const CorpusOptions corpus =
       MakeCorpusOptions(input_format, tokenizer, lowercase, json_field, skip_bad_records);
   IngestOptions o;
@@ -146,6 +197,9 @@ py::dict PyTrain(const std::string& store, const std::string& output, const std:
                  int threads, size_t memory, uint64_t min_count, uint64_t max_vocab,
                  const std::string& warm_start, bool resume, bool progress,
                  const std::function<void(py::dict)>& on_epoch) {
+  CheckPath("store", store);
+  CheckPath("output", output);
+  CheckPath("warm_start", warm_start);
   TrainOptions o;
   o.objective = Pick("objective", objective, {Objective::kGlove, Objective::kSgns}, ObjectiveName);
   o.dim = dim;
@@ -190,6 +244,9 @@ py::dict PyEmbed(const std::vector<std::string>& paths, const std::string& outpu
                  size_t memory, const std::string& input_format, const std::string& tokenizer,
                  bool lowercase, const std::string& json_field, bool skip_bad_records,
                  bool progress, const std::function<void(py::dict)>& on_epoch) {
+  CheckPaths("inputs", paths);
+  CheckPath("output", output);
+  CheckPath("store", store);
   const CorpusOptions corpus =
       MakeCorpusOptions(input_format, tokenizer, lowercase, json_field, skip_bad_records);
   EmbedOptions options;
@@ -205,8 +262,10 @@ py::dict PyEmbed(const std::vector<std::string>& paths, const std::string& outpu
   i.threads = t.threads = threads;
   i.memory_bytes = t.memory_bytes = memory;
   i.progress = t.progress = progress;
+  // Every budget reaches ValidateTrainOptions (0: none), which refuses for
+  // embed what it refuses for train (a negative or non-finite one).
+  options.budget_seconds = t.budget_seconds = budget;
   if (budget > 0) {
-    options.budget_seconds = t.budget_seconds = budget;
     t.budget_choices.objective = false;
     t.budget_choices.dim = dim == 0;
     t.budget_choices.x_max = false;
@@ -241,6 +300,7 @@ py::dict PyEmbed(const std::vector<std::string>& paths, const std::string& outpu
 
 // (words, float32 matrix of one row per word), in the file's order.
 py::tuple PyLoadVectors(const std::string& path) {
+  CheckPath("path", path);
   auto embeddings = std::make_unique<Embeddings>();
   {
     py::gil_scoped_release unlocked;
@@ -273,11 +333,10 @@ PYBIND11_MODULE(_streamglove, m) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const StatusError& e) {
-      if (e.status.code() == Status::Code::kInterrupted) {
-        PyErr_SetString(PyExc_KeyboardInterrupt, e.status.message().c_str());
-      } else {
-        error(e.status.message().c_str());
-      }
+      const py::str message = PrintableLine(e.status.message());
+      PyErr_SetObject(
+          e.status.code() == Status::Code::kInterrupted ? PyExc_KeyboardInterrupt : error.ptr(),
+          message.ptr());
     }
   });
   const size_t gib = size_t{1} << 30;

@@ -13,7 +13,9 @@ KeyedVectors.
 
 Every call releases the GIL while it works; Ctrl-C stops it as it stops the
 command and raises KeyboardInterrupt. Errors raise streamglove.Error with the
-command line's one-line message.
+command line's one-line message (what it quotes of a file escaped: one
+printable line); a path holding a NUL raises ValueError before anything
+touches the disk.
 """
 from ._streamglove import Error, embed, ingest, load_vectors, train
 

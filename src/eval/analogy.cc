@@ -11,6 +11,7 @@
 #include "eval/candidate_scorer.h"
 #include "streamglove/eval.h"
 #include "util/file.h"
+#include "util/quoted.h"
 
 namespace streamglove {
 
@@ -53,7 +54,7 @@ Status ReadQuestions(const std::string& path, const WordMatcher& matcher, Analog
     std::string extra;
     if (!(fields >> words[0] >> words[1] >> words[2] >> words[3]) || (fields >> extra)) {
       return Status::Corruption(
-          fmt::format("{}: line {}: expected four words: '{}'", path, number, line.substr(0, 80)));
+          fmt::format("{}: line {}: expected four words: {}", path, number, Quoted(line, 80)));
     }
     if (report->sections.empty()) report->sections.push_back({"(no section)", 0, 0, 0});
     AnalogySection& section = report->sections.back();

@@ -9,6 +9,7 @@
 #include "eval/spearman.h"
 #include "streamglove/eval.h"
 #include "util/file.h"
+#include "util/quoted.h"
 
 namespace streamglove {
 
@@ -36,8 +37,8 @@ Status EvaluateSimilarity(const Embeddings& embeddings, const std::string& path,
       parsed = ec == std::errc() && ptr == line.data() + end && std::isfinite(score);
     }
     if (!parsed) {
-      return Status::Corruption(fmt::format("{}: line {}: expected word1<TAB>word2<TAB>score: '{}'",
-                                            path, number, line.substr(0, 80)));
+      return Status::Corruption(fmt::format("{}: line {}: expected word1<TAB>word2<TAB>score: {}",
+                                            path, number, Quoted(line, 80)));
     }
     ++report->pairs;
     const uint32_t a = matcher.Find(std::string_view(line).substr(0, tab1));

@@ -12,6 +12,7 @@
 #include <tbb/parallel_for.h>
 
 #include "util/file.h"
+#include "util/quoted.h"
 
 namespace streamglove {
 
@@ -59,12 +60,12 @@ Status ParseTextLine(const std::string& path, const Line& line, uint32_t dim, st
     const size_t len = static_cast<size_t>(end - rest.data());
     if (ec != std::errc() || (len < rest.size() && *end != ' ' && *end != '\t')) {
       const std::string_view field = rest.substr(0, rest.find_first_of(" \t"));
-      return Status::Corruption(fmt::format("{}: value {} of '{}' is not a number: '{}'", where(),
-                                            k + 1, *word, field.substr(0, 40)));
+      return Status::Corruption(fmt::format("{}: value {} of {} is not a number: {}", where(),
+                                            k + 1, Quoted(*word), Quoted(field)));
     }
     if (!std::isfinite(v)) {
       return Status::Corruption(
-          fmt::format("{}: value {} of '{}' is not finite", where(), k + 1, *word));
+          fmt::format("{}: value {} of {} is not finite", where(), k + 1, Quoted(*word)));
     }
     out[k++] = v;
     rest.remove_prefix(len);
@@ -77,7 +78,8 @@ Status ParseTextLine(const std::string& path, const Line& line, uint32_t dim, st
       while (!rest.empty() && (rest.front() == ' ' || rest.front() == '\t')) rest.remove_prefix(1);
     }
     return Status::Corruption(
-        fmt::format("{}: '{}' has {} values; the file's vectors have {}", where(), *word, n, dim));
+        fmt::format("{}: {} has {} values; the file's vectors have {}", where(), Quoted(*word), n,
+                    dim));
   }
   return Status::OK();
 }
@@ -154,9 +156,9 @@ Status Embeddings::Load(const std::string& path) {
       std::memcpy(row, body.data() + space + 1, row_bytes);
       for (uint32_t k = 0; k < dim_; ++k) {
         if (!std::isfinite(row[k])) {
-          return Status::Corruption(fmt::format("{}: byte {}: value {} of '{}' is not finite", path,
+          return Status::Corruption(fmt::format("{}: byte {}: value {} of {} is not finite", path,
                                                 body_offset + space + 1 + k * sizeof(float), k + 1,
-                                                words_.back()));
+                                                Quoted(words_.back())));
         }
       }
       locations.push_back(word_offset);
@@ -217,8 +219,9 @@ Status Embeddings::Finish(const std::vector<uint64_t>& locations, bool lines) {
   for (uint32_t i = 0; i < words_.size(); ++i) {
     const auto [it, added] = index_.emplace(words_[i], i);
     if (!added) {
-      return Status::Corruption(fmt::format("{}: {} {}: duplicate word '{}' (first at {} {})",
-                                            path_, lines ? "line" : "byte", locations[i], words_[i],
+      return Status::Corruption(fmt::format("{}: {} {}: duplicate word {} (first at {} {})",
+                                            path_, lines ? "line" : "byte", locations[i],
+                                            Quoted(words_[i]),
                                             lines ? "line" : "byte", locations[it->second]));
     }
   }

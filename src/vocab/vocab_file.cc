@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "util/file.h"
+#include "util/quoted.h"
 #include "vocab/vocab_index.h"
 
 namespace streamglove {
@@ -58,7 +59,8 @@ Status ForEachWord(SequentialFile* file, const std::string& path, Fn&& fn) {
     const auto [p, ec] = std::from_chars(number.data(), number.data() + number.size(), count);
     if (ec != std::errc() || p != number.data() + number.size() || count == 0) {
       return Status::Corruption(
-          fmt::format("{}: line {}: count '{}' is not a positive integer", path, line_no, number));
+          fmt::format("{}: line {}: count {} is not a positive integer", path, line_no,
+                      Quoted(number)));
     }
     return fn(word, count);
   });
@@ -111,7 +113,7 @@ Status ReadVocabFile(const std::string& path, std::vector<VocabEntry>* entries) 
   for (uint32_t id = 0; id < entries->size(); ++id) {
     if (index.Lookup((*entries)[id].word) != id) {
       return Status::Corruption(
-          fmt::format("{}: line {}: duplicate word '{}'", path, id + 1, (*entries)[id].word));
+          fmt::format("{}: line {}: duplicate word {}", path, id + 1, Quoted((*entries)[id].word)));
     }
   }
   return Status::OK();

@@ -192,3 +192,99 @@ def test_embed_equals_ingest_then_train(corpus, tmp_path):
     with pytest.raises(streamglove.Error, match="vocabulary grows"):
         streamglove.embed([str(corpus)], str(fixed), store=str(store), objective="glove", dim=8,
                           epochs=3, threads=1, min_count=2, fixed_vocab=True)
+
+
+# A bad vectors file raised streamglove.Error with an empty message
+# (its message quoted bytes that are not UTF-8, which Python could not decode).
+BAD_VECTORS = {
+    "a row's word is not UTF-8": (b"a 1 2\n\xff\xfe 1\n", "has 1 values"),
+    "a bad value": (b"a 1 2\nb 1 x\n", "not a number"),
+    "a truncated text file": (b"a 1 2\nb 1", "has 1 values"),
+    "a truncated binary file": (b"2 2\na \x00\x00\x80?\x00\x00\x00@\nbbbbbbbbbbbbb \x00\x00",
+                                "truncated: vector 2 of 2"),
+    "a control character in a word": (b"a 1 2\n\x1b[2J\rc 1\n", "has 1 values"),
+}
+
+
+@pytest.mark.parametrize("name", BAD_VECTORS)
+def test_load_vectors_of_a_bad_file_raises_its_one_line_message(tmp_path, name):
+    content, problem = BAD_VECTORS[name]
+    path = tmp_path / "v.txt"
+    path.write_bytes(content)
+    with pytest.raises(streamglove.Error) as raised:
+        streamglove.load_vectors(str(path))
+    message = str(raised.value)
+    assert str(path) in message and problem in message
+    assert message.isprintable(), message  # one line: no newline, no escape sequence
+
+
+def test_load_vectors_of_random_bytes_raises_one_printable_line(tmp_path):
+    path = tmp_path / "random.bin"
+    path.write_bytes(random.Random(53).randbytes(1 << 16))
+    with pytest.raises(streamglove.Error) as raised:
+        streamglove.load_vectors(str(path))
+    message = str(raised.value)
+    assert str(path) in message
+    assert message.isprintable(), message
+
+
+def test_load_vectors_quotes_a_bounded_part_of_a_bad_word(tmp_path):
+    path = tmp_path / "v.txt"
+    path.write_bytes(b"a 1 2\n" + b"\xff" * 10000 + b" 1\n")
+    with pytest.raises(streamglove.Error, match="has 1 values") as raised:
+        streamglove.load_vectors(str(path))
+    assert len(str(raised.value)) < len(str(path)) + 300
+
+
+# A str holding a NUL reached the library as a C string cut at the
+# NUL: "p\0 2" made a store named "p", and raised nonsense.
+NUL_PATH = "p\x00 2"
+NUL_CALLS = {
+    "ingest store": ("store", lambda c, s: streamglove.ingest(NUL_PATH, [c])),
+    "ingest inputs": ("inputs", lambda c, s: streamglove.ingest("s", [c, NUL_PATH])),
+    "train store": ("store", lambda c, s: streamglove.train(NUL_PATH, "v.txt", epochs=1)),
+    "train output": ("output", lambda c, s: streamglove.train(s, NUL_PATH, dim=8, epochs=1)),
+    "train warm_start": ("warm_start", lambda c, s: streamglove.train(s, "v.txt", dim=8,
+                                                                    warm_start=NUL_PATH)),
+    "embed inputs": ("inputs", lambda c, s: streamglove.embed([NUL_PATH], "v.txt")),
+    "embed output": ("output", lambda c, s: streamglove.embed([c], NUL_PATH, epochs=1)),
+    "embed store": ("store", lambda c, s: streamglove.embed([c], "v.txt", store=NUL_PATH)),
+    "load_vectors": ("path", lambda c, s: streamglove.load_vectors(NUL_PATH)),
+    "keyed_vectors": ("path", lambda c, s: streamglove.keyed_vectors(NUL_PATH)),
+}
+
+
+@pytest.mark.parametrize("name", NUL_CALLS)
+def test_a_path_holding_a_nul_is_refused_before_anything_is_written(
+        corpus, store, tmp_path, monkeypatch, name):
+    argument, call = NUL_CALLS[name]
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ValueError, match=rf"^{argument}\b.*NUL") as raised:
+        call(str(corpus), str(store[0]))
+    assert repr(NUL_PATH)[1:-1] in str(raised.value)
+    assert os.listdir(tmp_path) == []
+
+
+# embed took budget=-5 (and nan) as no budget where train refused
+# them, and both trained nothing in an infinite one.
+@pytest.mark.parametrize("budget", [-5.0, -1e-9, math.nan, math.inf, -math.inf])
+def test_a_negative_or_non_finite_budget_is_refused_alike(corpus, store, tmp_path, budget):
+    with pytest.raises(streamglove.Error, match="budget"):
+        streamglove.train(str(store[0]), str(tmp_path / "v.txt"), budget=budget)
+    with pytest.raises(streamglove.Error, match="budget"):
+        streamglove.embed([str(corpus)], str(tmp_path / "v.txt"), budget=budget)
+    assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("x_max", [0.0, -1.0, math.nan, math.inf])
+def test_a_non_positive_or_non_finite_x_max_is_refused(store, tmp_path, x_max):
+    with pytest.raises(streamglove.Error, match="x.max"):
+        streamglove.train(str(store[0]), str(tmp_path / "v.txt"), x_max=x_max)
+    assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("subsample", [-0.1, 1.0, math.nan, math.inf])
+def test_a_subsample_outside_0_1_is_refused(corpus, tmp_path, subsample):
+    with pytest.raises(streamglove.Error, match="subsample"):
+        streamglove.ingest(str(tmp_path / "s"), [str(corpus)], subsample=subsample)
+    assert os.listdir(tmp_path) == []
