@@ -330,33 +330,21 @@ Status StoreImpl::IngestRecords(const std::function<Status(const RecordPut& put)
 Status StoreImpl::IngestWithMetadata(std::vector<std::string> pair_files,
                                      const BatchMetadata& metadata,
                                      const std::string& metadata_file) {
-  if (pair_files.empty()) {
-    // SstFileWriter refuses an empty file; metadata alone goes through the
-    // WAL (a metadata file written already is removed with its batch).
-    rocksdb::WriteBatch wb;
-    const auto status = [&](const rocksdb::Status& s) {
-      return s.ok() ? Status::OK() : FromRocks(s, "committing batch metadata");
-    };
-    SG_RETURN_IF_ERROR(WriteMetadataRecords(
-        metadata, [&](const std::string& k, const std::string& v) { return status(wb.Put(k, v)); },
-        [&](const std::string& k) { return status(wb.Delete(k)); }));
-    rocksdb::WriteOptions wo;
-    wo.sync = true;
-    SG_RETURN_IF_ERROR(status(db_->Write(wo, &wb)));
-  } else {
-    // Metadata keys ("M/...", 'V') follow every pair block key ('C' ...):
-    // their own small file does not overlap the pairs'.
-    std::optional<BatchFile> meta;
-    if (metadata_file.empty()) {
-      meta.emplace(fmt::format("{}/{}/batch-{}-meta.sst", dir_, kStoreTmpDir, next_batch_++), 0,
-                   config_.block_layout());
-      SG_RETURN_IF_ERROR(WriteMetadataFile(*this, db_->DefaultColumnFamily(), metadata, &*meta));
-    }
-    pair_files.push_back(metadata_file.empty() ? meta->path() : metadata_file);
-    WaitForL0Compactions(pair_files.size());
-    const rocksdb::Status s = db_->IngestExternalFile(pair_files, OneStepIngestion());
-    if (!s.ok()) return FromRocks(s, fmt::format("committing batch {}", pair_files.front()));
+  // Metadata keys ("M/...", 'V') follow every pair block key ('C' ...):
+  // their own small file does not overlap the pairs'. A batch without pairs
+  // is its metadata file alone (it always holds the progress record's put
+  // or delete): never WAL records, which RocksDB's recovery drops unseen
+  // when a WAL is damaged or deleted, where a table's checksums fail.
+  std::optional<BatchFile> meta;
+  if (metadata_file.empty()) {
+    meta.emplace(fmt::format("{}/{}/batch-{}-meta.sst", dir_, kStoreTmpDir, next_batch_++), 0,
+                 config_.block_layout());
+    SG_RETURN_IF_ERROR(WriteMetadataFile(*this, db_->DefaultColumnFamily(), metadata, &*meta));
   }
+  pair_files.push_back(metadata_file.empty() ? meta->path() : metadata_file);
+  WaitForL0Compactions(pair_files.size());
+  const rocksdb::Status s = db_->IngestExternalFile(pair_files, OneStepIngestion());
+  if (!s.ok()) return FromRocks(s, fmt::format("committing batch {}", pair_files.front()));
   if (!config_.fixed_vocabulary && !metadata.word_counts.empty()) {
     for (uint32_t id = 0; id < metadata.word_counts.size(); ++id)
       vocab_[id].count += metadata.word_counts[id];

@@ -301,10 +301,8 @@ Status StoreImpl::UpgradeFormat() {
   upgraded.format_version = kNarrowBlocksFormatVersion;
   std::string value;
   EncodeConfig(upgraded, &value);
-  rocksdb::WriteOptions wo;
-  wo.sync = true;
-  const rocksdb::Status s = db_->Put(wo, kConfigKey, value);
-  if (!s.ok()) return FromRocks(s, "upgrading the store format");
+  SG_RETURN_IF_ERROR(IngestRecords(
+      [&](const RecordPut& put) { return put(kConfigKey, value); }, "upgrading the store format"));
   config_ = upgraded;
   return Status::OK();
 }
