@@ -47,9 +47,12 @@ struct IngestOptions {
   // times (default: 5), at most max_vocab of them (0: no limit; default 0).
   // A growing store records it as its readers' default cut (training and
   // dumps may ask for another); a fixed vocabulary is cut to it when made.
-  // Ignored for an existing store.
+  // Ignored for an existing store, which says so (a notice) when
+  // `cut_given` and the cut differs from its own.
   uint64_t min_count = 5;
   uint64_t max_vocab = 0;
+  bool cut_given = false;  // min_count or max_vocab chosen, not defaults
+
   // For a new store: fix the vocabulary at what the first ingest's
   // vocabulary pass keeps (Stanford GloVe's exact counts; later inputs' words
   // outside it are dropped, and reported). Implied by `subsample` and
@@ -69,6 +72,12 @@ struct IngestOptions {
   // Ingest inputs the store already holds again (their counts are added
   // twice). Default: false.
   bool force = false;
+  // When the store holds a partly ingested input that this run cannot
+  // finish (the file changed or is not given): keep the counts of what was
+  // committed of it, record it as an input of those bytes, and count the
+  // inputs given. Without it such a run is refused, naming what changed.
+  // Default: false.
+  bool abandon_partial = false;
   bool progress = true;
 
   // Advanced: decompressed bytes per committed batch, the unit of work a

@@ -59,13 +59,14 @@ IngestCommand::IngestCommand(CLI::App* parent) {
                    "subsample again; "
                    "0: none)")
       ->capture_default_str();
-  app_->add_option("--min-count", options_.min_count,
-                   "New store: the vocabulary cut, words seen at least this often (training's and "
-                   "dump's default; every word is counted unless --fixed-vocab)")
-      ->capture_default_str();
-  app_->add_option("--max-vocab", options_.max_vocab,
-                   "New store: ...and at most this many of them (0: all)")
-      ->capture_default_str();
+  cut_flags_[0] =
+      app_->add_option("--min-count", options_.min_count,
+                       "New store: the vocabulary cut, words seen at least this often (training's "
+                       "and dump's default; every word is counted unless --fixed-vocab)")
+          ->capture_default_str();
+  cut_flags_[1] = app_->add_option("--max-vocab", options_.max_vocab,
+                                   "New store: ...and at most this many of them (0: all)")
+                      ->capture_default_str();
   app_->add_flag("--fixed-vocab", options_.fixed_vocabulary,
                  "New store: fix the vocabulary at the first ingest's cut and drop other words "
                  "before windowing (Stanford GloVe's cooccur counts; later inputs' new words are "
@@ -89,6 +90,9 @@ IngestCommand::IngestCommand(CLI::App* parent) {
       ->capture_default_str()
       ->group("Advanced");
   app_->add_flag("--force", options_.force, "Ingest inputs the store already holds again");
+  app_->add_flag("--abandon-partial", options_.abandon_partial,
+                 "When an interrupted ingest's input changed or is not given: keep what was "
+                 "counted of it, record it as an input of those bytes, and count the inputs given");
   app_->add_flag("-q,--quiet", quiet_, "No progress line or summary");
 }
 
@@ -110,6 +114,7 @@ Status IngestCommand::Validate() {
                        : weighting_ == "none"   ? DistanceWeighting::kNone
                                                 : DistanceWeighting::kHarmonic;
   options_.progress = !quiet_;
+  options_.cut_given = cut_flags_[0]->count() + cut_flags_[1]->count() > 0;
   SG_RETURN_IF_ERROR(ValidateIngestOptions(options_));
   // A rank of an MPI job expands its inputs in the job (RunDistributed), so
   // that one missing on some machine ends the job on every rank.

@@ -40,6 +40,7 @@ class IngestCommand final : public Command {
   std::string weighting_ = DistanceWeightingName(IngestOptions().weighting);
   bool no_distance_weighting_ = false;
   bool quiet_ = false;
+  CLI::Option* cut_flags_[2] = {};  // --min-count, --max-vocab: given or not
 
   CorpusOptions corpus_;
   IngestOptions options_;

@@ -24,12 +24,32 @@
 #include "util/threads.h"
 #include "vocab/subsampling.h"
 #include "vocab/vocab_index.h"
+#include "vocab/word_counts.h"
 
 namespace streamglove {
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// The vocabulary pass's output in the store's directory (written to
+// "vocab.building.tmp-<pid>" first; its spill runs go beside it).
+constexpr char kVocabBuildingFile[] = "vocab.building";
+
+// Removes what a killed ingest left in the store's directory: a distributed
+// job's transient files, and a vocabulary pass's file and spill runs.
+// REQUIRES: the store's lock is held, so no live process uses them.
+void RemoveLeftovers(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> left{fs::path(dir) / kDistributedIngestDir};
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.rfind(kVocabBuildingFile, 0) == 0 || name.rfind(kVocabTempPrefix, 0) == 0)
+      left.push_back(it->path());
+  }
+  for (const fs::path& path : left) fs::remove_all(path, ec);
+}
 
 // A vocabulary pass over `inputs`, cut to min_count and max_vocab, into
 // the file `path` (rank order).
@@ -61,7 +81,7 @@ Status CreateStore(const std::string& dir, const std::vector<InputFile>& inputs,
     SG_RETURN_IF_ERROR(ReadVocabFile(options.vocab_file, &vocab));
   } else {
     const VocabCut cut = FirstVocabularyCut(config, options);
-    const std::string path = dir + "/vocab.building";
+    const std::string path = dir + "/" + kVocabBuildingFile;
     // The new store holds nothing yet: the pass has the whole budget.
     Status s = VocabularyPass(dir, inputs, corpus, options, threads, options.memory_bytes,
                               cut.min_count, cut.max_vocab, path);
@@ -152,12 +172,23 @@ Status PrepareStore(const std::string& dir, const std::vector<InputFile>& inputs
     stats->messages.push_back(
         fmt::format("--vocab {} ignored: the store keeps its own vocabulary", options.vocab_file));
   }
+  const StoreConfig& config = store->config();
+  if (options.cut_given && (config.fixed_vocabulary || options.min_count != config.min_count ||
+                            options.max_vocab != config.max_vocab)) {
+    stats->messages.push_back(fmt::format(
+        "--min-count {} --max-vocab {} ignored: the store keeps the vocabulary cut it was made "
+        "with ({}); train, dump and stats take --min-count and --max-vocab for another",
+        options.min_count, options.max_vocab,
+        config.fixed_vocabulary
+            ? "a fixed vocabulary"
+            : fmt::format("--min-count {} --max-vocab {}", config.min_count, config.max_vocab)));
+  }
   std::vector<InputFile> unseen;
   SG_RETURN_IF_ERROR(InputsToReadForWords(selected, keys, store, &unseen, stats));
   if (!unseen.empty()) {
     size_t pass_bytes = 0;
     SG_RETURN_IF_ERROR(AdditionPassBytes(options, corpus, threads, store->vocab(), &pass_bytes));
-    const std::string path = dir + "/vocab.building";
+    const std::string path = dir + "/" + kVocabBuildingFile;
     Status s = VocabularyPass(dir, unseen, corpus, options, threads, pass_bytes, 1, 0, path);
     if (s.ok()) s = AddInputWords(VocabFileWords(path), options, corpus, threads, store, stats);
     std::error_code ignored;
@@ -168,6 +199,21 @@ Status PrepareStore(const std::string& dir, const std::vector<InputFile>& inputs
   *head_words = BatchCounter::HeadWords(store->vocab());
   stats->vocab_seconds = SecondsSince(start);
   return Status::OK();
+}
+
+// Opens the store (creating it if new) into *store, removes what a killed
+// run left, selects the inputs to read, in order (a partly ingested one
+// first), and gives a new store its vocabulary or an existing one the new
+// words.
+Status OpenAndPrepareStore(const std::string& dir, const std::vector<InputFile>& inputs,
+                           const CorpusOptions& corpus, const IngestOptions& options, int threads,
+                           std::unique_ptr<Store>* store, InputSelection* selected,
+                           uint32_t* head_words, IngestStats* stats) {
+  SG_RETURN_IF_ERROR(Store::Open(dir, options.memory_bytes, /*create=*/true, store));
+  RemoveLeftovers(dir);
+  SG_RETURN_IF_ERROR(SelectInputs(dir, inputs, options, store->get(), selected, stats));
+  return PrepareStore(dir, inputs, *selected, corpus, options, threads, store->get(), head_words,
+                      stats);
 }
 
 }  // namespace
@@ -202,33 +248,25 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
   SG_RETURN_IF_ERROR(StartIngest(inputs, options, stats, &threads));
 
   // A store this call creates is removed again if it never gets a
-  // vocabulary (bad input in the vocabulary pass, a bad --vocab file).
+  // vocabulary (an input refused, bad input in the vocabulary pass, a bad
+  // --vocab file): it holds nothing.
   std::error_code exists_ec;
   const bool created = !std::filesystem::exists(store_dir, exists_ec);
   std::unique_ptr<Store> store;
-  SG_RETURN_IF_ERROR(Store::Open(store_dir, options.memory_bytes, /*create=*/true, &store));
-  {
-    // What an interrupted distributed job left (its transient files): with
-    // the store's lock held, no job is using them.
-    std::error_code ec;
-    std::filesystem::remove_all(store_dir + "/" + kDistributedIngestDir, ec);
-  }
-
-  // Which inputs to read, in which order: a partly ingested one first.
   InputSelection selected;
-  SG_RETURN_IF_ERROR(SelectInputs(store_dir, inputs, options, store.get(), &selected, stats));
-  const std::vector<InputFile>& todo = selected.inputs;
   uint32_t head_words = 0;
-  if (Status s = PrepareStore(store_dir, inputs, selected, corpus_options, options, threads,
-                              store.get(), &head_words, stats);
+  if (Status s = OpenAndPrepareStore(store_dir, inputs, corpus_options, options, threads, &store,
+                                     &selected, &head_words, stats);
       !s.ok()) {
-    if (created && !store->initialized()) {
+    // Only when opened: a store this call could not lock is another's.
+    if (created && store != nullptr && !store->initialized()) {
       store.reset();
       std::error_code ec;
       std::filesystem::remove_all(store_dir, ec);
     }
     return s;
   }
+  const std::vector<InputFile>& todo = selected.inputs;
   stats->vocab_size = store->vocab().size();
   if (todo.empty()) return Status::OK();
 

@@ -332,6 +332,60 @@ Status FindRegrown(const std::vector<InputFile>& inputs,
   return Status::OK();
 }
 
+// Why the partly ingested input of `progress` is not among `inputs`: what
+// changed in the file of its path, if one is given.
+Status DescribeUnfinished(const std::string& store_dir, const std::vector<InputFile>& inputs,
+                          const std::vector<std::string>& fingerprints,
+                          const IngestProgress& progress, std::string* message) {
+  std::string changed;
+  for (size_t i = 0; i < inputs.size() && changed.empty(); ++i) {
+    if (InputRecordPath(inputs[i].path) != InputRecordPath(progress.path)) continue;
+    InputRecord earlier;
+    earlier.fingerprint = progress.fingerprint;
+    earlier.ends_at_document_end = true;  // a regrown file was looked for already
+    SG_RETURN_IF_ERROR(GrowthFrom(inputs[i], fingerprints[i], earlier, &changed));
+    if (changed.empty()) changed = "its content differs";
+  }
+  const std::string way_forward =
+      "add --abandon-partial to keep those counts, record it as an input of those bytes and "
+      "count the inputs given";
+  *message = changed.empty()
+                 ? fmt::format(
+                       "{}: the store holds a partly ingested input ({}, counted up to byte {}); "
+                       "run ingest again with it to finish it, or {}",
+                       store_dir, progress.path, progress.offset, way_forward)
+                 : fmt::format(
+                       "{}: {} changed since its ingest was interrupted ({}), and the store holds "
+                       "the counts of its first {} bytes as they were: restore the file and run "
+                       "again to finish it, or {}",
+                       store_dir, progress.path, changed, progress.offset, way_forward);
+  return Status::OK();
+}
+
+// Closes the partly ingested input of `progress` where its last batch left
+// it, in one commit: its counts stay, an input record of the bytes read
+// replaces the progress record (and the record of the earlier version it was
+// growing from, whose tokens its own include). The record's path says so,
+// so that neither the file's new content nor its old one is taken for it:
+// the old content, given again, is "already ingested".
+Status AbandonPartial(Store* store, const IngestProgress& progress, IngestStats* stats) {
+  BatchMetadata metadata;
+  InputRecord record;
+  record.fingerprint = progress.fingerprint;
+  record.path = fmt::format("{} (abandoned at byte {})", progress.path, progress.offset);
+  record.bytes = progress.offset;
+  record.tokens = progress.tokens;
+  metadata.finished.push_back(std::move(record));
+  if (!progress.replaces.empty()) metadata.replaced.push_back(progress.replaces);
+  std::unique_ptr<Store::Batch> batch;
+  SG_RETURN_IF_ERROR(store->NewBatch(1, &batch));
+  SG_RETURN_IF_ERROR(store->CommitBatch(std::move(batch), metadata));
+  stats->messages.push_back(
+      fmt::format("abandoned the interrupted ingest of {} at byte {}: its counts stay in the store",
+                  progress.path, progress.offset));
+  return Status::OK();
+}
+
 }  // namespace
 
 Status SelectInputs(const std::string& store_dir, const std::vector<InputFile>& inputs,
@@ -350,16 +404,24 @@ Status SelectInputs(const std::string& store_dir, const std::vector<InputFile>& 
   std::vector<InputFile>& todo = selected->inputs;
   std::vector<std::string>& todo_fingerprints = selected->fingerprints;
   std::unordered_set<std::string> taken;
+  auto it = fingerprints.cend();  // the partly ingested input, when given
   if (resuming) {
-    auto it = std::find(fingerprints.cbegin(), fingerprints.cend(), progress.fingerprint);
+    it = std::find(fingerprints.cbegin(), fingerprints.cend(), progress.fingerprint);
     if (it == fingerprints.cend()) {
       SG_RETURN_IF_ERROR(FindRegrown(inputs, fingerprints, progress, &it));
     }
     if (it == fingerprints.cend()) {
-      return Status::InvalidArgument(fmt::format(
-          "{}: the store holds a partly ingested input ({}); run ingest again with it to finish it",
-          store_dir, progress.path));
+      if (!options.abandon_partial) {
+        std::string message;
+        SG_RETURN_IF_ERROR(DescribeUnfinished(store_dir, inputs, fingerprints, progress, &message));
+        return Status::InvalidArgument(std::move(message));
+      }
+      SG_RETURN_IF_ERROR(AbandonPartial(store, progress, stats));
+      SG_RETURN_IF_ERROR(store->ListInputs(&records));
+      resuming = false;
     }
+  }
+  if (resuming) {
     if (options.force) {
       return Status::InvalidArgument(
           fmt::format("{}: an interrupted ingest of {} is pending: rerun without --force to finish "

@@ -1,14 +1,18 @@
 #include "util/file.h"
 
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <charconv>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -193,14 +197,66 @@ Status WritableFile::Close(bool sync) {
   return s;
 }
 
+namespace {
+
+// `path` opened and flock'ed (LOCK_EX | LOCK_NB): the descriptor, or -1 when
+// it cannot be opened or another holds its lock.
+int LockPath(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+// Whether the pid that `name` starts with (then its end or '-') is gone.
+// EPERM is a live process of another user.
+bool OwnerIsDead(std::string_view name) {
+  pid_t pid = 0;
+  const auto [end, ec] = std::from_chars(name.data(), name.data() + name.size(), pid);
+  if (ec != std::errc() || pid <= 0 || (end != name.data() + name.size() && *end != '-'))
+    return false;
+  return ::kill(pid, 0) != 0 && errno == ESRCH;
+}
+
+}  // namespace
+
+void RemoveDeadLeftovers(const std::string& dir, const std::string& prefix) {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> dead;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.size() > prefix.size() && name.compare(0, prefix.size(), prefix) == 0 &&
+        OwnerIsDead(std::string_view(name).substr(prefix.size()))) {
+      dead.push_back(it->path());
+    }
+  }
+  for (const fs::path& path : dead) {
+    const int fd = LockPath(path.string());
+    if (fd < 0) continue;  // a live holder whose pid this namespace does not see
+    fs::remove_all(path, ec);
+    ::close(fd);
+  }
+}
+
 AtomicFileWriter::~AtomicFileWriter() {
   if (!committed_ && !temp_path_.empty()) ::unlink(temp_path_.c_str());
+  if (lock_fd_ >= 0) ::close(lock_fd_);
 }
 
 Status AtomicFileWriter::Open(const std::string& path) {
   path_ = path;
-  if (path != "-") temp_path_ = fmt::format("{}.tmp-{}", path, ::getpid());
-  return file_.Open(temp_path_.empty() ? path : temp_path_);
+  if (path == "-") return file_.Open(path);
+  const std::filesystem::path p(path);
+  const std::string dir = p.has_parent_path() ? p.parent_path().string() : ".";
+  RemoveDeadLeftovers(dir, p.filename().string() + ".tmp-");
+  temp_path_ = fmt::format("{}.tmp-{}", path, ::getpid());
+  SG_RETURN_IF_ERROR(file_.Open(temp_path_));
+  lock_fd_ = LockPath(temp_path_);
+  return Status::OK();
 }
 
 Status AtomicFileWriter::Commit() {
@@ -208,6 +264,8 @@ Status AtomicFileWriter::Commit() {
   if (temp_path_.empty()) return Status::OK();
   if (::rename(temp_path_.c_str(), path_.c_str()) != 0) return ErrnoStatus(path_, errno);
   committed_ = true;
+  if (lock_fd_ >= 0) ::close(lock_fd_);
+  lock_fd_ = -1;
   return Status::OK();
 }
 
@@ -216,17 +274,21 @@ TempDir::~TempDir() {
     std::error_code ec;
     std::filesystem::remove_all(path_, ec);
   }
+  if (lock_fd_ >= 0) ::close(lock_fd_);
+}
+
+std::string TempDir::ResolveParent(const std::string& parent) {
+  if (!parent.empty()) return parent;
+  const char* env = std::getenv("TMPDIR");
+  return (env != nullptr && *env != '\0') ? env : "/tmp";
 }
 
 Status TempDir::Create(const std::string& parent, const std::string& prefix) {
-  std::string base = parent;
-  if (base.empty()) {
-    const char* env = std::getenv("TMPDIR");
-    base = (env != nullptr && *env != '\0') ? env : "/tmp";
-  }
-  std::string templ = fmt::format("{}/{}XXXXXX", base, prefix);
+  const std::string base = ResolveParent(parent);
+  std::string templ = fmt::format("{}/{}{}-XXXXXX", base, prefix, ::getpid());
   if (::mkdtemp(templ.data()) == nullptr) return ErrnoStatus(base, errno);
   path_ = templ;
+  lock_fd_ = LockPath(path_);
   return Status::OK();
 }
 

@@ -96,10 +96,20 @@ class WritableFile {
   std::string buffer_;
 };
 
+// Temporary files and folders carry their creator's pid in their name
+// ("<path>.tmp-<pid>", "<prefix><pid>-XXXXXX") and their creator holds a
+// flock on them, so that a later run can tell what a killed process left
+// from what a live one uses. Removes the entries of `dir` named `prefix`, a
+// pid, then the name's end or '-', whose process is gone and whose lock
+// nobody holds (a process of another pid namespace may share the folder).
+// Best effort: what cannot be removed is left to a later run.
+void RemoveDeadLeftovers(const std::string& dir, const std::string& prefix);
+
 // Writes a file that appears under its final name only when complete:
 // bytes go to "<path>.tmp-<pid>", and Commit() flushes, fsyncs and renames it.
 // Destroying an uncommitted writer removes the temporary file, so a failed or
-// interrupted run never leaves a truncated output behind. "-" writes to
+// interrupted run never leaves a truncated output behind; Open() removes
+// those of killed writers of `path` (RemoveDeadLeftovers). "-" writes to
 // standard output directly.
 class AtomicFileWriter {
  public:
@@ -116,6 +126,7 @@ class AtomicFileWriter {
  private:
   std::string path_;
   std::string temp_path_;  // empty when writing to standard output
+  int lock_fd_ = -1;       // holds temp_path_'s flock
   bool committed_ = false;
   WritableFile file_;
 };
@@ -138,7 +149,8 @@ class MappedFile {
 };
 
 // A private directory created under `parent` (or $TMPDIR, else /tmp, when
-// empty) and removed with its files on destruction.
+// empty), named "<prefix><pid>-XXXXXX" and locked while it lives (see
+// RemoveDeadLeftovers), and removed with its files on destruction.
 class TempDir {
  public:
   TempDir() = default;
@@ -148,9 +160,12 @@ class TempDir {
 
   Status Create(const std::string& parent, const std::string& prefix);
   const std::string& path() const { return path_; }
+  // The folder Create(parent, ...) makes it in: `parent`, or the default.
+  static std::string ResolveParent(const std::string& parent);
 
  private:
   std::string path_;
+  int lock_fd_ = -1;
 };
 
 }  // namespace streamglove

@@ -222,7 +222,7 @@ Status CountTokens(const std::vector<InputFile>& inputs, const CorpusOptions& co
   CorpusOptions corpus = corpus_options;
   corpus.chunk_bytes = counted->plan.chunk_bytes;
 
-  SG_RETURN_IF_ERROR(counted->temp.Create(options.temp_dir, "streamglove-vocab-"));
+  SG_RETURN_IF_ERROR(counted->temp.Create(options.temp_dir, kVocabTempPrefix));
   counted->runs = std::make_unique<RunSet>(counted->temp.path());
 
   counted->reader = std::make_unique<ChunkReader>(inputs, corpus);
@@ -317,6 +317,10 @@ Status BuildVocabulary(const std::vector<InputFile>& inputs, const CorpusOptions
                        VocabStats* stats) {
   const auto start = std::chrono::steady_clock::now();
   *stats = VocabStats();
+  // What a killed pass left: nothing else would remove it. (Not in
+  // CountTokens: a distributed job's ranks, other machines among them, make
+  // their folders side by side at the same moment.)
+  RemoveDeadLeftovers(TempDir::ResolveParent(options.temp_dir), kVocabTempPrefix);
   CountedWords counted;
   SG_RETURN_IF_ERROR(CountTokens(inputs, corpus_options, options, &counted, stats));
 

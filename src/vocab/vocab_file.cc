@@ -58,9 +58,8 @@ Status ForEachWord(SequentialFile* file, const std::string& path, Fn&& fn) {
     uint64_t count = 0;
     const auto [p, ec] = std::from_chars(number.data(), number.data() + number.size(), count);
     if (ec != std::errc() || p != number.data() + number.size() || count == 0) {
-      return Status::Corruption(
-          fmt::format("{}: line {}: count {} is not a positive integer", path, line_no,
-                      Quoted(number)));
+      return Status::Corruption(fmt::format("{}: line {}: count {} is not a positive integer", path,
+                                            line_no, Quoted(number)));
     }
     return fn(word, count);
   });

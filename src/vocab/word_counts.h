@@ -14,6 +14,11 @@
 
 namespace streamglove {
 
+// The folder of a pass's spill runs, in options.temp_dir: this prefix, the
+// process's pid, '-' and a unique suffix (TempDir). BuildVocabulary removes
+// those of killed processes there (RemoveDeadLeftovers).
+inline constexpr char kVocabTempPrefix[] = "streamglove-vocab-";
+
 // Counts every token of `inputs` as BuildVocabulary does and calls `emit`
 // once per distinct word, in ascending byte order (memcmp), with its count;
 // options.min_count and max_vocab are not applied. Memory within

@@ -8,7 +8,9 @@
 # once, then reads it again; a file that grew is read from where it ended; a
 # changed one is refused; a fixed vocabulary reports the words it drops and
 # equals Stanford-style counting with that vocabulary; a subsampled store
-# keeps its first keep probabilities.
+# keeps its first keep probabilities; a partly ingested input that changed
+# is refused, then abandoned with --abandon-partial; a cut given to an
+# addition is said to be ignored.
 #
 #   additions_test.sh STREAMGLOVE
 set -euo pipefail
@@ -223,6 +225,42 @@ rc=0
 [ "$before" = "$(dumps grown)" ] || fail "a refused changed input altered the store"
 echo "a changed file is refused: $(cat changed.err)"
 
+# 5a. A file changed while it was partly ingested: refused in one line that
+# says so and names the way forward, --force too; --abandon-partial keeps
+# the counts of the part read (an input of those bytes) and counts the new
+# content, as one ingest of that part and of the new file would.
+cp big.txt partial.txt
+for delay in 0.3 0.6 1 1.5 2 3; do
+  rm -rf partial
+  "$bin" ingest --store partial partial.txt --window 5 --memory 100M --batch-size 64K -q 2>/dev/null &
+  pid=$!
+  sleep "$delay"
+  kill -INT "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+  [ "$("$bin" stats --store partial --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["partly_ingested"])')" = True ] && break
+done
+cp partial.txt partial.orig
+printf 'Q' | dd of=partial.txt bs=1 seek=100 conv=notrunc 2>/dev/null
+before=$(dumps partial)
+for extra in "" --force; do
+  rc=0
+  "$bin" ingest --store partial partial.txt $extra "${flags[@]}" 2> partial.err || rc=$?
+  [ "$rc" = 1 ] && [ "$(wc -l < partial.err)" = 1 ] &&
+    grep -q "partial.txt changed since its ingest was interrupted (its first .* bytes differ" partial.err ||
+    fail "a changed partly ingested input ($extra): exit $rc, $(cat partial.err)"
+  [ "$before" = "$(dumps partial)" ] || fail "a refused run ($extra) altered the store"
+done
+"$bin" ingest --store partial partial.txt "${flags[@]}" 2> partial.err || true
+read_bytes=$(sed -nE 's/.*holds the counts of its first ([0-9]+) bytes.*/\1/p' partial.err)
+[ -n "$read_bytes" ] || fail "the refusal names no byte count: $(cat partial.err)"
+grep -q "add --abandon-partial" partial.err || fail "the refusal names no way forward: $(cat partial.err)"
+"$bin" ingest --store partial partial.txt --abandon-partial "${flags[@]}"
+"$bin" verify --store partial > /dev/null || fail "the store after --abandon-partial does not verify"
+head -c "$read_bytes" partial.orig > read-part.txt
+"$bin" ingest --store partial-whole read-part.txt partial.txt "${flags[@]}"
+same_store partial-whole partial "a partly ingested input abandoned"
+echo "a changed partly ingested input is refused, then abandoned at byte $read_bytes: $(head -c 120 partial.err)..."
+
 # 5b. Compressed growth (a zstd frame appended), growth after another
 # input, an appended frame of no text, and a path spelled another way.
 zstd -q -c part0.txt > z.txt.zst
@@ -275,4 +313,16 @@ echo "a fixed vocabulary drops and reports $outside (tokens, words) of later inp
 "$bin" vocab part0.txt --min-count 2 -o sub.vocab -q
 "$bin" ingest --store sub2 "${parts[@]}" --vocab sub.vocab --subsample 1e-3 "${flags[@]}"
 same_store sub1 sub2 "a subsampled store's additions"
+
+# 8. A cut given to an addition is ignored, and the run says so; none is
+# said when none is given.
+"$bin" ingest --store one part0.txt --window 5 --memory 256M --min-count 3 2> cut.err
+grep -q "^ingest: --min-count 3 --max-vocab 0 ignored: the store keeps the vocabulary cut it was made with (--min-count 5 --max-vocab 0)" cut.err ||
+  fail "a cut given to an addition: $(cat cut.err)"
+"$bin" ingest --store one part0.txt --window 5 --memory 256M --min-count 5 2> cut.err
+! grep -q "ignored" cut.err || fail "the store's own cut given again: $(cat cut.err)"
+"$bin" ingest --store sub1 part0.txt --subsample 1e-3 --window 5 --memory 256M --max-vocab 9 2> cut.err
+grep -q "^ingest: --min-count 5 --max-vocab 9 ignored: .* (a fixed vocabulary)" cut.err ||
+  fail "a cut given to a fixed store's addition: $(cat cut.err)"
+echo "a cut given to an addition is said to be ignored"
 echo "PASS"

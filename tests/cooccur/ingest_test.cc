@@ -1,6 +1,7 @@
 #include "streamglove/ingest.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -434,4 +435,51 @@ TEST_CASE("A growing store says when its cut leaves out much of the corpus", "[c
   CHECK(messages.empty());
   ingest(4, false, &messages);
   CHECK(messages.empty());
+}
+
+// Issue 53: `ingest --store NEW /dev/null` (or a FIFO) was refused but left a
+// half-made store that verify said to rerun, and the rerun failed alike.
+TEST_CASE("A refused input leaves no new store behind", "[cooccur]") {
+  Fixture f;
+  const std::string fifo = f.dir.path() + "/fifo.txt";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  for (const std::string& input : {std::string("/dev/null"), fifo}) {
+    INFO(input);
+    std::vector<InputFile> inputs;
+    REQUIRE(ExpandInputs({f.dir.path() + "/in", input}, InputFormat::kAuto, &inputs).ok());
+    const std::string store = f.dir.path() + "/new-store";
+    IngestStats stats;
+    const Status s = Ingest(store, inputs, CorpusOptions(), f.Options(), &stats);
+    CHECK(s.message() == input + ": not a regular file (ingest must be able to re-read inputs)");
+    CHECK_FALSE(PathExists(store));
+  }
+}
+
+// Issue 53: a vocabulary pass killed with -9 left its spill runs and its
+// unfinished file in the store, and no later run removed them.
+TEST_CASE("An ingest removes what a killed vocabulary pass left in the store", "[cooccur]") {
+  Fixture f;
+  const std::string store = f.dir.path() + "/store";
+  IngestStats stats;
+  REQUIRE(Ingest(store, f.inputs, CorpusOptions(), f.Options(), &stats).ok());
+  const Counts before = ReadStore(store);
+  // Under the store's lock every such file is a dead process's, whatever
+  // its name says (this process's pid included).
+  const std::vector<std::string> left = {
+      store + "/vocab.building.tmp-" + std::to_string(::getpid()),
+      store + fmt::format("/streamglove-vocab-{}-AbC123", ::getpid()),
+      store + "/streamglove-vocab-XyZ789"};  // named as before pids were
+  WriteFile(left[0], "the 3\n");
+  for (size_t i = 1; i < left.size(); ++i) {
+    REQUIRE(::mkdir(left[i].c_str(), 0700) == 0);
+    WriteFile(left[i] + "/run-0", "words");
+  }
+  // Every input is in the store already: no vocabulary pass runs.
+  REQUIRE(Ingest(store, f.inputs, CorpusOptions(), f.Options(), &stats).ok());
+  CHECK(stats.inputs_skipped == f.inputs.size());
+  for (const std::string& path : left) {
+    INFO(path);
+    CHECK_FALSE(PathExists(path));
+  }
+  CHECK(ReadStore(store) == before);
 }

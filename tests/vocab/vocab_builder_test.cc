@@ -1,3 +1,7 @@
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -121,4 +125,63 @@ TEST_CASE("A failed vocabulary pass leaves no output file", "[vocab]") {
   REQUIRE(s.code() == Status::Code::kCorruption);
   CHECK(s.message().find("b.zst: byte 0: not zstd data") != std::string::npos);
   CHECK(::access(out.c_str(), F_OK) != 0);
+}
+
+namespace {
+
+// The pid of a process that has ended.
+pid_t DeadPid() {
+  const pid_t pid = ::fork();
+  if (pid == 0) ::_exit(0);
+  REQUIRE(pid > 0);
+  REQUIRE(::waitpid(pid, nullptr, 0) == pid);
+  return pid;
+}
+
+}  // namespace
+
+// Issue 53: a pass killed with -9 left its spill runs' folder and its
+// unfinished output, and no later pass removed them. A pass removes a dead
+// process's, never a live one's: its pid alive, or its lock held (a process
+// of another pid namespace, where the pid means nothing).
+TEST_CASE("A vocabulary pass removes what killed passes left, not what live ones use", "[vocab]") {
+  TestDir dir("sg-test-");
+  const std::string input = dir.Write("a.txt", "fine words\n");
+  const std::string out = dir.path() + "/vocab.out";
+  const pid_t dead = DeadPid(), alive = ::getppid();
+  const auto make_folder = [&](const std::string& name) {
+    const std::string path = dir.path() + "/" + name;
+    REQUIRE(::mkdir(path.c_str(), 0700) == 0);
+    WriteFile(path + "/run-0", "words");
+    return path;
+  };
+  const std::vector<std::string> gone = {
+      make_folder(fmt::format("streamglove-vocab-{}-aB3dE6", dead)),
+      dir.Write(fmt::format("vocab.out.tmp-{}", dead), "w 1\n")};
+  const std::string locked = make_folder(fmt::format("streamglove-vocab-{}-Zz9Yy8", dead));
+  const int lock_fd = ::open(locked.c_str(), O_RDONLY);
+  REQUIRE(::flock(lock_fd, LOCK_EX) == 0);
+  const std::vector<std::string> kept = {
+      locked, make_folder(fmt::format("streamglove-vocab-{}-qW4eR5", alive)),
+      dir.Write(fmt::format("vocab.out.tmp-{}", alive), "w 1\n"),
+      make_folder(fmt::format("streamglove-vocab-mpi-{}-tY6uI7", dead)),  // not this pass's
+      dir.Write(fmt::format("other.out.tmp-{}", dead), "w 1\n")};
+
+  std::vector<InputFile> inputs;
+  REQUIRE(ExpandInputs({input}, InputFormat::kAuto, &inputs).ok());
+  VocabOptions options;
+  options.progress = false;
+  options.temp_dir = dir.path();
+  VocabStats stats;
+  REQUIRE(BuildVocabulary(inputs, CorpusOptions(), options, out, &stats).ok());
+  CHECK(ReadFile(out) == "fine 1\nwords 1\n");
+  for (const std::string& path : gone) {
+    INFO(path);
+    CHECK_FALSE(PathExists(path));
+  }
+  for (const std::string& path : kept) {
+    INFO(path);
+    CHECK(PathExists(path));
+  }
+  ::close(lock_fd);
 }

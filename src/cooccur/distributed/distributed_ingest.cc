@@ -656,12 +656,18 @@ Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
   const JobPaths paths(store_dir);
 
   // 1. The plan. A store this job creates is removed again if it never gets
-  // a vocabulary (bad input in the vocabulary pass), as by the single-process
-  // ingest.
+  // a vocabulary (an input refused, bad input in the vocabulary pass), as by
+  // the single-process ingest.
   auto phase = Clock::now();
   std::error_code exists_ec;
   const bool created = root && !std::filesystem::exists(store_dir, exists_ec);
   std::unique_ptr<Store> store;  // rank 0's, locked until the end
+  const auto remove_if_new = [&](const Status& s) {
+    if (s.ok() || !created || store == nullptr || store->initialized()) return;
+    store.reset();
+    std::error_code ec;
+    std::filesystem::remove_all(store_dir, ec);
+  };
   // Rank 0 removes the job's transient files however it ends (the other
   // ranks have left the collective that ended it), while it holds the
   // store's lock (destroyed before `store`): they may be another job's
@@ -679,6 +685,7 @@ Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
   const Status planned = PlanJob(world, store_dir, paths, inputs, corpus, options, &store, &plan,
                                  &mine, &my_fingerprints, stats);
   if (store != nullptr) remove_on_exit.dir = &paths.dir;
+  remove_if_new(planned);
   SG_RETURN_IF_ERROR(planned);
   stats->plan_seconds = world->Max(SecondsSince(phase));
   if (plan.inputs.empty()) {
@@ -701,11 +708,7 @@ Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
   Status s = AgreeVocabulary(world, mine, corpus, options, plan.needs_vocabulary,
                              counting_options.memory_bytes, threads, paths.dir, store.get(),
                              &balance_counts, stats);
-  if (!s.ok() && created && !store->initialized()) {
-    store.reset();
-    std::error_code ec;
-    std::filesystem::remove_all(store_dir, ec);
-  }
+  remove_if_new(s);
   SG_RETURN_IF_ERROR(s);
   if (root) stats->ingest.vocab_size = store->vocab().size();
   RankCounting counting;

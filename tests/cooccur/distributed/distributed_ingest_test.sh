@@ -101,6 +101,16 @@ if [ "$rc" -ne 1 ] || [ "$lines" -ne 1 ] || ! grep -q "^streamglove: error: .*$(
 else
   echo "ok: truncated shard: $(grep "^streamglove" "$dir/bad.err")"
 fi
+# An input refused before anything is read (not a regular file): no store left.
+rc=0
+mpi 3 "$bin" ingest --store "$dir/null.store" "${shards[0]}" /dev/null "${flags[@]}" --threads 1 \
+  >/dev/null 2>"$dir/null.err" || rc=$?
+if [ "$rc" -eq 0 ] || ! grep -q "^streamglove: error: /dev/null: not a regular file" "$dir/null.err" ||
+  [ -e "$dir/null.store" ]; then
+  echo "FAIL: /dev/null as an input: exit $rc, $(grep "^streamglove" "$dir/null.err"), store left: $(ls "$dir/null.store" 2>/dev/null | wc -l) files"; fail=1
+else
+  echo "ok: /dev/null as an input: $(grep "^streamglove" "$dir/null.err"), no store left"
+fi
 
 # A parse error, a usage error, a missing input, --force (one process
 # only): one line from the job, not one per rank, and a failed job; also
