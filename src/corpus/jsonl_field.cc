@@ -43,6 +43,12 @@ bool JsonlField::Extract(std::string_view record, std::string_view* text, std::s
     *error = fmt::format("JSON field \"{}\" is not a string", field_);
     return false;
   }
+  // An escaped NUL is the raw NUL byte that text input refuses: inside a
+  // word it would cut the word short for C readers of the vocabulary.
+  if (text->find('\0') != std::string_view::npos) {
+    *error = fmt::format("JSON field \"{}\" holds a NUL character (\\u0000)", field_);
+    return false;
+  }
   return true;
 }
 

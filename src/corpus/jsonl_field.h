@@ -19,7 +19,8 @@ class JsonlField {
   ~JsonlField();
 
   // Parses `record` and sets *text to the field's unescaped value, valid until
-  // the next call. On failure returns false and sets *error to why.
+  // the next call. On failure (a value holding U+0000 included) returns false
+  // and sets *error to why.
   // REQUIRES: at least kChunkPadding readable bytes follow `record`.
   bool Extract(std::string_view record, std::string_view* text, std::string* error);
 

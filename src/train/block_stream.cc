@@ -174,32 +174,14 @@ std::string StoreStamp(Store* store) {
   return fmt::format("{:016x}", HashBytes(key));
 }
 
-Status OpenBlockStream(Store* store, const std::string& dir, const RankedVocab& ranked,
-                       size_t block_bytes, BlockCompression compression, BlockStreamInfo* info) {
-  const uint32_t vocab = ranked.size();
-  *info = BlockStreamInfo();
-  info->dir = dir;
-  const std::string stamp = StoreStamp(store);
-  std::string have_stamp;
-  BlockStreamInfo existing;
-  // Reused only when built for this store and cut, with blocks that fit this
-  // run's budget (random routing makes blocks differ from the target a little).
-  const auto fits = [&](const BlockStreamInfo& b) {
-    uint64_t largest = 0;
-    for (uint64_t n : b.block_records) largest = std::max(largest, n);
-    return largest * sizeof(PairRecord32) <= block_bytes + block_bytes / 4;
-  };
-  const auto compression_ok = [&](const BlockStreamInfo& b) {
-    return compression == BlockCompression::kAuto ||
-           b.compressed == (compression == BlockCompression::kZstd);
-  };
-  if (ReadManifest(dir, &have_stamp, &existing).ok() && have_stamp == stamp &&
-      existing.vocab == vocab && fits(existing) && compression_ok(existing)) {
-    existing.dir = dir;
-    *info = existing;
-    return Status::OK();
-  }
+namespace {
 
+// Builds the stream of `store` into `dir` (emptied first) for the words of
+// `ranked`, as OpenBlockStream describes; `stamp`: StoreStamp(store).
+Status BuildBlockStream(Store* store, const std::string& dir, const RankedVocab& ranked,
+                        size_t block_bytes, BlockCompression compression, const std::string& stamp,
+                        BlockStreamInfo* info) {
+  const uint32_t vocab = ranked.size();
   std::error_code ec;
   std::filesystem::remove_all(dir, ec);
   if (!std::filesystem::create_directories(dir, ec) && ec)
@@ -254,6 +236,45 @@ Status OpenBlockStream(Store* store, const std::string& dir, const RankedVocab& 
   info->vocab = vocab;
   info->built = true;
   return Status::OK();
+}
+
+}  // namespace
+
+Status OpenBlockStream(Store* store, const std::string& dir, const RankedVocab& ranked,
+                       size_t block_bytes, BlockCompression compression, BlockStreamInfo* info) {
+  const uint32_t vocab = ranked.size();
+  *info = BlockStreamInfo();
+  info->dir = dir;
+  const std::string stamp = StoreStamp(store);
+  std::string have_stamp;
+  BlockStreamInfo existing;
+  // Reused only when built for this store and cut, with blocks that fit this
+  // run's budget (random routing makes blocks differ from the target a little).
+  const auto fits = [&](const BlockStreamInfo& b) {
+    uint64_t largest = 0;
+    for (uint64_t n : b.block_records) largest = std::max(largest, n);
+    return largest * sizeof(PairRecord32) <= block_bytes + block_bytes / 4;
+  };
+  const auto compression_ok = [&](const BlockStreamInfo& b) {
+    return compression == BlockCompression::kAuto ||
+           b.compressed == (compression == BlockCompression::kZstd);
+  };
+  if (ReadManifest(dir, &have_stamp, &existing).ok() && have_stamp == stamp &&
+      existing.vocab == vocab && fits(existing) && compression_ok(existing)) {
+    existing.dir = dir;
+    *info = existing;
+    return Status::OK();
+  }
+
+  // A build that fails (a full disk) leaves no partial blocks: without a
+  // manifest they are never read, and would hold the disk until the next
+  // training rebuilt them.
+  const Status s = BuildBlockStream(store, dir, ranked, block_bytes, compression, stamp, info);
+  if (!s.ok()) {
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+  }
+  return s;
 }
 
 namespace {

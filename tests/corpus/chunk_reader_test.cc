@@ -157,6 +157,36 @@ TEST_CASE("JSONL chunks give one document per record and bad records name their 
   }
 }
 
+// Issue 53: "\u0000" in a JSON string put a NUL inside a word, where a raw
+// NUL byte in a text line is a bad record.
+TEST_CASE("A JSONL string holding U+0000 is a bad record, as a NUL byte in text is", "[corpus]") {
+  TestDir dir("sg-test-");
+  const std::string path =
+      dir.Write("nul.jsonl",
+                "{\"text\": \"fine words\"}\n{\"text\": \"wo\\u0000rd\"}\n{\"text\": \"more\"}\n");
+  std::vector<InputFile> inputs;
+  REQUIRE(ExpandInputs({path}, InputFormat::kAuto, &inputs).ok());
+  CorpusOptions options;
+  Status s;
+  const std::vector<Chunk> chunks = ReadChunks(inputs, options, &s);
+  REQUIRE(s.ok());
+  const std::string reason =
+      path + ": byte 23: JSON field \"text\" holds a NUL character (\\u0000)";
+  TokenCollector sink;
+  ChunkTokenizer strict(options, &inputs);
+  const Status failed = strict.Tokenize(chunks.at(0), &sink);
+  CHECK(failed.code() == Status::Code::kCorruption);
+  CHECK(failed.message() == reason + " (a bad record: --skip-bad-records skips and counts them)");
+
+  options.skip_bad_records = true;
+  ChunkTokenizer skipping(options, &inputs);
+  sink.out.clear();
+  REQUIRE(skipping.Tokenize(chunks.at(0), &sink).ok());
+  CHECK(sink.out == std::vector<std::string>{"fine", "words", kDocEnd, "more", kDocEnd});
+  CHECK(skipping.bad_records() == 1);
+  CHECK(skipping.first_bad_reason() == reason);
+}
+
 TEST_CASE("An input ending exactly at a chunk boundary still ends its last chunk", "[corpus]") {
   TestDir dir("sg-test-");
   // Two lines of exactly one chunk each: the file ends where the second

@@ -57,6 +57,7 @@ printf '{"text": "fine words"}\n{"text": "broken\n' >"$bad/malformed.jsonl"
 printf '{"text": "fine words"}\n{"body": "no text field"}\n' >"$bad/missing-field.jsonl"
 printf '{"text": "fine words"}\n{"text": 42}\n' >"$bad/non-string-field.jsonl"
 printf '{"text": "caf\xc3 au lait"}\n' >"$bad/invalid-utf8.jsonl"
+printf '{"text": "fine words"}\n{"text": "a\\u0000b"}\n' >"$bad/nul-escape.jsonl"
 printf 'the 5\nfox 3\nthe 2\n' >"$bad/duplicate-vocab.txt"
 printf 'the 5\nfox -3\n' >"$bad/bad-count-vocab.txt"
 printf 'the 5\nfox\n' >"$bad/no-count-vocab.txt"
@@ -95,7 +96,7 @@ for f in truncated.txt.zst corrupt.txt.zst truncated.txt.gz corrupt.txt.gz misna
   expect_error "$f" "$f: byte [0-9]+" ingest "$bad/$f"
 done
 for f in invalid-utf8.txt nul-byte.txt empty.txt malformed.jsonl missing-field.jsonl non-string-field.jsonl \
-         invalid-utf8.jsonl one-gigabyte-line.txt; do
+         invalid-utf8.jsonl nul-escape.jsonl one-gigabyte-line.txt; do
   expect_error "$f" "$f: byte [0-9]+" ingest "$bad/$f"
 done
 for f in duplicate-vocab.txt bad-count-vocab.txt no-count-vocab.txt; do
@@ -104,6 +105,12 @@ for f in duplicate-vocab.txt bad-count-vocab.txt no-count-vocab.txt; do
 done
 [ -e "$dir/new-store" ] && { echo "FAIL: a store was created from a bad vocabulary"; fail=1; }
 expect_error "a FIFO as an ingest input" "fifo.txt: .*regular file" ingest "$bad/fifo.txt"
+# Refused inputs of a new store leave no store behind (nothing was committed).
+for f in "$bad/fifo.txt" /dev/null; do
+  expect_error "$f as the input of a new store" "$f: .*regular file" \
+    "$bin" ingest --store "$dir/new-store" "$dir/good" "$f" -q
+  [ -e "$dir/new-store" ] && { echo "FAIL: $f left a half-made store"; fail=1; rm -rf "$dir/new-store"; }
+done
 expect_error "a directory as the vocab output" "$bad/not-a-store" "$bin" vocab "$dir/good" -o "$bad/not-a-store" -q
 expect_error "a directory that is not a store" "not-a-store" "$bin" stats --store "$bad/not-a-store"
 expect_error "ingest into a directory that is not a store" "not-a-store" \
@@ -125,9 +132,11 @@ fi
 
 # --skip-bad-records: the bad lines and records are skipped and counted.
 "$bin" vocab "$bad/invalid-utf8.txt" "$bad/nul-byte.txt" "$bad/malformed.jsonl" "$bad/missing-field.jsonl" \
-  "$bad/non-string-field.jsonl" "$bad/invalid-utf8.jsonl" -o "$dir/skipped-vocab.txt" --skip-bad-records 2>"$dir/err"
-if grep -q "skipped 6 bad records (the first: .*invalid-utf8.txt: byte [0-9]*: invalid UTF-8)" "$dir/err" \
-   && grep -q "^the $((2 * (200 + 200 + 200)))$" "$dir/skipped-vocab.txt"; then
+  "$bad/non-string-field.jsonl" "$bad/invalid-utf8.jsonl" "$bad/nul-escape.jsonl" -o "$dir/skipped-vocab.txt" \
+  --skip-bad-records 2>"$dir/err"
+if grep -q "skipped 7 bad records (the first: .*invalid-utf8.txt: byte [0-9]*: invalid UTF-8)" "$dir/err" \
+   && grep -q "^the $((2 * (200 + 200 + 200)))$" "$dir/skipped-vocab.txt" \
+   && [ "$(tr -cd '\000' <"$dir/skipped-vocab.txt" | wc -c)" -eq 0 ]; then
   echo "  --skip-bad-records: $(grep skipped "$dir/err")"
 else
   echo "FAIL: --skip-bad-records: $(cat "$dir/err"); $(head -3 "$dir/skipped-vocab.txt")"; fail=1

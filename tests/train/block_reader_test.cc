@@ -1,8 +1,12 @@
 // BlockReader: every stored record is read once per pass, and with unit
 // updates (SGNS) a pair of weight x becomes about x updates spread over the
 // stream, in parts no larger than half the largest block.
+#include <sys/resource.h>
+
 #include <cmath>
+#include <csignal>
 #include <cstring>
+#include <filesystem>
 #include <map>
 #include <new>
 #include <stdexcept>
@@ -13,8 +17,10 @@
 #include <catch2/catch.hpp>
 #include <tbb/task_arena.h>
 
+#include "store/ranked_vocab.h"
 #include "test_util.h"
 #include "train/block_stream.h"
+#include "train/train_fixture.h"
 #include "util/crc32.h"
 
 using namespace streamglove;
@@ -399,4 +405,60 @@ TEST_CASE("Blocks scattered on several threads are the parts one thread makes, c
   CHECK(read_first().ToString().find("shorter than its manifest") != std::string::npos);
   WriteFile(BlockPath(info, 0), good + std::string(12, '\0'));
   CHECK(read_first().ToString().find("longer than its manifest") != std::string::npos);
+}
+
+namespace {
+
+// While alive, a file of this process may not grow past `bytes`: a write
+// beyond fails with EFBIG, as one on a full disk fails (SIGXFSZ ignored).
+class FileSizeLimit {
+ public:
+  explicit FileSizeLimit(rlim_t bytes) {
+    REQUIRE(::getrlimit(RLIMIT_FSIZE, &before_) == 0);
+    old_handler_ = std::signal(SIGXFSZ, SIG_IGN);
+    struct rlimit limit = before_;
+    limit.rlim_cur = bytes;
+    REQUIRE(::setrlimit(RLIMIT_FSIZE, &limit) == 0);
+  }
+  ~FileSizeLimit() {
+    ::setrlimit(RLIMIT_FSIZE, &before_);
+    std::signal(SIGXFSZ, old_handler_);
+  }
+
+ private:
+  struct rlimit before_;
+  void (*old_handler_)(int);
+};
+
+}  // namespace
+
+// Issue 53: a full disk while the block stream was built left the block
+// files written so far, holding the disk until a training rebuilt them.
+TEST_CASE("A block stream whose build fails leaves no block files, and is rebuilt whole",
+          "[train]") {
+  TrainFixture f;
+  std::unique_ptr<Store> store;
+  REQUIRE(Store::OpenForReading(f.store, 64 << 20, &store).ok());
+  const RankedVocab ranked(store->config(), store->vocab(), 1, 0);
+  const std::string dir = f.dir.path() + "/blocks";
+  const size_t block_bytes = size_t{256} << 10;  // several blocks
+  for (const BlockCompression compression : {BlockCompression::kNone, BlockCompression::kZstd}) {
+    BlockStreamInfo info;
+    Status failed;
+    {
+      const FileSizeLimit limit(40 << 10);  // more than a write buffer of 32 KiB
+      failed = OpenBlockStream(store.get(), dir, ranked, block_bytes, compression, &info);
+    }
+    INFO(failed.ToString());
+    CHECK(failed.message().find("/blocks/block-") != std::string::npos);
+    CHECK(failed.message().find("File too large") != std::string::npos);
+    CHECK_FALSE(PathExists(dir));
+
+    REQUIRE(OpenBlockStream(store.get(), dir, ranked, block_bytes, compression, &info).ok());
+    CHECK(info.built);
+    CHECK(info.block_records.size() > 1);
+    const PairTransform transform = CountTransform(false);
+    CHECK(ReadAll(info, transform, 1).records == info.pairs);
+    std::filesystem::remove_all(dir);
+  }
 }
