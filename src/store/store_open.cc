@@ -54,8 +54,9 @@ Status CheckNoOrphanedData(const std::string& dir) {
       "and {} remain); nothing was changed: restore the directory from a copy{}, or remove it "
       "to start a new store",
       dir, tables, wal_bytes, manifests.empty() ? "no MANIFEST" : manifests.back(),
-      manifests.empty() ? ""
-                        : fmt::format(" (or write CURRENT holding the line '{}')", manifests.back())));
+      manifests.empty()
+          ? ""
+          : fmt::format(" (or write CURRENT holding the line '{}')", manifests.back())));
 }
 
 // Creates a missing directory (with `create`), and refuses a directory that
@@ -88,8 +89,8 @@ Status CheckDirectory(const std::string& dir, bool create) {
 // Takes the exclusive lock on DIR/LOCK.streamglove (FileLock).
 // `pid_required`: false for readers, which must work on a full disk.
 Status LockDirectory(const std::string& dir, bool pid_required, std::unique_ptr<FileLock>* lock) {
-  return FileLock::Acquire(dir + "/" + kStoreLockFile,
-                           dir + ": store is in use by another process", pid_required, lock);
+  return FileLock::Acquire(dir + "/" + kStoreLockFile, dir + ": store is in use by another process",
+                           pid_required, lock);
 }
 
 // Empties DIR/tmp: batch files of a process that was killed before commit.
@@ -301,8 +302,8 @@ Status StoreImpl::UpgradeFormat() {
   upgraded.format_version = kNarrowBlocksFormatVersion;
   std::string value;
   EncodeConfig(upgraded, &value);
-  SG_RETURN_IF_ERROR(IngestRecords(
-      [&](const RecordPut& put) { return put(kConfigKey, value); }, "upgrading the store format"));
+  SG_RETURN_IF_ERROR(IngestRecords([&](const RecordPut& put) { return put(kConfigKey, value); },
+                                   "upgrading the store format"));
   config_ = upgraded;
   return Status::OK();
 }

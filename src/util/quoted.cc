@@ -10,8 +10,11 @@ namespace {
 size_t Utf8SequenceAt(std::string_view s, size_t i) {
   const auto byte = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
   const unsigned char lead = byte(i);
-  const size_t n = lead < 0x80 ? 1 : (lead >> 5) == 0x6 ? 2 : (lead >> 4) == 0xE ? 3
-                                 : (lead >> 3) == 0x1E ? 4 : 0;
+  const size_t n = lead < 0x80           ? 1
+                   : (lead >> 5) == 0x6  ? 2
+                   : (lead >> 4) == 0xE  ? 3
+                   : (lead >> 3) == 0x1E ? 4
+                                         : 0;
   if (n == 0 || i + n > s.size()) return 0;
   for (size_t k = 1; k < n; ++k) {
     if ((byte(i + k) & 0xC0) != 0x80) return 0;

@@ -77,9 +77,8 @@ Status ParseTextLine(const std::string& path, const Line& line, uint32_t dim, st
       rest.remove_prefix(next == std::string_view::npos ? rest.size() : next);
       while (!rest.empty() && (rest.front() == ' ' || rest.front() == '\t')) rest.remove_prefix(1);
     }
-    return Status::Corruption(
-        fmt::format("{}: {} has {} values; the file's vectors have {}", where(), Quoted(*word), n,
-                    dim));
+    return Status::Corruption(fmt::format("{}: {} has {} values; the file's vectors have {}",
+                                          where(), Quoted(*word), n, dim));
   }
   return Status::OK();
 }
@@ -219,10 +218,9 @@ Status Embeddings::Finish(const std::vector<uint64_t>& locations, bool lines) {
   for (uint32_t i = 0; i < words_.size(); ++i) {
     const auto [it, added] = index_.emplace(words_[i], i);
     if (!added) {
-      return Status::Corruption(fmt::format("{}: {} {}: duplicate word {} (first at {} {})",
-                                            path_, lines ? "line" : "byte", locations[i],
-                                            Quoted(words_[i]),
-                                            lines ? "line" : "byte", locations[it->second]));
+      return Status::Corruption(fmt::format(
+          "{}: {} {}: duplicate word {} (first at {} {})", path_, lines ? "line" : "byte",
+          locations[i], Quoted(words_[i]), lines ? "line" : "byte", locations[it->second]));
     }
   }
   norms_.resize(words_.size());

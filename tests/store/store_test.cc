@@ -126,6 +126,30 @@ size_t FilesIn(const std::string& dir) {
   return n;
 }
 
+// Every file of `dir` (not its folders) with its bytes, but the lock files
+// and RocksDB's info log: what a refused Open() must leave as it was.
+std::map<std::string, std::string> StoreFiles(const std::string& dir) {
+  std::map<std::string, std::string> files;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    if (!e.is_regular_file() || name.rfind("LOCK", 0) == 0 || name.rfind("LOG", 0) == 0) continue;
+    files[name] = ReadFile(e.path().string());
+  }
+  return files;
+}
+
+// Flips a byte in one of the store's table files.
+void FlipByteInATable(const std::string& dir) {
+  std::string sst;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    if (e.path().extension() == ".sst") sst = e.path().string();
+  }
+  REQUIRE_FALSE(sst.empty());
+  std::string bytes = ReadFile(sst);
+  bytes[bytes.size() / 4] ^= 0x5a;
+  WriteFile(sst, bytes);
+}
+
 }  // namespace
 
 TEST_CASE("Store sums overlapping batches like a std::map", "[store]") {
@@ -457,18 +481,6 @@ TEST_CASE("Store::Open refuses what is not a usable store", "[store]") {
   }
 }
 
-// Every file of `dir` (not its folders) with its bytes, but the lock files
-// and RocksDB's info log: what a refused Open() must leave as it was.
-std::map<std::string, std::string> StoreFiles(const std::string& dir) {
-  std::map<std::string, std::string> files;
-  for (const auto& e : std::filesystem::directory_iterator(dir)) {
-    const std::string name = e.path().filename().string();
-    if (!e.is_regular_file() || name.rfind("LOCK", 0) == 0 || name.rfind("LOG", 0) == 0) continue;
-    files[name] = ReadFile(e.path().string());
-  }
-  return files;
-}
-
 TEST_CASE("A damaged store is refused, never created over or written to", "[store]") {
   TestDir tmp("sg-store-");
   const std::string path = tmp.path();
@@ -513,14 +525,7 @@ TEST_CASE("A damaged store is refused, never created over or written to", "[stor
     CHECK(StoreFiles(path) == before);
   }
   SECTION("a flipped byte in a table: nothing is written") {
-    std::string sst;
-    for (const auto& e : std::filesystem::directory_iterator(path)) {
-      if (e.path().extension() == ".sst") sst = e.path().string();
-    }
-    REQUIRE_FALSE(sst.empty());
-    std::string bytes = ReadFile(sst);
-    bytes[bytes.size() / 4] ^= 0x5a;
-    WriteFile(sst, bytes);
+    FlipByteInATable(path);
     const std::map<std::string, std::string> before = StoreFiles(path);
     const Status s = Store::Open(path, kMemory, false, &store);
     INFO(s.ToString());
@@ -561,8 +566,7 @@ TEST_CASE("A store holds no WAL records when its writers are done", "[store]") {
   CHECK(ReadPairs(store.get()) == Pairs{{{0, 1}, 3}});
 }
 
-TEST_CASE("A store whose creation was killed before RocksDB wrote it is created again",
-          "[store]") {
+TEST_CASE("A store whose creation was killed before RocksDB wrote it is created again", "[store]") {
   TestDir tmp("sg-store-");
   // What a process killed inside Open(create) may leave: the lock, tmp/,
   // and RocksDB's first files before CURRENT (no table, no record).
@@ -656,14 +660,7 @@ TEST_CASE("verify passes a sound store and names broken invariants", "[store]") 
   CHECK(report.problems[0].find("symmetric store whose X_ij and X_ji differ") != std::string::npos);
 
   // A flipped byte inside a table file: the checksums catch it.
-  std::string sst;
-  for (const auto& e : std::filesystem::directory_iterator(path)) {
-    if (e.path().extension() == ".sst") sst = e.path().string();
-  }
-  REQUIRE_FALSE(sst.empty());
-  std::string bytes = ReadFile(sst);
-  bytes[bytes.size() / 4] ^= 0x5a;
-  WriteFile(sst, bytes);
+  FlipByteInATable(path);
   // Either the store no longer opens (the metadata's table is the one hit) or
   // the checksum pass reports the file.
   const Status s = VerifyStore(path, kMemory, &report);
