@@ -64,8 +64,8 @@ struct IngestOptions {
 
   // Worker threads, 0 for one per core. More than the cores this process may
   // run on are not used: each worker owns a dense region and a buffer, and
-  // workers sharing a core would only add merge work and page faults (16 on
-  // 2 cores: 12.1 s against 8-9 s for 2, on wiki100M). Default: 0.
+  // workers sharing a core would only add merge work and page faults
+  // (docs/architecture.md gives the figures). Default: 0.
   int threads = 0;
   // Peak memory of the whole process, RocksDB included. Default: 1 GiB.
   size_t memory_bytes = size_t{1} << 30;

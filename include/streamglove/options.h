@@ -1,8 +1,10 @@
-// Options for each pipeline stage, with their defaults.
-//
-// This header is the one place where defaults are set and documented; the CLI
-// reads its defaults from here and validates every struct once, at its boundary
-// (see Validate*Options below), so the stages may assume valid options.
+// Options of the stages that read a corpus, with their defaults: how inputs
+// are read and tokenized (CorpusOptions: vocab, ingest and embed share it)
+// and the vocabulary pass (VocabOptions). The later stages' options sit in
+// their own headers beside them: IngestOptions (ingest.h), TrainOptions
+// (train.h), EmbedOptions (embed.h). Every struct is validated once, at the
+// boundary (the CLI, the Python module), by its stage's Validate*Options,
+// so the stages may assume valid options.
 #ifndef STREAMGLOVE_OPTIONS_H_
 #define STREAMGLOVE_OPTIONS_H_
 
@@ -131,7 +133,7 @@ struct CorpusOptions {
   // chunks are tokenized in parallel. A line longer than this is cut at a
   // space or tab (the document continues in the next chunk). Larger chunks
   // amortise scheduling; smaller ones bound memory. Default: 4 MiB. Usually
-  // derived from the memory budget (see PlanMemory in the stages).
+  // derived from the memory budget (PlanVocabMemory, PlanIngestMemory).
   size_t chunk_bytes = size_t{4} << 20;
 
   // The longest JSONL record or text line accepted; a longer one is an error

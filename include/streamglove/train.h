@@ -82,8 +82,8 @@ struct TrainOptions {
   double decay_fraction = 1.0 / 3;
   uint32_t negatives = 5;  // SGNS: noise words per positive update. Default: 5.
   // SGNS: noise words drawn from unigram^power. Default: 0.75 (word2vec's
-  // and gensim's; against fastText's 0.5 it trades 0.9-2.4 analogy points for
-  // higher similarity on IMDB and wiki-plain, level on wiki100M; docs/sgns.md).
+  // and gensim's; against fastText's 0.5 it trades analogies for similarity
+  // on two of three corpora: docs/sgns.md).
   double noise_power = 0.75;
   // SGNS: word2vec's subsampling threshold t (0: none), applied to the
   // stored counts; not applied to a store counted with subsampling before
@@ -191,16 +191,12 @@ const TrainPreset* FindTrainPreset(const std::string& name);
 // The initial learning rate of a run of `epochs`. GloVe: 0.05 (glove.c's
 // AdaGrad eta). SGNS on a store subsampled before windowing (`ingest
 // --subsample`, word2vec's windows: an epoch makes about one word2vec pass's
-// updates): 0.025, word2vec's skip-gram alpha, for 10 epochs or more. In
-// fastText's wall time on the Wikipedia corpora (`train --budget`, two seeds)
-// it cost 2.5-3.9 analogy points for +0.003 to +0.019 on WS-353 and +0.007
-// to +0.012 on SimLex (means) against 0.075, which brought wiki100M's
-// similarity level with or ahead of fastText's and gensim's. Shorter runs
-// (kSgnsFullRateEpochs) get 0.025 x 10 / epochs, at most 0.05: fewer steps
-// need larger ones (measured: 5 epochs at 0.05 beat 0.025 on all four
-// measures on wiki100M, and 7 at 0.036 on IMDB text8). SGNS on a store
-// whose pairs the trainer subsamples (fewer updates an epoch): 0.075, the
-// best of 0.025-0.2 there (docs/sgns.md).
+// updates): 0.025, word2vec's skip-gram alpha, for 10 epochs or more (it
+// trades a little analogy accuracy for similarity against 0.075). Shorter
+// runs (kSgnsFullRateEpochs) get 0.025 x 10 / epochs, at most 0.05: fewer
+// steps need larger ones. SGNS on a store whose pairs the trainer
+// subsamples (fewer updates an epoch): 0.075, the best of 0.025-0.2 there.
+// The measurements: docs/sgns.md.
 double DefaultEta(Objective objective, bool store_subsampled, uint32_t epochs);
 // SGNS on word2vec's windows: runs of fewer epochs than this get a larger
 // rate (DefaultEta).

@@ -35,8 +35,8 @@ struct IngestMemoryPlan {
 
 // `tail`: the vocabulary has tail words (PairAccumulator), whose buffer
 // takes a share of each worker's buffer memory.
-Status PlanMemory(const IngestOptions& options, const CorpusOptions& corpus, int threads,
-                  size_t vocab_bytes, bool tail, IngestMemoryPlan* plan) {
+Status PlanIngestMemory(const IngestOptions& options, const CorpusOptions& corpus, int threads,
+                        size_t vocab_bytes, bool tail, IngestMemoryPlan* plan) {
   const size_t m = options.memory_bytes;
   const size_t store_bytes = config::StoreMemoryBytes(m);
   plan->chunk_bytes = std::min(std::clamp(m / config::kIngestChunkBudgetDivisor,
@@ -100,8 +100,8 @@ size_t CountingVocabBytes(uint64_t words, uint64_t word_bytes, int threads) {
 Status BatchCounter::CheckVocabularyFits(const IngestOptions& options, const CorpusOptions& corpus,
                                          int threads, uint64_t words, uint64_t word_bytes) {
   IngestMemoryPlan plan{};
-  return PlanMemory(options, corpus, threads, CountingVocabBytes(words, word_bytes, threads),
-                    /*tail=*/true, &plan);
+  return PlanIngestMemory(options, corpus, threads, CountingVocabBytes(words, word_bytes, threads),
+                          /*tail=*/true, &plan);
 }
 
 uint32_t BatchCounter::HeadWords(const std::vector<VocabEntry>& vocab) {
@@ -169,9 +169,9 @@ Status BatchCounter::Create(const std::vector<InputFile>& inputs,
   head_words = std::min(head_words, vocab->size());
   IngestMemoryPlan plan{};
   SG_RETURN_IF_ERROR(
-      PlanMemory(options, corpus_options, threads,
-                 CountingVocabBytes(vocab->size(), vocab->out_of_line_bytes(), threads),
-                 head_words < vocab->size(), &plan));
+      PlanIngestMemory(options, corpus_options, threads,
+                       CountingVocabBytes(vocab->size(), vocab->out_of_line_bytes(), threads),
+                       head_words < vocab->size(), &plan));
   plan.dense_max_product = DenseRegion::MaxProductForBytes(head_words, plan.dense_bytes);
   std::unique_ptr<BatchCounter> c(new BatchCounter(inputs, std::move(fingerprints), complete_vocab,
                                                    window, options.progress, threads, runs_dir));

@@ -8,7 +8,7 @@
 // ranges the caller chooses: the single-process ingest commits them to its
 // store, a rank of a distributed ingest sends each range to its owner.
 //
-// Memory: PlanMemory's share of options.memory_bytes; the counting buffers
+// Memory: PlanIngestMemory's share of options.memory_bytes; the counting buffers
 // are mapped whole by Create() (their pages fill as they are used), so a
 // machine, or ulimit -v, that gives less fails there, naming what did not fit.
 //

@@ -35,7 +35,8 @@ struct VocabMemoryPlan {
   size_t merge_bytes;  // for the final merge, once the pipeline is gone
 };
 
-VocabMemoryPlan PlanMemory(const CorpusOptions& corpus, const VocabOptions& options, int threads) {
+VocabMemoryPlan PlanVocabMemory(const CorpusOptions& corpus, const VocabOptions& options,
+                                int threads) {
   VocabMemoryPlan plan;
   const size_t budget = options.memory_bytes;
   plan.chunk_bytes = std::clamp(budget / config::kChunkBudgetDivisor, config::kMinChunkBytes,
@@ -72,7 +73,7 @@ size_t LeastVocabularyMemory(const CorpusOptions& corpus, int threads) {
   size_t budget = 0;
   for (;;) {
     options.memory_bytes = budget;
-    const size_t planned = PlannedBytes(PlanMemory(corpus, options, threads), threads);
+    const size_t planned = PlannedBytes(PlanVocabMemory(corpus, options, threads), threads);
     if (planned <= budget) return budget;
     budget = planned;
   }
@@ -218,7 +219,7 @@ Status CountTokens(const std::vector<InputFile>& inputs, const CorpusOptions& co
                    const VocabOptions& options, CountedWords* counted, VocabStats* stats) {
   const int threads = ResolveThreads(options.threads);
   stats->threads = threads;
-  counted->plan = PlanMemory(corpus_options, options, threads);
+  counted->plan = PlanVocabMemory(corpus_options, options, threads);
   CorpusOptions corpus = corpus_options;
   corpus.chunk_bytes = counted->plan.chunk_bytes;
 

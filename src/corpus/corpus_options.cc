@@ -1,10 +1,6 @@
-#include "streamglove/options.h"
-
-#include <fmt/format.h>
-
+// ValidateCorpusOptions (streamglove/options.h).
 #include "corpus/icu_word_breaker.h"
-#include "streamglove/units.h"
-#include "util/threads.h"
+#include "streamglove/options.h"
 
 namespace streamglove {
 
@@ -16,16 +12,6 @@ Status ValidateCorpusOptions(const CorpusOptions& options) {
     return Status::InvalidArgument("the record size limit must be at least the chunk size");
   }
   if (options.tokenizer == TokenizerKind::kIcu) return CheckIcuWordRules();
-  return Status::OK();
-}
-
-Status ValidateVocabOptions(const VocabOptions& options) {
-  if (options.min_count < 1) return Status::InvalidArgument("--min-count must be at least 1");
-  SG_RETURN_IF_ERROR(CheckThreads(options.threads));
-  if (options.memory_bytes < kMinMemoryBytes) {
-    return Status::InvalidArgument(fmt::format("--memory must be at least {}",
-                                               FormatBytes(static_cast<double>(kMinMemoryBytes))));
-  }
   return Status::OK();
 }
 

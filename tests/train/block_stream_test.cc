@@ -1,6 +1,8 @@
 // BlockReader: every stored record is read once per pass, and with unit
 // updates (SGNS) a pair of weight x becomes about x updates spread over the
 // stream, in parts no larger than half the largest block.
+#include "train/block_stream.h"
+
 #include <sys/resource.h>
 
 #include <cmath>
@@ -19,7 +21,6 @@
 
 #include "store/ranked_vocab.h"
 #include "test_util.h"
-#include "train/block_stream.h"
 #include "train/train_fixture.h"
 #include "util/crc32.h"
 

@@ -1,0 +1,62 @@
+#include "train/run_parts.h"
+
+#include <algorithm>
+#include <new>
+#include <random>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "streamglove/units.h"
+#include "train/bucket_trainer.h"
+#include "train/glove_model.h"
+#include "train/sgns_model.h"
+#include "train/train_tuning.h"
+
+namespace streamglove {
+
+GloveHyper GloveHyperOf(const TrainOptions& o) {
+  return GloveHyper{static_cast<float>(o.eta), static_cast<float>(o.grad_clip), o.step_scale,
+                    o.decay_fraction};
+}
+SgnsHyper SgnsHyperOf(const TrainOptions& o) {
+  return SgnsHyper{static_cast<float>(o.eta), o.negatives};
+}
+
+size_t ParameterBytes(Objective objective, uint32_t vocab, uint32_t dim) {
+  return objective == Objective::kSgns ? SgnsModel::MemoryBytes(vocab, dim)
+                                       : GloveModel::MemoryBytes(vocab, dim);
+}
+
+Status MakeModel(const TrainOptions& o, uint32_t vocab, uint32_t dim, const AliasTable* noise,
+                 std::unique_ptr<EmbeddingModel>* model) {
+  try {
+    if (o.objective == Objective::kSgns) {
+      *model = std::make_unique<SgnsModel>(vocab, dim, o.seed, SgnsHyperOf(o), noise);
+    } else {
+      *model = std::make_unique<GloveModel>(vocab, dim, o.seed, GloveHyperOf(o));
+    }
+  } catch (const std::bad_alloc&) {
+    return Status::IOError(
+        fmt::format("out of memory: the parameters of {} words x {} dims ({}) did not fit in what "
+                    "the machine (or ulimit -v) "
+                    "gave; lower --max-vocab or --dim",
+                    vocab, dim, FormatBytes(ParameterBytes(o.objective, vocab, dim))));
+  }
+  return Status::OK();
+}
+
+std::unique_ptr<BlockReader> OpenEpoch(const BlockStreamInfo* blocks, uint64_t seed, uint32_t e,
+                                       const PairTransform* transform,
+                                       tbb::task_arena* scatter_arena) {
+  std::vector<uint32_t> order(blocks->block_records.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::mt19937_64 order_rng(MixSeed(seed, e, ~uint64_t{0}));
+  std::shuffle(order.begin(), order.end(), order_rng);
+  std::vector<uint64_t> shuffle_seeds;
+  for (uint32_t b : order) shuffle_seeds.push_back(MixSeed(seed, e, b));
+  return std::make_unique<BlockReader>(blocks, std::move(order), std::move(shuffle_seeds),
+                                       transform, kBucketRecords, scatter_arena);
+}
+
+}  // namespace streamglove
