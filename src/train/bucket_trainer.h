@@ -1,5 +1,5 @@
 // BucketTrainer: trains the buckets of the block stream's parts (train/
-// block_stream.h) into a model — on the CPU's threads (HogwildBucketTrainer,
+// block_reader.h) into a model — on the CPU's threads (HogwildBucketTrainer,
 // here), or on a device (DeviceTrainer, train/device/device_trainer.h). The
 // epoch loop reads parts and hands them over; each bucket is prepared
 // (converted and shuffled) and trained with the seeds and schedule position
@@ -18,6 +18,7 @@
 #include <tbb/task_arena.h>
 
 #include "streamglove/status.h"
+#include "train/block_reader.h"
 #include "train/block_stream.h"
 #include "train/embedding_model.h"
 

@@ -15,6 +15,7 @@
 
 #include "streamglove/status.h"
 #include "streamglove/train.h"
+#include "train/block_reader.h"
 #include "train/block_stream.h"
 #include "train/embedding_model.h"
 #include "train/glove_model.h"

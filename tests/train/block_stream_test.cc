@@ -21,6 +21,7 @@
 
 #include "store/ranked_vocab.h"
 #include "test_util.h"
+#include "train/block_reader.h"
 #include "train/train_fixture.h"
 #include "util/crc32.h"
 
