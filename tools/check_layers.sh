@@ -2,10 +2,13 @@
 # The folders of src/ depend one way, in the order of the data flow: a file
 # may include (#include "folder/...") its own folder, the public headers
 # (include/streamglove/) and the folders before its own in LAYERS. A
-# subfolder is part of its top folder (src/train/device/ is training's), and
-# the files at src/'s top (options.cc) stand above every folder. The public
-# headers include only each other. Prints every include that breaks this and
-# exits 1; run by ctest as style.layers.
+# subfolder is part of its top folder (src/train/device/ is training's). A
+# file at src/'s top belongs to no stage and may include only the public
+# headers (its stage's folder is its place). The public headers include only
+# each other. The programs beside the library, bench/'s and tools/' C++, may
+# include the public headers and any folder of src/; nothing in src/ or
+# include/ includes them. Prints every include that breaks this and exits 1;
+# run by ctest as style.layers. The files are git's, tracked or new.
 #
 #   tools/check_layers.sh
 set -euo pipefail
@@ -20,6 +23,13 @@ rank() {
   done
   echo -1
 }
+# The C++ files under the given folders, tracked or new (not ignored), that exist.
+sources() {
+  git ls-files --cached --others --exclude-standard -- "$@" | sort -u |
+    grep -E '\.(h|cc|cu)$' | while IFS= read -r f; do [ -f "$f" ] && echo "$f"; done
+}
+# The folders a file includes from: "a/b.h" -> a.
+included() { sed -nE 's/^#include "([a-z_0-9]+)\/.*/\1/p' "$1" | sort -u; }
 bad=0
 while IFS= read -r file; do
   rel=${file#src/}
@@ -33,12 +43,19 @@ while IFS= read -r file; do
     fi
   else
     own=top
-    own_rank=${#LAYERS[@]}
+    own_rank=0
   fi
   while IFS= read -r target; do
     [ "$target" = "$own" ] || [ "$target" = streamglove ] && continue
     target_rank=$(rank "$target")
-    if [ "$own" = cli ]; then
+    if [ "$target" = bench ] || [ "$target" = tools ]; then
+      echo "$file includes $target/: src/ never includes $target/"
+      bad=1
+    elif [ "$own" = top ]; then
+      echo "$file includes $target/: a file at src/'s top belongs to no stage and may include only" \
+        "the public headers (its place is its stage's folder)"
+      bad=1
+    elif [ "$own" = cli ]; then
       echo "$file includes $target/: src/cli/ may include only the public headers and its own"
       bad=1
     elif [ "$target_rank" = -1 ] || [ "$target_rank" -ge "$own_rank" ]; then
@@ -46,13 +63,23 @@ while IFS= read -r file; do
         [ "$own_rank" = 0 ] && echo "the public headers" || echo "${LAYERS[*]:0:$own_rank}")"
       bad=1
     fi
-  done < <(sed -nE 's/^#include "([a-z_0-9]+)\/.*/\1/p' "$file" | sort -u)
-done < <(git ls-files 'src/*.h' 'src/*.cc' 'src/*.cu')
+  done < <(included "$file")
+done < <(sources src)
 while IFS= read -r file; do
-  if sed -nE 's/^#include "([a-z_0-9]+)\/.*/\1/p' "$file" | grep -qv '^streamglove$'; then
+  if included "$file" | grep -qv '^streamglove$'; then
     echo "$file: a public header includes a folder of src/"
     bad=1
   fi
-done < <(git ls-files 'include/*.h')
-[ "$bad" = 0 ] && echo "ok: src/ folders depend one way (${LAYERS[*]}); src/cli/ uses the public headers"
+done < <(sources include)
+while IFS= read -r file; do
+  while IFS= read -r target; do
+    [ "$target" = streamglove ] && continue
+    if [ "$(rank "$target")" = -1 ]; then
+      echo "$file includes $target/: ${file%%/*}/ may include only the public headers and the folders of src/"
+      bad=1
+    fi
+  done < <(included "$file")
+done < <(sources bench tools)
+[ "$bad" = 0 ] && echo "ok: src/ folders depend one way (${LAYERS[*]}); src/cli/ uses the public headers;" \
+  "bench/ and tools/ use the public headers and src/"
 exit "$bad"

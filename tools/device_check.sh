@@ -9,7 +9,7 @@
 # -DSG_NATIVE=OFF -DCMAKE_CXX_FLAGS=-march=x86-64-v4 -DSG_MPI=OFF) and puts
 # in device-kit/: the binaries, the CUDA plugin and the libraries `ldd`
 # lists (not glibc's) as one xz archive; wiki100M and the evaluation sets
-# (from DATA_DIR, ../shared/data); glove.c's sources (GLOVE_SRC, a checkout
+# (from SG_SHARED_DATA, ../shared/data); glove.c's sources (GLOVE_SRC, a checkout
 # of stanfordnlp/GloVe, built there by its Makefile). The device machine has
 # the NVIDIA driver, gcc and python3, none of our Debian libraries, and only
 # what travels with the checkout.
@@ -22,8 +22,8 @@
 #      dim 100 on a window-5 subsampled store: wall time, pairs/s, analogy
 #      and WS-353 on the GPU against 16 CPU threads, same epochs and seed,
 #      and the GPU's utilisation sampled by nvidia-smi during training;
-#   3. the 16-core rows: tools/bench_threads.sh (ingest at 1-16 threads)
-#      and tools/bench_train.sh (GloVe at 2-16 threads against glove.c).
+#   3. the 16-core rows: bench/threads.sh (ingest at 1-16 threads)
+#      and bench/train.sh (GloVe at 2-16 threads against glove.c).
 # Each step has its own time limit and a failed step does not stop the
 # others. GPU_ONLY=1 leaves out the CPU's runs and the 16-core rows (to
 # confirm a change to the GPU's code in a short call). Everything printed is also written to $OUT/device_check.md, each
@@ -34,7 +34,7 @@ kit=device-kit
 
 pack() {
   set -e
-  local build=${1:-build-device} data=${DATA_DIR:-../shared/data} glove=${GLOVE_SRC:-}
+  local build=${1:-build-device} data=${SG_SHARED_DATA:-../shared/data} glove=${GLOVE_SRC:-}
   rm -rf "$kit" && mkdir -p "$kit/stage/bin" "$kit/stage/lib" "$kit/eval"
   for b in streamglove libstreamglove_cuda.so streamglove-make-corpus streamglove-membw; do
     cp "$build/$b" "$kit/stage/bin/"
@@ -241,12 +241,12 @@ run() {
   mkdir -p "$data/corpus" && ln -sf "$PWD/$kit/wiki100M.txt.zst" "$data/corpus/"
   # A step cut off by its limit may have printed its table's rows already:
   # they are kept either way.
-  step "ingest at 1-16 threads" 100 env DATA_DIR="$data" MEMORY=16G WORK="$work/bt" THREADS="$ingest_threads" tools/bench_threads.sh "$work/bin" || true
+  step "ingest at 1-16 threads" 100 env SG_SHARED_DATA="$data" MEMORY=16G WORK="$work/bt" THREADS="$ingest_threads" bench/threads.sh "$work/bin" || true
   sed -n '/^| --threads/,/^$/p' "$log" | tee -a "$table"
   local glove_bin=
   if [ -d "$kit/glove" ] && make -C "$kit/glove" >>"$log" 2>&1; then glove_bin=$PWD/$kit/glove/build; fi
-  step "GloVe dim 50 at 2-16 threads" 200 env DATA_DIR="$data" WORK="$work/btr" GLOVE_BIN="$glove_bin" \
-    THREADS="$train_threads" DIMS=50 RUNS=1 tools/bench_train.sh "$work/bin" || true
+  step "GloVe dim 50 at 2-16 threads" 200 env SG_SHARED_DATA="$data" WORK="$work/btr" GLOVE_BIN="$glove_bin" \
+    THREADS="$train_threads" DIMS=50 RUNS=1 bench/train.sh "$work/bin" || true
   sed -n '/^| threads/,/^$/p' "$log" | tee -a "$table"
   say ""
   say "total: $SECONDS s"

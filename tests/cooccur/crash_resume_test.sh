@@ -3,6 +3,5 @@
 . "$(dirname "$0")/../lib.sh" crash-corpus
 bin=$1
 generator=$2
-tools=$3
 "$generator" -o "$dir" --bytes 12e6 --shards 3 --seed 7
-exec "$tools/crash_trials.sh" "$bin" 10 "$dir" -- --window 10 --min-count 3 --memory 128M --batch-size 256K
+"$(dirname "$0")/../../bench/crash_trials.sh" "$bin" 10 "$dir" -- --window 10 --min-count 3 --memory 128M --batch-size 256K

@@ -5,13 +5,15 @@
 # wall time, peak RSS (the largest process), the ratio, and the bytes the
 # ranks exchanged per GB of text.
 #
-#   tools/bench_distributed.sh [-n RANKS] [-r ROUNDS] [-a] [-- INGEST-FLAGS...]
+#   bench/distributed.sh [-n RANKS] [-r ROUNDS] [-a] [-- INGEST-FLAGS...]
+#   env: SG_BUILD (build), SG_SHARED_DATA (../shared/data)
 #
-# Input: the wiki-plain JSONL shards (../shared/data/corpus), read with
+# Input: the wiki-plain JSONL shards ($SG_SHARED_DATA/corpus), read with
 # `--tokenizer words --lowercase`, window 10; with -a also wiki100M and the
-# IMDB reviews (six inputs, 335 MB of text, of unequal sizes).
-set -euo pipefail
-cd "$(dirname "$0")/.."
+# IMDB reviews (six inputs, 335 MB of text, of unequal sizes). Skips without
+# mpirun or with a binary built without MPI.
+. "$(dirname "$0")/lib.sh"
+cd "$SG_ROOT"
 ranks=2
 rounds=2
 all=0
@@ -25,10 +27,9 @@ while getopts "n:r:a" opt; do
 done
 shift $((OPTIND - 1))
 [ "${1:-}" = "--" ] && shift
-bin=${SG_BUILD:-build}/streamglove
-data=${SG_SHARED_DATA:-../shared/data}
+data=$SG_SHARED_DATA
 inputs=("$data"/corpus/wiki-plain-0*.jsonl.zst)
-[ -f "${inputs[0]}" ] || { echo "no wiki-plain shards under $data/corpus" >&2; exit 77; }
+[ -f "${inputs[0]}" ] || sg_skip "no wiki-plain shards under $data/corpus"
 [ "$all" = 1 ] && inputs+=("$data/corpus/wiki100M.txt.zst" "$data/corpus/imdb100k.txt.zst")
 flags=(--tokenizer words --lowercase --window 10 --min-count 5 --memory 1G "$@")
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -38,32 +39,28 @@ export OMPI_MCA_btl_vader_single_copy_mechanism=none
 # machine 0.22 s of every rank's MPI_Init (measured: 0.24 s -> 0.015 s).
 # SG_MPI_PML=ucx (or any pml) measures that path instead.
 export OMPI_MCA_pml=${SG_MPI_PML:-ob1}
-work=$(mktemp -d "${TMPDIR:-/tmp}/sg-bench-mpi.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+sg_need_mpi
+sg_scratch bench-mpi
 
 # run NAME CMD...: wall seconds and peak RSS (MiB) of CMD, on one line.
 run() {
   local name=$1
   shift
   rm -rf "$work/store"
-  /usr/bin/time -v "$@" 2>"$work/$name.err" >/dev/null
-  local wall rss
-  wall=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, t, ":"); s = 0;
-         for (i = 1; i <= n; i++) s = s * 60 + t[i]; print s }' "$work/$name.err")
-  rss=$(awk -F': ' '/Maximum resident set size/ { printf "%.0f", $2 / 1024 }' "$work/$name.err")
-  echo "$wall $rss"
+  sg_time "$work/$name.time" "$@" 2>"$work/$name.err" >/dev/null
+  echo "$(sg_wall "$work/$name.time") $(sg_peak_rss "$work/$name.time")"
 }
-md5() { "$bin" dump --store "$work/store" --format glove | md5sum | cut -d' ' -f1; }
+md5() { "$SG_BIN" dump --store "$work/store" --format glove | md5sum | cut -d' ' -f1; }
 
 echo "inputs: ${inputs[*]}; flags: ${flags[*]}; Open MPI pml: $OMPI_MCA_pml"
 printf "%-5s %-34s %8s %9s %8s\n" round system wall_s rss_mib ratio
 for round in $(seq 1 "$rounds"); do
-  read -r single_wall single_rss < <(run single "$bin" ingest --store "$work/store" "${inputs[@]}" \
+  read -r single_wall single_rss < <(run single "$SG_BIN" ingest --store "$work/store" "${inputs[@]}" \
     "${flags[@]}" --threads "$ranks")
   single_md5=$(md5)
   # Unbound: Open MPI binds each of 2 ranks to one core by default, where
   # the rank's reader thread then competes with its counting thread.
-  read -r mpi_wall mpi_rss < <(run mpi mpirun --oversubscribe --bind-to none -np "$ranks" "$bin" ingest --store \
+  read -r mpi_wall mpi_rss < <(run mpi mpirun --oversubscribe --bind-to none -np "$ranks" "$SG_BIN" ingest --store \
     "$work/store" "${inputs[@]}" "${flags[@]}" --threads 1)
   [ "$(md5)" = "$single_md5" ] || { echo "FAIL: the stores differ" >&2; exit 1; }
   printf "%-5s %-34s %8.2f %9s\n" "$round" "1 process, --threads $ranks" "$single_wall" "$single_rss"

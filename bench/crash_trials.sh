@@ -2,7 +2,7 @@
 # Crash trials for `streamglove ingest`: kill -9 at random moments, resume,
 # and compare the final store with an uninterrupted run's.
 #
-#   tools/crash_trials.sh BINARY KILLS INPUT... [-- INGEST-FLAGS...]
+#   bench/crash_trials.sh BINARY KILLS INPUT... [-- INGEST-FLAGS...]
 #
 # One uninterrupted ingest gives the reference checksum (md5 of `dump`). Then
 # a fresh store is ingested KILLS times, each run killed with SIGKILL after a
@@ -11,8 +11,8 @@
 # it); a last run completes it.
 # Also checks that a second process on the store is refused while the first
 # runs. Prints the figures; exits 1 when any final store differs.
-set -euo pipefail
-bin=$1
+. "$(dirname "$0")/lib.sh"
+SG_BIN=$1
 kills=$2
 shift 2
 inputs=()
@@ -20,29 +20,28 @@ while [ $# -gt 0 ] && [ "$1" != "--" ]; do inputs+=("$1"); shift; done
 [ $# -gt 0 ] && shift
 flags=("$@")
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/sg-crash.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+sg_scratch crash
 
 # The dump's MD5; a failed or empty dump ends the trials (two of them would
 # otherwise compare equal).
 checksum() {
-  "$bin" dump --store "$1" --format glove >"$work/dump" || { echo "FAIL: dump of $1 failed" >&2; exit 1; }
+  "$SG_BIN" dump --store "$1" --format glove >"$work/dump" || { echo "FAIL: dump of $1 failed" >&2; exit 1; }
   [ -s "$work/dump" ] || { echo "FAIL: dump of $1 is empty" >&2; exit 1; }
   md5sum <"$work/dump" | cut -d' ' -f1
 }
 
 start=$(date +%s.%N)
-"$bin" ingest --store "$work/reference" "${inputs[@]}" "${flags[@]}" -q
+"$SG_BIN" ingest --store "$work/reference" "${inputs[@]}" "${flags[@]}" -q
 full=$(echo "$(date +%s.%N) - $start" | bc)
 reference=$(checksum "$work/reference")
 echo "uninterrupted ingest: ${full} s, checksum $reference"
 
 # A second process on a store in use is refused, and the store stays intact.
-"$bin" ingest --store "$work/busy" "${inputs[@]}" "${flags[@]}" -q &
+"$SG_BIN" ingest --store "$work/busy" "${inputs[@]}" "${flags[@]}" -q &
 first=$!
 sleep "$(echo "$full / 4" | bc -l)"
 busy_rc=0
-"$bin" ingest --store "$work/busy" "${inputs[@]}" "${flags[@]}" -q 2>"$work/busy.err" || busy_rc=$?
+"$SG_BIN" ingest --store "$work/busy" "${inputs[@]}" "${flags[@]}" -q 2>"$work/busy.err" || busy_rc=$?
 wait $first
 if [ "$busy_rc" -ne 1 ] || ! grep -q "in use" "$work/busy.err"; then
   echo "FAIL: second process: exit $busy_rc, stderr: $(cat "$work/busy.err")"; exit 1
@@ -52,13 +51,13 @@ echo "second process refused: $(cat "$work/busy.err")"
 
 hit=0
 for i in $(seq 1 "$kills"); do
-  "$bin" ingest --store "$work/crashed" "${inputs[@]}" "${flags[@]}" -q 2>>"$work/crash.err" &
+  "$SG_BIN" ingest --store "$work/crashed" "${inputs[@]}" "${flags[@]}" -q 2>>"$work/crash.err" &
   pid=$!
   sleep "$(awk -v f="$full" -v k="$kills" -v r="$RANDOM" 'BEGIN { printf "%.3f", 1.5 * f / k * r / 32768 }')"
   if kill -9 "$pid" 2>/dev/null; then hit=$((hit + 1)); fi
   wait "$pid" 2>/dev/null || true
 done
-"$bin" ingest --store "$work/crashed" "${inputs[@]}" "${flags[@]}" -q
+"$SG_BIN" ingest --store "$work/crashed" "${inputs[@]}" "${flags[@]}" -q
 if [ -s "$work/crash.err" ]; then echo "FAIL: an interrupted run reported: $(head -3 "$work/crash.err")"; exit 1; fi
 final=$(checksum "$work/crashed")
 # Kills that found the process already finished test nothing: at least half

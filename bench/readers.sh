@@ -8,20 +8,19 @@
 # decompressed MB/s and the ratio, side by side in one run. Run on an idle
 # machine.
 #
-#   tools/bench_readers.sh [MB]        (default: the whole 100 MB text)
-set -euo pipefail
-cd "$(dirname "$0")/.."
-root=$PWD
+#   bench/readers.sh [MB]        (default: the whole 100 MB text)
+#   env: SG_BUILD (build), SG_SHARED_DATA (../shared/data), RUNS (3; smoke mode: 1)
+. "$(dirname "$0")/lib.sh"
+cd "$SG_ROOT"
 megabytes=${1:-0}
 runs=${RUNS:-3}
-data=${SG_SHARED_DATA:-$root/../shared/data}
-corpus=$data/corpus/wiki100M.txt.zst
-[ -f "$corpus" ] || { echo "no $corpus" >&2; exit 77; }
-scan=$root/build/streamglove-scan
+! sg_smoke || runs=${RUNS:-1}
+corpus=$SG_SHARED_DATA/corpus/wiki100M.txt.zst
+sg_need "$corpus"
+scan=$SG_BUILD/streamglove-scan
 [ -x "$scan" ] || { echo "no $scan: build first" >&2; exit 1; }
 for tool in xz bzip2 gzip zstd; do command -v $tool >/dev/null || { echo "no $tool" >&2; exit 1; }; done
-work=$(mktemp -d "${TMPDIR:-/tmp}/sg-bench-readers.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+sg_scratch bench-readers
 
 if [ "$megabytes" -gt 0 ]; then
   { zstdcat "$corpus" || true; } | head -c $((megabytes << 20)) >"$work/text.txt"  # zstdcat ends on SIGPIPE

@@ -6,11 +6,12 @@
 # tools/eval_vectors.py) and the warm runs' time against the mean from-scratch
 # run's.
 #
-#   tools/bench_additions.sh [-w WORK]
-#   env: SG_BUILD (build), DATA_DIR (../shared/data), SEEDS ("1 2"),
+#   bench/additions.sh [-w WORK]
+#   env: SG_BUILD (build), SG_SHARED_DATA (../shared/data), SEEDS ("1 2"),
 #        WARM_EPOCHS ("5 6": the from-scratch preset trains 15), PRESET (glove-demo)
-set -euo pipefail
-cd "$(dirname "$0")/.."
+#   smoke mode: SEEDS 1, WARM_EPOCHS 1, the from-scratch runs 2 epochs
+. "$(dirname "$0")/lib.sh"
+cd "$SG_ROOT"
 work=""
 while getopts "w:" opt; do
   case $opt in
@@ -18,18 +19,18 @@ while getopts "w:" opt; do
     *) exit 2 ;;
   esac
 done
-bin=${SG_BUILD:-build}/streamglove
-data=${DATA_DIR:-../shared/data}
+data=$SG_SHARED_DATA
 corpus=$data/corpus/wiki100M.txt.zst
-[ -f "$corpus" ] || { echo "SKIP: $corpus not found"; exit 0; }
+sg_need "$corpus"
+scratch_flags=()
+if sg_smoke; then
+  : "${SEEDS:=1}" "${WARM_EPOCHS:=1}"
+  scratch_flags=(--epochs 2)
+fi
 seeds=${SEEDS:-1 2}
 warm_epochs=${WARM_EPOCHS:-5 6}
 preset=${PRESET:-glove-demo}
-if [ -z "$work" ]; then
-  work=$(mktemp -d "${TMPDIR:-/tmp}/sg-bench-additions.XXXXXX")
-  trap 'rm -rf "$work"' EXIT
-fi
-mkdir -p "$work"
+sg_scratch bench-additions "$work"
 store=$work/store
 flags=(--window 15 --min-count 5 --memory 1G --threads 2)
 
@@ -56,11 +57,11 @@ timed() {  # NAME COMMAND...: runs it, its wall seconds to WORK/NAME.time, stder
 train() {  # NAME SEED [ARGS...]
   local name=$1 seed=$2
   shift 2
-  timed "$name" "$bin" train --store "$store" -o "$work/$name.txt" --preset "$preset" --seed "$seed" \
+  timed "$name" "$SG_BIN" train --store "$store" -o "$work/$name.txt" --preset "$preset" --seed "$seed" \
     --threads 2 "$@"
 }
 score() {  # NAME: "analogy ws353 simlex men"
-  /usr/bin/python3 tools/eval_vectors.py "$work/$1.txt" "$data" --json | /usr/bin/python3 -c '
+  /usr/bin/python3 "$SG_ROOT/tools/eval_vectors.py" "$work/$1.txt" "$data" --json | /usr/bin/python3 -c '
 import json, sys
 r = json.load(sys.stdin)
 print("%.2f %.3f %.3f %.3f" % (r["analogy"]["total"], r["ws353"]["spearman"],
@@ -68,10 +69,10 @@ print("%.2f %.3f %.3f %.3f" % (r["analogy"]["total"], r["ws353"]["spearman"],
 }
 
 rm -rf "$store"
-timed ingest90 "$bin" ingest --store "$store" "$work/part90.txt" "${flags[@]}"
-train first 1
-timed ingest10 "$bin" ingest --store "$store" "$work/part90.txt" "$work/part10.txt" "${flags[@]}"
-for seed in $seeds; do train "scratch-$seed" "$seed"; done
+timed ingest90 "$SG_BIN" ingest --store "$store" "$work/part90.txt" "${flags[@]}"
+train first 1 "${scratch_flags[@]}"
+timed ingest10 "$SG_BIN" ingest --store "$store" "$work/part90.txt" "$work/part10.txt" "${flags[@]}"
+for seed in $seeds; do train "scratch-$seed" "$seed" "${scratch_flags[@]}"; done
 for e in $warm_epochs; do train "warm-$e" 1 --epochs "$e" --warm-start "$work/first.txt"; done
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); build $(git rev-parse --short HEAD)"

@@ -3,30 +3,29 @@
 # --resume; with --threads 1 the final vectors must equal an uninterrupted
 # run's byte for byte.
 #
-#   tools/train_crash_trials.sh BINARY STORE KILLS [TRAIN-FLAGS...]
-set -euo pipefail
-bin=$1
+#   bench/train_crash_trials.sh BINARY STORE KILLS [TRAIN-FLAGS...]
+. "$(dirname "$0")/lib.sh"
+SG_BIN=$1
 store=$2
 kills=$3
 shift 3
 flags=(--threads 1 --seed 11 "$@")
-work=$(mktemp -d "${TMPDIR:-/tmp}/sg-train-crash.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+sg_scratch train-crash
 
 start=$(date +%s.%N)
-"$bin" train --store "$store" -o "$work/reference.txt" "${flags[@]}" -q
+"$SG_BIN" train --store "$store" -o "$work/reference.txt" "${flags[@]}" -q
 full=$(echo "$(date +%s.%N) - $start" | bc)
 echo "uninterrupted training: ${full} s"
 
 hit=0
 for i in $(seq 1 "$kills"); do
-  "$bin" train --store "$store" -o "$work/crashed.txt" --resume "${flags[@]}" -q &
+  "$SG_BIN" train --store "$store" -o "$work/crashed.txt" --resume "${flags[@]}" -q &
   pid=$!
   sleep "$(awk -v f="$full" -v k="$kills" -v r="$RANDOM" 'BEGIN { printf "%.3f", 1.5 * f / k * r / 32768 }')"
   if kill -9 "$pid" 2>/dev/null; then hit=$((hit + 1)); fi
   wait "$pid" 2>/dev/null || true
 done
-"$bin" train --store "$store" -o "$work/crashed.txt" --resume "${flags[@]}" -q
+"$SG_BIN" train --store "$store" -o "$work/crashed.txt" --resume "${flags[@]}" -q
 # Kills that found the process already finished test nothing: at least half
 # must hit a running one.
 if [ $((2 * hit)) -lt "$kills" ]; then

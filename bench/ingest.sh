@@ -3,41 +3,38 @@
 # side with Stanford GloVe's vocab_count + cooccur when GLOVE_BIN names a
 # directory holding them (built from its sources; never part of this project).
 #
-#   tools/bench_ingest.sh [BUILD_DIR]
-#   env: DATA_DIR (default ../shared/data), GLOVE_BIN, MEMORY (default 512M)
+#   bench/ingest.sh [BUILD_DIR]
+#   env: SG_SHARED_DATA (default ../shared/data), GLOVE_BIN, MEMORY (default 512M)
 # Prints a markdown table; wall times and peak RSS from /usr/bin/time.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-build=${1:-build}
-bin=$build/streamglove
-data=${DATA_DIR:-../shared/data}
-corpus=$data/corpus/wiki100M.txt.zst
+. "$(dirname "$0")/lib.sh"
+cd "$SG_ROOT"
+[ -z "${1:-}" ] || sg_build "$1"
+corpus=$SG_SHARED_DATA/corpus/wiki100M.txt.zst
 memory=${MEMORY:-512M}
-[ -f "$corpus" ] || { echo "SKIP: $corpus not found"; exit 0; }
-work=$(mktemp -d "${TMPDIR:-/tmp}/sg-bench-ingest.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+sg_need "$corpus"
+sg_scratch bench-ingest
 
-timed() {  # timed NAME command... : appends "NAME wall rss" to $work/times, output to $work/NAME.out
+timed() {  # timed NAME command... : appends "NAME wall rss_mib" to $work/times, output to $work/NAME.out
   local name=$1
   shift
-  /usr/bin/time -f "%e %M" -o "$work/$name.time" "$@" >"$work/$name.out" 2>"$work/$name.err"
-  echo "$name $(cat "$work/$name.time")" >>"$work/times"
+  sg_time "$work/$name.time" "$@" >"$work/$name.out" 2>"$work/$name.err"
+  echo "$name $(sg_wall "$work/$name.time") $(sg_peak_rss "$work/$name.time")" >>"$work/times"
 }
 wall() { awk -v n="$1" '$1 == n { print $2 }' "$work/times"; }
-rss_mb() { awk -v n="$1" '$1 == n { printf "%.0f", $3 / 1024 }' "$work/times"; }
+rss_mb() { awk -v n="$1" '$1 == n { print $3 }' "$work/times"; }
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(free -g | awk '/Mem:/ {print $2}') GiB"
 zstd -dc "$corpus" >"$work/wiki100M.txt"
-"$bin" vocab "$corpus" --min-count 5 -o "$work/vocab.txt" -q
+"$SG_BIN" vocab "$corpus" --min-count 5 -o "$work/vocab.txt" -q
 
 for mode in read tokenize lookup; do
-  timed "scan-$mode" "$build/streamglove-scan" "$corpus" --mode $mode --vocab "$work/vocab.txt"
+  timed "scan-$mode" "$SG_BUILD/streamglove-scan" "$corpus" --mode $mode --vocab "$work/vocab.txt"
 done
 # Stanford's counting (a fixed vocabulary), to compare with vocab_count + cooccur.
-timed ingest "$bin" ingest --store "$work/store" "$corpus" --min-count 5 --fixed-vocab --window 15 --memory "$memory"
-timed ingest-1G "$bin" ingest --store "$work/store-1G" "$corpus" --min-count 5 --fixed-vocab --window 15 --memory 1G
+timed ingest "$SG_BIN" ingest --store "$work/store" "$corpus" --min-count 5 --fixed-vocab --window 15 --memory "$memory"
+timed ingest-1G "$SG_BIN" ingest --store "$work/store-1G" "$corpus" --min-count 5 --fixed-vocab --window 15 --memory 1G
 split=$(grep -oE 'vocabulary [0-9.]+ s, counting [0-9.]+ s, store [0-9.]+ s' "$work/ingest.err")
-"$bin" stats --store "$work/store" --json >"$work/stats.json"
+"$SG_BIN" stats --store "$work/store" --json >"$work/stats.json"
 pairs=$(grep -oE '"nonzero_pairs": ?[0-9]+' "$work/stats.json" | grep -oE '[0-9]+$')
 sum=$(grep -oE '"sum_of_counts": ?[0-9.]+' "$work/stats.json" | grep -oE '[0-9.]+$')
 disk=$(grep -oE '"size_on_disk": ?[0-9]+' "$work/stats.json" | grep -oE '[0-9]+$')
@@ -60,7 +57,7 @@ if [ -n "${GLOVE_BIN:-}" ]; then
   echo
   echo "ingest / (vocab_count + cooccur): $(wall ingest) / $glove_total = $(echo "scale=3; $(wall ingest) / $glove_total" | bc)"
   cmp -s "$work/vocab.txt" "$work/glove-vocab.txt" && echo "vocabulary: byte-identical to vocab_count's"
-  "$bin" dump --store "$work/store" --format glove -o "$work/ours.bin"
+  "$SG_BIN" dump --store "$work/store" --format glove -o "$work/ours.bin"
   /usr/bin/python3 - "$work/ours.bin" "$work/cooccurrence.bin" <<'PY'
 import sys
 import numpy as np

@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
-# Plots tools/bench_scale.sh's results for the generated corpora: wall time
+# Plots bench/scale.sh's results for the generated corpora: wall time
 # per stage against corpus size, and peak RSS per stage against corpus size
 # (with the 1.1 GiB line the --memory 1G promise allows); prints the results
 # as a Markdown table for docs/benchmarks.md.
 #
-#   tools/plot_scale.sh RESULTS.tsv OUT_DIR    -> OUT_DIR/scale-time.png, OUT_DIR/scale-rss.png
-set -euo pipefail
+#   bench/plot_scale.sh RESULTS.tsv OUT_DIR    -> OUT_DIR/scale-time.png, OUT_DIR/scale-rss.png
+. "$(dirname "$0")/lib.sh"
 results=$1
 out=$2
+command -v gnuplot >/dev/null || sg_skip "no gnuplot (tools/setup.sh installs gnuplot-nox)"
 mkdir -p "$out"
-data=$(mktemp -d "${TMPDIR:-/tmp}/sg-plot.XXXXXX")
-trap 'rm -rf "$data"' EXIT
+sg_scratch plot
+data=$work
 # One file per stage: "GB seconds rss_mib", generated corpora only, by size.
 for stage in generate vocab ingest train eval; do
   awk -F'\t' -v s="$stage" '$1 ~ /^gen-/ && $3 == s {print $2, $4, $5}' "$results" | sort -g >"$data/$stage.dat"

@@ -6,8 +6,9 @@
 # disk per non-zero pair; for ingest also the peak disk use of the store
 # directory (sampled every 2 s) against its final size.
 #
-#   tools/bench_scale.sh [-w WORK] [-s "0.1 1 10"] [-e EPOCHS] [--no-wiki] [--keep]
-#                        [--stop-after STAGE]
+#   bench/scale.sh [-w WORK] [-s "0.1 1 10"] [-e EPOCHS] [--no-wiki] [--keep]
+#                  [--stop-after STAGE]
+#   env: SG_BUILD (build), SG_SHARED_DATA (../shared/data)
 #
 # --stop-after ingest ends each corpus's pipeline after that stage (the
 # corpus and store are then kept for a later rerun without it).
@@ -20,17 +21,21 @@
 # the same command skips it (an interrupted ingest continues where it
 # stopped: its row then says "resumed"). A finished size's corpus, store and
 # vectors are deleted unless --keep. WORK/results.tsv collects the rows;
-# tools/plot_scale.sh draws them. Needs ../shared/data for wiki100M and the
-# questions; run on an idle machine.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-root=$PWD
-work=${TMPDIR:-/tmp}/sg-bench-scale
+# bench/plot_scale.sh draws them. Needs ../shared/data for wiki100M and the
+# questions; run on an idle machine. Smoke mode: one generated corpus of 2 MB
+# (-s 0.002), 1 epoch (wiki100M too), the disk sampled every 0.2 s, WORK a
+# temporary directory unless -w.
+. "$(dirname "$0")/lib.sh"
+cd "$SG_ROOT"
+work=
 sizes="0.1 1 10"
 wiki=1
 keep=0
 epochs=5
 stop_after=
+disk_interval=2
+wiki_flags=(--preset glove-demo)
+! sg_smoke || { sizes=0.002 epochs=1 disk_interval=0.2; }
 while [ $# -gt 0 ]; do
   case $1 in
     -w) work=$2; shift 2 ;;
@@ -39,15 +44,21 @@ while [ $# -gt 0 ]; do
     --no-wiki) wiki=0; shift ;;
     --keep) keep=1; shift ;;
     --stop-after) stop_after=$2; shift 2 ;;
-    *) echo "usage: tools/bench_scale.sh [-w WORK] [-s SIZES_GB] [-e EPOCHS] [--no-wiki] [--keep] [--stop-after STAGE]" >&2
+    *) echo "usage: bench/scale.sh [-w WORK] [-s SIZES_GB] [-e EPOCHS] [--no-wiki] [--keep] [--stop-after STAGE]" >&2
        exit 2 ;;
   esac
 done
-data=${SG_SHARED_DATA:-$root/../shared/data}
-bin=$root/build/streamglove
-gen=$root/build/streamglove-make-corpus
+if [ -n "$work" ]; then
+  mkdir -p "$work"
+elif sg_smoke; then
+  sg_scratch bench-scale
+else
+  work=${TMPDIR:-/tmp}/sg-bench-scale
+  mkdir -p "$work"
+fi
+data=$SG_SHARED_DATA
+gen=$SG_BUILD/streamglove-make-corpus
 memory=1G
-mkdir -p "$work"
 results=$work/results.tsv
 columns="label\tgb\tstage\tseconds\tpeak_rss_mib\tinput_bytes\ttokens\tpairs\tstore_bytes\tresult\tnote\tdisk_peak_bytes"
 [ -f "$results" ] || printf "$columns\n" >"$results"
@@ -64,13 +75,13 @@ run_stage() {
   [ -f "$dir/$stage.started" ] && note=resumed
   touch "$dir/$stage.started"
   echo "== $label: $stage: $*" >&2
-  /usr/bin/time -v -o "$dir/$stage.time" "$@" >"$dir/$stage.out" 2>"$dir/$stage.err" || {
+  sg_time "$dir/$stage.time" "$@" >"$dir/$stage.out" 2>"$dir/$stage.err" || {
     echo "$label: $stage failed; see $dir/$stage.err" >&2
     tail -n 5 "$dir/$stage.err" >&2
     exit 1
   }
-  seconds=$(awk -F': ' '/Elapsed \(wall clock\)/ {n = split($2, t, ":"); s = 0; for (i = 1; i <= n; ++i) s = s * 60 + t[i]; print s}' "$dir/$stage.time")
-  rss_mib=$(awk '/Maximum resident/ {printf "%.0f", $NF / 1024}' "$dir/$stage.time")
+  seconds=$(sg_wall "$dir/$stage.time")
+  rss_mib=$(sg_peak_rss "$dir/$stage.time")
 }
 
 done_row() { [ -f "$work/$1/$2.row" ]; }
@@ -94,19 +105,19 @@ pipeline() {
   local bytes
   bytes=$(cat "$dir/input_bytes")
   if ! done_row "$label" vocab; then
-    run_stage "$label" vocab "$bin" vocab "$corpus" --min-count 5 --memory $memory -q -o "$dir/vocab.txt"
+    run_stage "$label" vocab "$SG_BIN" vocab "$corpus" --min-count 5 --memory $memory -q -o "$dir/vocab.txt"
     write_row "$label" "$gb" vocab "$bytes" - - - "$(wc -l <"$dir/vocab.txt") words"
   fi
   if ! done_row "$label" ingest; then
     # The store's peak size on disk while it is written (its spilled runs and
     # a batch's table files sit inside it until the batch commits).
-    "$root/tools/disk_peak.sh" "$dir/store" "$dir/ingest.disk" 2 &
+    "$SG_ROOT/bench/disk_peak.sh" "$dir/store" "$dir/ingest.disk" "$disk_interval" &
     local sampler=$!
-    run_stage "$label" ingest "$bin" ingest --store "$dir/store" "$corpus" --vocab "$dir/vocab.txt" --window "$window" \
+    run_stage "$label" ingest "$SG_BIN" ingest --store "$dir/store" "$corpus" --vocab "$dir/vocab.txt" --window "$window" \
       --memory $memory -q
     kill "$sampler" 2>/dev/null || true
     wait "$sampler" 2>/dev/null || true
-    "$bin" stats --store "$dir/store" --json >"$dir/stats.json"
+    "$SG_BIN" stats --store "$dir/store" --json >"$dir/stats.json"
     write_row "$label" "$gb" ingest "$bytes" "$(json_field "$dir/stats.json" "['tokens']")" \
       "$(json_field "$dir/stats.json" "['nonzero_pairs']")" "$(json_field "$dir/stats.json" "['size_on_disk']")" - \
       "$(cat "$dir/ingest.disk" 2>/dev/null || echo -)"
@@ -116,7 +127,7 @@ pipeline() {
   tokens=$(json_field "$dir/stats.json" "['tokens']")
   if ! done_row "$label" train; then
     rm -f "$dir/vectors.txt.checkpoint"
-    run_stage "$label" train "$bin" train --store "$dir/store" -o "$dir/vectors.txt" --memory $memory -q "$@"
+    run_stage "$label" train "$SG_BIN" train --store "$dir/store" -o "$dir/vectors.txt" --memory $memory -q "$@"
     pairs=$(awk -F'\t' 'NR == 2 {print $6}' "$dir/vectors.txt.log.tsv")  # per epoch
     local epochs
     epochs=$(($(wc -l <"$dir/vectors.txt.log.tsv") - 1))
@@ -124,7 +135,7 @@ pipeline() {
       "$epochs epochs"
   fi
   if ! done_row "$label" eval; then
-    run_stage "$label" eval "$bin" eval analogy "$dir/vectors.txt" "$questions" --json
+    run_stage "$label" eval "$SG_BIN" eval analogy "$dir/vectors.txt" "$questions" --json
     write_row "$label" "$gb" eval - - - - \
       "$(json_field "$dir/eval.out" "['files'][0]['total']['accuracy']" | xargs printf "%.2f%% analogy")"
   fi
@@ -137,8 +148,9 @@ if [ $wiki = 1 ]; then
   else
     mkdir -p "$work/wiki100M"
     zstdcat "$data/corpus/wiki100M.txt.zst" | wc -c >"$work/wiki100M/input_bytes"
+    ! sg_smoke || wiki_flags+=(--epochs "$epochs")
     pipeline wiki100M 0.1 "$data/corpus/wiki100M.txt.zst" "$data/eval/analogy/questions-words.txt" 15 \
-      --preset glove-demo
+      "${wiki_flags[@]}"
   fi
 fi
 

@@ -9,21 +9,24 @@
 # `streamglove eval` (questions-words by Stanford's protocol, WS-353,
 # SimLex-999). Run on an idle machine.
 #
-#   tools/bench_sgns.sh [-d DIM] [-w WINDOW] [-e SGNS_EPOCHS] [-b BUDGET_SECONDS] [-g GLOVE_FLAGS]
+#   bench/sgns.sh [-d DIM] [-w WINDOW] [-e SGNS_EPOCHS] [-b BUDGET_SECONDS] [-g GLOVE_FLAGS]
+#   env: SG_BUILD (build), SG_SHARED_DATA (../shared/data)
 #
-# GLOVE_FLAGS default to "--dim DIM --epochs 10 --x-max 10".
+# GLOVE_FLAGS default to "--dim DIM --epochs 10 --x-max 10". Smoke mode: DIM
+# 20, 1 SGNS epoch, 2 GloVe epochs.
 #
 # Without -b the budget is streamglove's own SGNS wall time (vocab + ingest +
 # train). The peers read the decompressed text (decompression is not timed).
-set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 shopt -s inherit_errexit  # a failed calibration run inside $(...) stops the script
-cd "$(dirname "$0")/.."
-root=$PWD
+cd "$SG_ROOT"
 dim=100
 window=5
 epochs=5
+glove_epochs=10
 budget=
 glove_flags=""
+! sg_smoke || { dim=20 epochs=1 glove_epochs=2; }
 while getopts "d:w:e:b:g:" opt; do
   case $opt in
     d) dim=$OPTARG ;;
@@ -34,14 +37,12 @@ while getopts "d:w:e:b:g:" opt; do
     *) exit 2 ;;
   esac
 done
-glove_flags=${glove_flags:-"--dim $dim --epochs 10 --x-max 10"}
-data=${SG_SHARED_DATA:-$root/../shared/data}
+glove_flags=${glove_flags:-"--dim $dim --epochs $glove_epochs --x-max 10"}
+data=$SG_SHARED_DATA
 corpus=$data/corpus/wiki100M.txt.zst
-[ -f "$corpus" ] || { echo "no $corpus" >&2; exit 77; }
-bin=$root/build/streamglove
+sg_need "$corpus"
 py=/usr/bin/python3
-work=$(mktemp -d "${TMPDIR:-/tmp}/sg-bench-sgns.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+sg_scratch bench-sgns
 zstdcat "$corpus" >"$work/wiki.txt"
 # gensim's corpus_file mode drops everything past 10,000 words of a line, and
 # wiki100M is one line: give it 1,000-word lines (same tokens).
@@ -57,13 +58,12 @@ subsample=1e-4
 
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
-peak_rss() { awk '/Maximum resident/ {printf "%.0f", $NF / 1024}' "$1"; }
 
 # score NAME VECTORS SECONDS NOTE: one result line.
 score() {
   local name=$1 vectors=$2 seconds=$3 note=$4
-  "$bin" eval analogy "$vectors" "$data/eval/analogy/questions-words.txt" --json >"$work/a.json"
-  "$bin" eval similarity "$vectors" "$data/eval/similarity/EN-WS-353-ALL.txt" \
+  "$SG_BIN" eval analogy "$vectors" "$data/eval/analogy/questions-words.txt" --json >"$work/a.json"
+  "$SG_BIN" eval similarity "$vectors" "$data/eval/similarity/EN-WS-353-ALL.txt" \
     "$data/eval/similarity/EN-SIMLEX-999.txt" --json >"$work/s.json"
   $py - "$work/a.json" "$work/s.json" "$name" "$seconds" "$note" <<'PY'
 import json, sys
@@ -78,11 +78,11 @@ PY
 
 # --- streamglove
 start=$(now)
-"$bin" vocab "$corpus" --min-count $common_min_count -q -o "$work/vocab.txt"
-"$bin" ingest --store "$work/store" "$corpus" --vocab "$work/vocab.txt" --window "$window" -q
+"$SG_BIN" vocab "$corpus" --min-count $common_min_count -q -o "$work/vocab.txt"
+"$SG_BIN" ingest --store "$work/store" "$corpus" --vocab "$work/vocab.txt" --window "$window" -q
 ingest_seconds=$(elapsed "$start")
 # --vectors both: w and c side by side, split below into w (word2vec's output) and w + c.
-/usr/bin/time -v -o "$work/sgns.time" "$bin" train --store "$work/store" -o "$work/sgns-both.txt" --objective sgns \
+sg_time "$work/sgns.time" "$SG_BIN" train --store "$work/store" -o "$work/sgns-both.txt" --objective sgns \
   --dim "$dim" --epochs "$epochs" --negatives $negatives --subsample $subsample --vectors both >"$work/sgns.err" 2>&1
 ours=$(elapsed "$start")
 train_seconds=$(awk -v a="$ours" -v b="$ingest_seconds" 'BEGIN { printf "%.1f", a - b }')
@@ -95,12 +95,12 @@ echo "budget: ${budget} s (streamglove SGNS: vocab + ingest ${ingest_seconds} s,
 awk -F'\t' 'NR > 1 {s += $3; p += $6} END {printf "streamglove SGNS training: %d pairs per epoch, %.2f M pairs/s over the epochs\n", p / (NR - 1), p / s / 1e6}' \
   "$work/sgns-both.txt.log.tsv"
 grep -o '[0-9.]* M positive updates/s' "$work/sgns.err" | tail -1 | sed 's/^/last epoch: /'
-echo "peak RSS of SGNS training: $(peak_rss "$work/sgns.time") MiB"
+echo "peak RSS of SGNS training: $(sg_peak_rss "$work/sgns.time") MiB"
 score "streamglove sgns (w)" "$work/sgns-w.txt" "$ours" "dim $dim, window $window, $epochs epochs"
 score "streamglove sgns (w+c)" "$work/sgns-wc.txt" "$ours" "the same run's w + c"
 start=$(now)
 # shellcheck disable=SC2086
-"$bin" train --store "$work/store" -o "$work/glove.txt" $glove_flags -q
+"$SG_BIN" train --store "$work/store" -o "$work/glove.txt" $glove_flags -q
 glove_total=$(awk -v a="$ingest_seconds" -v b="$(elapsed "$start")" 'BEGIN { printf "%.1f", a + b }')
 score "streamglove glove" "$work/glove.txt" "$glove_total" "$glove_flags, window $window"
 
@@ -133,7 +133,7 @@ export work dim window common_min_count negatives subsample py
 for peer in fasttext gensim; do
   n=$(fit_epochs ${peer}_run "$peer")
   start=$(now)
-  /usr/bin/time -v -o "$work/$peer.time" bash -c "${peer}_run $n $work/$peer"
+  sg_time "$work/$peer.time" bash -c "${peer}_run $n $work/$peer"
   seconds=$(elapsed "$start")
-  score "$peer skip-gram" "$work/$peer.vec" "$seconds" "dim $dim, window $window, $n epochs, peak RSS $(peak_rss "$work/$peer.time") MiB"
+  score "$peer skip-gram" "$work/$peer.vec" "$seconds" "dim $dim, window $window, $n epochs, peak RSS $(sg_peak_rss "$work/$peer.time") MiB"
 done

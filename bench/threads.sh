@@ -4,29 +4,29 @@
 # with BIG=1, a generated 1 GB corpus (1,000,000-word Zipf law, 16 shards,
 # --max-vocab 100000, --window 10) at 1 and 2 threads (or THREADS_BIG).
 #
-#   tools/bench_threads.sh [BUILD_DIR]
-#   env: DATA_DIR (../shared/data), MEMORY (4G), THREADS ("1 2 4 8 16"),
+#   bench/threads.sh [BUILD_DIR]
+#   env: SG_SHARED_DATA (../shared/data), MEMORY (4G), THREADS ("1 2 4 8 16"),
 #        BIG (0), THREADS_BIG ("1 2"), WORK (a temporary directory)
+#   smoke mode: THREADS "1 2", BIG 1 with a 2 MB corpus, THREADS_BIG 2
 #
 # Prints markdown tables: wall time and the ingest's own split, the ratio to
 # one thread, peak RSS (/usr/bin/time), the serial share (the share of the
 # wall time during which exactly one thread of the process runs, sampled
-# every 10 ms by tools/thread_profile.py) and, for the big corpus, text MB/s
+# every 10 ms by bench/thread_profile.py) and, for the big corpus, text MB/s
 # and the peak disk use of the store against its final size (sampled every
 # 0.5 s). Last, a prediction for 16 cores from the 2-thread row (Amdahl: the
 # serial wall time stays, the rest divides by 16), marked as predicted.
 # Threads beyond the machine's cores are not used by ingest (it says so), so
 # on a 2-core machine the 4-16 rows measure that nothing is lost by asking.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-build=${1:-build}
-bin=$build/streamglove
-corpus=${DATA_DIR:-../shared/data}/corpus/wiki100M.txt.zst
+. "$(dirname "$0")/lib.sh"
+cd "$SG_ROOT"
+[ -z "${1:-}" ] || sg_build "$1"
+corpus=$SG_SHARED_DATA/corpus/wiki100M.txt.zst
 memory=${MEMORY:-4G}
-[ -f "$corpus" ] || { echo "SKIP: $corpus not found"; exit 0; }
-work=${WORK:-$(mktemp -d "${TMPDIR:-/tmp}/sg-bench-threads.XXXXXX")}
-mkdir -p "$work"
-[ -n "${WORK:-}" ] || trap 'rm -rf "$work"' EXIT
+sg_need "$corpus"
+big_bytes=1e9
+! sg_smoke || { : "${THREADS:=1 2}" "${BIG:=1}" "${THREADS_BIG:=2}"; big_bytes=2e6; }
+sg_scratch bench-threads "${WORK:-}"
 
 # run NAME STORE ARGS...: one ingest into a fresh STORE; leaves NAME.{err,time,profile,disk}
 run() {
@@ -34,16 +34,16 @@ run() {
   shift 2
   rm -rf "$store"
   rm -f "$work/$name.disk"
-  tools/disk_peak.sh "$store" "$work/$name.disk" 0.5 &
+  bench/disk_peak.sh "$store" "$work/$name.disk" 0.5 &
   local sampler=$!
-  /usr/bin/time -f "%e %M" -o "$work/$name.time" \
-    tools/thread_profile.py --out "$work/$name.profile" -- \
-    "$bin" ingest --store "$store" "$@" --memory "$memory" 2>"$work/$name.err" >/dev/null
+  sg_time "$work/$name.time" \
+    bench/thread_profile.py --out "$work/$name.profile" -- \
+    "$SG_BIN" ingest --store "$store" "$@" --memory "$memory" 2>"$work/$name.err" >/dev/null
   kill "$sampler" 2>/dev/null || true
   wait "$sampler" 2>/dev/null || true
 }
-wall() { cut -d' ' -f1 "$work/$1.time"; }
-rss_mib() { awk '{ printf "%.0f", $2 / 1024 }' "$work/$1.time"; }
+wall() { sg_wall "$work/$1.time"; }
+rss_mib() { sg_peak_rss "$work/$1.time"; }
 split() { grep -oE 'vocabulary [0-9.]+ s, counting [0-9.]+ s, store [0-9.]+ s' "$work/$1.err" | grep -oE '[0-9.]+' | paste -sd' '; }
 used() { grep -oE '[0-9]+ threads, [0-9]+ spilled' "$work/$1.err" | cut -d' ' -f1; }
 serial() { grep -oE 'serial [0-9.]+' "$work/$1.profile" | cut -d' ' -f2; }
@@ -64,10 +64,10 @@ for t in $threads; do
   echo "| $t | $(used "wiki-$t") | $w | $v | $c | $s | $(echo "scale=2; $one / $w" | bc) | $(rss_mib "wiki-$t") | $(serial "wiki-$t")% |"
 done
 first=$(echo "$threads" | cut -d' ' -f1)
-a=$("$bin" dump --store "$work/store-$first" --format glove | md5sum | cut -d' ' -f1)
+a=$("$SG_BIN" dump --store "$work/store-$first" --format glove | md5sum | cut -d' ' -f1)
 for t in $threads; do
   [ "$t" = "$first" ] && continue
-  b=$("$bin" dump --store "$work/store-$t" --format glove | md5sum | cut -d' ' -f1)
+  b=$("$SG_BIN" dump --store "$work/store-$t" --format glove | md5sum | cut -d' ' -f1)
   [ "$a" = "$b" ] || { echo "FAIL: the store of $t threads differs from $first thread's"; exit 1; }
 done
 echo
@@ -84,7 +84,7 @@ if [ "${BIG:-0}" = 1 ]; then
   gen=$work/gen-1GB
   if [ ! -d "$gen" ]; then
     mkdir -p "$gen"
-    "$build/streamglove-make-corpus" --bytes 1e9 --vocab 1000000 --shards 16 -o "$gen" >/dev/null
+    "$SG_BUILD/streamglove-make-corpus" --bytes "$big_bytes" --vocab 1000000 --shards 16 -o "$gen" >/dev/null
   fi
   bytes=$(for f in "$gen"/*; do zstd -dc "$f"; done | wc -c)
   echo

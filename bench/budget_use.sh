@@ -4,10 +4,10 @@
 # wall time and its share, and the plan as trained. A budget is to end
 # between 90% and 100% of itself. Run it on an idle machine.
 #
-#   tools/bench_budget_use.sh -s STORE [-b "40 85 150"] [-S SEED]
+#   bench/budget_use.sh -s STORE [-b "40 85 150"] [-S SEED]
 #   env: SG_BUILD (build)
-set -euo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
+cd "$SG_ROOT"
 store=
 budgets="40 85 150"
 seed=1
@@ -20,13 +20,11 @@ while getopts "s:b:S:" opt; do
   esac
 done
 [ -n "$store" ] || { echo "usage: $0 -s STORE [-b BUDGETS] [-S SEED]" >&2; exit 2; }
-bin=${SG_BUILD:-build}/streamglove
-work=$(mktemp -d "${TMPDIR:-/tmp}/sg-bench-budget.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+sg_scratch bench-budget
 for b in $budgets; do
-  /usr/bin/time -f "%e" -o "$work/time" "$bin" train --store "$store" -o "$work/v.txt" \
+  sg_time "$work/time" "$SG_BIN" train --store "$store" -o "$work/v.txt" \
     --budget "${b}s" --seed "$seed" 2>"$work/err" || { cat "$work/err"; exit 1; }
-  wall=$(cat "$work/time")
+  wall=$(sg_wall "$work/time")
   plan=$(grep -o "sgns, dim [0-9]*, [0-9.]* epochs\|glove[^,]*, dim [0-9]*, [0-9.]* epochs" \
     "$work/err" | head -1 || true)
   changed=$(grep -o "the plan was changed to [0-9.]* epochs" "$work/err" || true)

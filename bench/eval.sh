@@ -2,23 +2,26 @@
 # Speed of `streamglove eval analogy` (the full questions-words set, loading
 # included) beside the numpy transcription of Stanford's evaluate.py.
 #
-#   tools/bench_eval.sh BINARY [VECTORS]
+#   bench/eval.sh [BINARY [VECTORS]]      (BINARY: default $SG_BIN, build/streamglove)
 #
 # Without VECTORS: a 70,000 x 300 GloVe text file of random vectors whose words
-# are the eval sets' words plus fillers (so coverage is realistic). Needs
-# ../shared/data (questions-words.txt) and /usr/bin/python3 with numpy.
-set -euo pipefail
-bin=$1
-data=${SG_SHARED_DATA:-$(dirname "$0")/../../shared/data}
+# are the eval sets' words plus fillers (so coverage is realistic); 2,000 x 20
+# in smoke mode. Needs $SG_SHARED_DATA (../shared/data: questions-words.txt
+# and the similarity sets) and /usr/bin/python3 with numpy.
+. "$(dirname "$0")/lib.sh"
+[ -z "${1:-}" ] || SG_BIN=$1
+data=$SG_SHARED_DATA
 questions=$data/eval/analogy/questions-words.txt
-work=$(mktemp -d "${TMPDIR:-/tmp}/sg-bench-eval.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+sg_need "$questions"
+sg_scratch bench-eval
+rows=70000 dim=300
+! sg_smoke || { rows=2000 dim=20; }
 vectors=${2:-}
 if [ -z "$vectors" ]; then
-  vectors=$work/random-70000x300.txt
-  /usr/bin/python3 - "$data" "$vectors" <<'PY'
+  vectors=$work/random-${rows}x$dim.txt
+  /usr/bin/python3 - "$data" "$vectors" "$rows" "$dim" <<'PY'
 import sys, numpy as np
-data, out = sys.argv[1], sys.argv[2]
+data, out, rows, dim = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 words = []
 seen = set()
 for line in open(f"{data}/eval/analogy/questions-words.txt"):
@@ -26,10 +29,10 @@ for line in open(f"{data}/eval/analogy/questions-words.txt"):
         for w in line.lower().split():
             if w not in seen:
                 seen.add(w); words.append(w)
-while len(words) < 70000:
+while len(words) < rows:
     words.append(f"filler{len(words)}")
 rng = np.random.default_rng(1)
-W = rng.standard_normal((70000, 300)).astype(np.float32)
+W = rng.standard_normal((rows, dim)).astype(np.float32)
 with open(out, "w") as f:
     for w, row in zip(words, W):
         f.write(w + " " + " ".join("%.6f" % x for x in row) + "\n")
@@ -37,12 +40,10 @@ PY
 fi
 echo "vectors: $vectors ($(wc -l <"$vectors") lines, $(du -h "$vectors" | cut -f1))"
 cat "$vectors" >/dev/null  # page cache warm for both runs
-/usr/bin/time -v "$bin" eval analogy "$vectors" "$questions" --json >"$work/ours.json" 2>"$work/time.txt"
-wall=$(grep "Elapsed (wall" "$work/time.txt" | awk '{print $NF}')
-rss=$(grep "Maximum resident" "$work/time.txt" | awk '{print $NF}')
+sg_time "$work/time.txt" "$SG_BIN" eval analogy "$vectors" "$questions" --json >"$work/ours.json"
 accuracy=$(/usr/bin/python3 -c "import json,sys; t=json.load(open(sys.argv[1]))['files'][0]['total']; print(f\"{t['accuracy']:.2f}% ({t['seen']} seen)\")" "$work/ours.json")
-echo "streamglove eval analogy: ${wall} wall, peak RSS $((rss / 1024)) MiB, total $accuracy"
+echo "streamglove eval analogy: $(sg_wall "$work/time.txt") s wall, peak RSS $(sg_peak_rss "$work/time.txt") MiB, total $accuracy"
 start=$(date +%s.%N)
-/usr/bin/python3 "$(dirname "$0")/eval_vectors.py" "$vectors" "$data" >"$work/numpy.txt"
+/usr/bin/python3 "$SG_ROOT/tools/eval_vectors.py" "$vectors" "$data" >"$work/numpy.txt"
 numpy=$(echo "$(date +%s.%N) - $start" | bc)
 echo "numpy (Stanford's evaluate.py protocol, + similarity sets): ${numpy} s; $(head -n 1 "$work/numpy.txt")"

@@ -6,10 +6,11 @@
 # a new store of wiki100M, then an addition to it of IMDB and a wiki-plain
 # shard, which bring new words. The counts do not depend on timing.
 #
-#   tools/bench_row_balance.sh [-n RANKS]
-#   env: SG_BUILD (build), DATA_DIR (../shared/data)
-set -euo pipefail
-cd "$(dirname "$0")/.."
+#   bench/row_balance.sh [-n RANKS]
+#   env: SG_BUILD (build), SG_SHARED_DATA (../shared/data)
+# Skips without mpirun or with a binary built without MPI.
+. "$(dirname "$0")/lib.sh"
+cd "$SG_ROOT"
 ranks=4
 while getopts "n:" opt; do
   case $opt in
@@ -17,18 +18,16 @@ while getopts "n:" opt; do
     *) exit 2 ;;
   esac
 done
-bin=${SG_BUILD:-build}/streamglove
-corpus=${DATA_DIR:-../shared/data}/corpus
-[ -f "$corpus/wiki100M.txt.zst" ] || { echo "SKIP: $corpus/wiki100M.txt.zst not found"; exit 0; }
-command -v mpirun >/dev/null || { echo "SKIP: no mpirun"; exit 0; }
-work=$(mktemp -d "${TMPDIR:-/tmp}/sg-bench-balance.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+corpus=$SG_SHARED_DATA/corpus
+sg_need "$corpus/wiki100M.txt.zst" "$corpus/imdb100k.txt.zst" "$corpus/wiki-plain-00.jsonl.zst"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_pml=ob1
+sg_need_mpi
+sg_scratch bench-balance
 
 job() {  # LABEL INPUTS...: one job into the store, its balance printed
   local label=$1
   shift
-  mpirun --oversubscribe --bind-to none -np "$ranks" "$bin" ingest --store "$work/store" "$@" \
+  mpirun --oversubscribe --bind-to none -np "$ranks" "$SG_BIN" ingest --store "$work/store" "$@" \
     --window 10 --memory 1G --threads 1 2>"$work/err" || { cat "$work/err"; exit 1; }
   grep -o "[0-9]* pairs ([0-9]* merged by the busiest rank)" "$work/err" |
     awk -v label="$label" -v ranks="$ranks" '{ gsub(/\(/, "", $3);

@@ -11,25 +11,26 @@
 # (The reference device keeps a second copy of the parameters: these runs
 # exceed --memory by that much.)
 #
-#   tools/bench_device_feed.sh [BUILD_DIR]
-#   env: DATA_DIR (../shared/data), THREADS ("1 2"), DIM (50), EPOCHS (3),
+#   bench/device_feed.sh [BUILD_DIR]
+#   env: SG_SHARED_DATA (../shared/data), THREADS ("1 2"), DIM (50), EPOCHS (3),
 #        WORK (a temporary directory; set it to keep the store)
-set -euo pipefail
-cd "$(dirname "$0")/.."
-build=${1:-build}
-bin=$build/streamglove
-reference=$build/tests/libstreamglove_reference_device.so
+#   smoke mode: THREADS 1, EPOCHS 2
+. "$(dirname "$0")/lib.sh"
+cd "$SG_ROOT"
+[ -z "${1:-}" ] || sg_build "$1"
+reference=$SG_BUILD/tests/libstreamglove_reference_device.so
 [ -f "$reference" ] || { echo "no $reference: build with the tests"; exit 1; }
-corpus=${DATA_DIR:-../shared/data}/corpus/wiki100M.txt.zst
-[ -f "$corpus" ] || { echo "SKIP: $corpus not found"; exit 0; }
-work=${WORK:-$(mktemp -d "${TMPDIR:-/tmp}/sg-bench-feed.XXXXXX")}
-mkdir -p "$work"
-[ -n "${WORK:-}" ] || trap 'rm -rf "$work"' EXIT
+corpus=$SG_SHARED_DATA/corpus/wiki100M.txt.zst
+sg_need "$corpus"
+if sg_smoke; then
+  : "${THREADS:=1}" "${EPOCHS:=2}"
+fi
+sg_scratch bench-feed "${WORK:-}"
 store=$work/store
 dim=${DIM:-50}
 epochs=${EPOCHS:-3}
 # Stanford's counts (a fixed vocabulary): glove.c trains on the same pairs.
-[ -d "$store" ] || "$bin" ingest --store "$store" "$corpus" --window 15 --min-count 5 --fixed-vocab --memory 2G -q
+[ -d "$store" ] || "$SG_BIN" ingest --store "$store" "$corpus" --window 15 --min-count 5 --fixed-vocab --memory 2G -q
 
 # The mean pairs/s of the epochs after the first, from OUT.log.tsv.
 rate() {
@@ -39,9 +40,9 @@ echo "wiki100M store, dim $dim, $epochs epochs, M pairs/s of epochs 2-$epochs"
 printf "%-8s %22s %22s\n" threads "host feed (no updates)" "CPU trainer"
 for t in ${THREADS:-1 2}; do
   STREAMGLOVE_CUDA_PLUGIN=$reference STREAMGLOVE_REFERENCE_DEVICE_DISCARD=1 \
-    "$bin" train --store "$store" -o "$work/feed.txt" --device cuda --dim "$dim" \
+    "$SG_BIN" train --store "$store" -o "$work/feed.txt" --device cuda --dim "$dim" \
     --epochs "$epochs" --threads "$t" --memory 2G -q
-  "$bin" train --store "$store" -o "$work/cpu.txt" --dim "$dim" --epochs "$epochs" \
+  "$SG_BIN" train --store "$store" -o "$work/cpu.txt" --dim "$dim" --epochs "$epochs" \
     --threads "$t" --memory 2G -q
   printf "%-8s %22s %22s\n" "$t" "$(rate "$work/feed.txt.log.tsv")" "$(rate "$work/cpu.txt.log.tsv")"
 done

@@ -9,37 +9,34 @@
 # RSS and the stores' sizes (docs/benchmarks.md, "Growing stores and
 # additions").
 #
-#   tools/bench_growing.sh [PAIRS]      (default 7)
-#   env: SG_BUILD (build), DATA_DIR (../shared/data);
+#   bench/growing.sh [PAIRS]      (default 7; smoke mode: 1, no warm-up)
+#   env: SG_BUILD (build), SG_SHARED_DATA (../shared/data);
 #        CORPUS: the inputs, absolute paths or from the repository's root, globs
 #        allowed (default wiki100M); FLAGS: ingest's flags
 #        (default "--window 15 --min-count 5 --memory 1G --threads 2"),
 #        WARMUP=0: no untimed runs (for runs of minutes)
-set -euo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
+cd "$SG_ROOT"
 pairs=${1:-7}
-bin=${SG_BUILD:-build}/streamglove
+! sg_smoke || { pairs=${1:-1}; : "${WARMUP:=0}"; }
 if [ -n "${CORPUS:-}" ]; then
   # Split on spaces, globs expanded: CORPUS='DIR/*.zst' names a directory's shards.
   # shellcheck disable=SC2206
   corpus=($CORPUS)
 else
-  corpus=("${DATA_DIR:-../shared/data}/corpus/wiki100M.txt.zst")
+  corpus=("$SG_SHARED_DATA/corpus/wiki100M.txt.zst")
 fi
 [ "${#corpus[@]}" -gt 0 ] || { echo "CORPUS names no inputs" >&2; exit 1; }
 # shellcheck disable=SC2206
 flags=(${FLAGS:---window 15 --min-count 5 --memory 1G --threads 2})
-for input in "${corpus[@]}"; do
-  [ -f "$input" ] || { echo "SKIP: $input not found"; exit 0; }
-done
-work=$(mktemp -d "${TMPDIR:-/tmp}/sg-bench-growing.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+sg_need "${corpus[@]}"
+sg_scratch bench-growing
 run() {  # MODE FLAGS...: one ingest; appends "wall cpu rss_kib" to WORK/MODE
   local mode=$1
   shift
   [ "$mode" = fixed ] && set -- --fixed-vocab "$@"
   rm -rf "$work/$mode.store"
-  /usr/bin/time -o "$work/time" -f "%e %U %S %M" "$bin" ingest --store "$work/$mode.store" \
+  /usr/bin/time -o "$work/time" -f "%e %U %S %M" "$SG_BIN" ingest --store "$work/$mode.store" \
     "${corpus[@]}" "${flags[@]}" --quiet "$@"
   awk '{ print $1, $2 + $3, $4 }' "$work/time" >>"$work/$mode"
 }

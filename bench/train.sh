@@ -6,27 +6,28 @@
 # beforehand and reused, as glove.c's shuffled file is), the median of RUNS
 # runs taken in turn (A B A B ...). Then the memory floor: the rows per
 # second this machine's memory system gives at the trainer's access pattern
-# (tools/membw.cc), divided by the four rows a GloVe pair touches, as an
+# (bench/membw.cc), divided by the four rows a GloVe pair touches, as an
 # upper bound on pairs/s, and each run's ratio to it.
 #
-#   tools/bench_train.sh [BUILD_DIR]
-#   env: DATA_DIR (../shared/data), GLOVE_BIN (directory holding glove.c's
+#   bench/train.sh [BUILD_DIR]
+#   env: SG_SHARED_DATA (../shared/data), GLOVE_BIN (directory holding glove.c's
 #        `glove` and `shuffle`; without it, our rows only), THREADS
 #        ("1 2 4 8 16"), DIMS ("50 300"), RUNS (3), WORK (a temporary
 #        directory; set it to keep the store and glove.c's shuffled file)
+#   smoke mode: THREADS "1 2", DIMS 50, RUNS 1, the memory floor measured for
+#   0.2 s instead of 2
 #
 # Threads beyond the machine's cores oversubscribe them (training, unlike
 # ingest, takes the count it is given), so on 2 cores the 4-16 rows show
 # what oversubscription costs.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-build=${1:-build}
-bin=$build/streamglove
-corpus=${DATA_DIR:-../shared/data}/corpus/wiki100M.txt.zst
-[ -f "$corpus" ] || { echo "SKIP: $corpus not found"; exit 0; }
-work=${WORK:-$(mktemp -d "${TMPDIR:-/tmp}/sg-bench-train.XXXXXX")}
-mkdir -p "$work"
-[ -n "${WORK:-}" ] || trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/lib.sh"
+cd "$SG_ROOT"
+[ -z "${1:-}" ] || sg_build "$1"
+corpus=$SG_SHARED_DATA/corpus/wiki100M.txt.zst
+sg_need "$corpus"
+sg_scratch bench-train "${WORK:-}"
+membw_seconds=2
+! sg_smoke || { : "${THREADS:=1 2}" "${DIMS:=50}" "${RUNS:=1}"; membw_seconds=0.2; }
 threads=${THREADS:-1 2 4 8 16}
 runs=${RUNS:-3}
 dims=${DIMS:-50 300}
@@ -34,28 +35,28 @@ glove_bin=${GLOVE_BIN:-}
 store=$work/store
 
 # Stanford's counts (a fixed vocabulary): glove.c trains on the same pairs.
-[ -d "$store" ] || "$bin" ingest --store "$store" "$corpus" --window 15 --min-count 5 --fixed-vocab --memory 2G -q
-pairs=$("$bin" stats --store "$store" --json | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["nonzero_pairs"])')
-vocab=$("$bin" stats --store "$store" --json | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["vocab_size"])')
+[ -d "$store" ] || "$SG_BIN" ingest --store "$store" "$corpus" --window 15 --min-count 5 --fixed-vocab --memory 2G -q
+pairs=$("$SG_BIN" stats --store "$store" --json | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["nonzero_pairs"])')
+vocab=$("$SG_BIN" stats --store "$store" --json | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["vocab_size"])')
 if [ -n "$glove_bin" ]; then
   if [ ! -f "$work/cooccurrence.shuf.bin" ]; then
-    "$bin" vocab "$corpus" --min-count 5 -q -o "$work/vocab.txt"
-    "$bin" dump --store "$store" --format glove -o "$work/cooccurrence.bin"
+    "$SG_BIN" vocab "$corpus" --min-count 5 -q -o "$work/vocab.txt"
+    "$SG_BIN" dump --store "$store" --format glove -o "$work/cooccurrence.bin"
     "$glove_bin/shuffle" -memory 4 -verbose 0 -seed 1 <"$work/cooccurrence.bin" >"$work/cooccurrence.shuf.bin" 2>/dev/null
     rm "$work/cooccurrence.bin"
   fi
 fi
 
-# timed NAME COMMAND...: one run; appends "wall peak_rss_kib" to NAME.times
+# timed NAME COMMAND...: one run; appends "wall peak_rss_mib" to NAME.times
 timed() {
   local name=$1
   shift
-  /usr/bin/time -f "%e %M" -o "$work/$name.one" "$@" >/dev/null 2>"$work/$name.err" ||
+  sg_time "$work/$name.one" "$@" >/dev/null 2>"$work/$name.err" ||
     { echo "FAIL: $*"; cat "$work/$name.err"; exit 1; }
-  cat "$work/$name.one" >>"$work/$name.times"
+  echo "$(sg_wall "$work/$name.one") $(sg_peak_rss "$work/$name.one")" >>"$work/$name.times"
 }
 median() { cut -d' ' -f1 "$work/$1.times" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-rss_mib() { cut -d' ' -f2 "$work/$1.times" | sort -g | tail -n 1 | awk '{ printf "%.0f", $1 / 1024 }'; }
+rss_mib() { cut -d' ' -f2 "$work/$1.times" | sort -g | tail -n 1; }
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(free -g | awk '/Mem:/ {print $2}') GiB"
 echo "GloVe, wiki100M window 15, $pairs stored pairs, $vocab words; one epoch, whole process, median of $runs"
@@ -73,13 +74,13 @@ for dim in $dims; do
   fi
   # Build this dim's block stream (its block size depends on the parameters'
   # size) once; every timed run reuses it.
-  "$bin" train --store "$store" -o "$work/warm.txt" --dim "$dim" --epochs 1 --threads 2 -q
+  "$SG_BIN" train --store "$store" -o "$work/warm.txt" --dim "$dim" --epochs 1 --threads 2 -q
   one=
   for t in $threads; do
     name=sg-$dim-$t
     rm -f "$work/$name.times" "$work/glove-$dim-$t.times"
     for _ in $(seq "$runs"); do
-      timed "$name" "$bin" train --store "$store" -o "$work/v.txt" --dim "$dim" --epochs 1 \
+      timed "$name" "$SG_BIN" train --store "$store" -o "$work/v.txt" --dim "$dim" --epochs 1 \
         --x-max 10 --threads "$t" -q --seed 1
       if [ -n "$glove_bin" ]; then
         timed "glove-$dim-$t" "$glove_bin/glove" -input-file "$work/cooccurrence.shuf.bin" -vocab-file "$work/vocab.txt" \
@@ -87,8 +88,8 @@ for dim in $dims; do
           -verbose 0 -seed 1
       fi
     done
-    floor_rows=$("$build/streamglove-membw" --array-bytes "$((vocab * stride_bytes * 4))" \
-      --row-bytes "$stride_bytes" --threads "$t" --seconds 2 | grep -oE '[0-9.]+ M rows/s' | cut -d' ' -f1)
+    floor_rows=$("$SG_BUILD/streamglove-membw" --array-bytes "$((vocab * stride_bytes * 4))" \
+      --row-bytes "$stride_bytes" --threads "$t" --seconds "$membw_seconds" | grep -oE '[0-9.]+ M rows/s' | cut -d' ' -f1)
     floor=$(echo "scale=2; $floor_rows / 4" | bc)
     w=$(median "$name")
     [ -n "$one" ] || one=$w

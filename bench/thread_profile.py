@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs a command and samples how many of its threads are running.
 
-    tools/thread_profile.py [--interval SECONDS] [--out FILE] [--timeline FILE] -- COMMAND ARGS...
+    bench/thread_profile.py [--interval SECONDS] [--out FILE] [--timeline FILE] -- COMMAND ARGS...
 
 Every --interval (default 0.01 s) it reads the state of each thread of the
 command (/proc/PID/task/*/stat, state 'R'), and at the end prints one line:

@@ -3,7 +3,7 @@
 # largest in OUT (bytes). Starts from OUT's value when it exists, so a
 # benchmark that resumes an interrupted stage keeps the peak seen before.
 #
-#   tools/disk_peak.sh DIR OUT [INTERVAL]   (run it in the background; kill it after)
+#   bench/disk_peak.sh DIR OUT [INTERVAL]   (run it in the background; kill it after)
 set -uo pipefail
 dir=$1 out=$2 interval=${3:-0.5}
 peak=$(cat "$out" 2>/dev/null || echo 0)

@@ -16,8 +16,8 @@
 # prints each measure per system and ours minus each peer: the mean over the
 # seeds and the seeds' range. Run it on an idle machine.
 #
-#   tools/bench_budget.sh -c CORPUS [-d DIM] [-s "SEEDS"] [-t THREADS] [-o KEEP_DIR] [-p] [-e]
-#                         [-b SECONDS]
+#   bench/budget.sh -c CORPUS [-d DIM] [-s "SEEDS"] [-t THREADS] [-o KEEP_DIR] [-p] [-e]
+#                   [-b SECONDS]
 #
 # CORPUS: wiki100M, imdb-text8 (imdb100k normalised like text8), imdb-words
 # (imdb100k, --tokenizer words --lowercase) or wiki-plain (the JSONL shards,
@@ -26,11 +26,12 @@
 # `embed INPUTS -o OUT --budget B`, which chooses the store itself. -b gives
 # the budget (fastText's wall time as measured before) instead of running the
 # peers. With -o the vectors, logs and per-run results (results.jsonl) are kept.
-# SG_BUILD names the build directory to run (default: build).
-set -euo pipefail
+# SG_BUILD names the build directory to run (default: build), SG_SHARED_DATA
+# the data (../shared/data). Smoke mode: the budget is 8 s whatever fastText's time
+# (the plan's measurements come first: a smaller one leaves nothing to train).
+. "$(dirname "$0")/lib.sh"
 shopt -s inherit_errexit
-cd "$(dirname "$0")/.."
-root=$PWD
+cd "$SG_ROOT"
 corpus_name=
 dim=100
 seeds="1 2"
@@ -52,22 +53,15 @@ while getopts "c:d:s:t:o:peb:" opt; do
     *) exit 2 ;;
   esac
 done
-data=${SG_SHARED_DATA:-$root/../shared/data}
-build=${SG_BUILD:-$root/build}
-bin=$build/streamglove
-scan=$build/streamglove-scan
+data=$SG_SHARED_DATA
+scan=$SG_BUILD/streamglove-scan
 py=/usr/bin/python3
 window=5
 min_count=5
 negatives=5
 subsample=1e-4
-if [ -n "$keep" ]; then
-  mkdir -p "$keep"
-  work=$(cd "$keep" && pwd)
-else
-  work=$(mktemp -d "${TMPDIR:-/tmp}/sg-bench-budget.XXXXXX")
-  trap 'rm -rf "$work"' EXIT
-fi
+sg_scratch bench-budget "$keep"
+work=$(cd "$work" && pwd)
 
 # The corpus as we ingest it (ingest_inputs, ingest_flags) and as the peers
 # read it ($work/peer.txt).
@@ -75,7 +69,7 @@ ingest_flags=()
 case $corpus_name in
   wiki100M)
     ingest_inputs=("$data/corpus/wiki100M.txt.zst")
-    [ -f "${ingest_inputs[0]}" ] || { echo "no ${ingest_inputs[0]}" >&2; exit 77; }
+    sg_need "${ingest_inputs[0]}"
     # One 100 MB line: gensim's corpus_file mode drops everything past 10,000
     # words of a line, so the peers get 1,000-word lines (the same tokens).
     zstdcat "${ingest_inputs[0]}" | tr ' ' '\n' | grep -v '^$' | paste -d' ' $(printf -- '- %.0s' {1..1000}) \
@@ -83,7 +77,7 @@ case $corpus_name in
     ;;
   imdb-text8)
     raw=$data/corpus/imdb100k.txt.zst
-    [ -f "$raw" ] || { echo "no $raw" >&2; exit 77; }
+    sg_need "$raw"
     # Matt Mahoney's text8 normalisation: lowercase, digits spelled out, every
     # other byte a space; one review per line.
     zstdcat "$raw" | tr 'A-Z' 'a-z' |
@@ -98,7 +92,7 @@ case $corpus_name in
     else
       ingest_inputs=("$data"/corpus/wiki-plain-0*.jsonl.zst)
     fi
-    [ -f "${ingest_inputs[0]}" ] || { echo "no ${ingest_inputs[0]}" >&2; exit 77; }
+    sg_need "${ingest_inputs[0]}"
     ingest_flags=(--tokenizer words --lowercase)
     "$scan" --mode print "${ingest_flags[@]}" "${ingest_inputs[@]}" >"$work/peer.txt"
     ;;
@@ -112,14 +106,13 @@ echo "corpus $corpus_name: $(wc -w <"$work/peer.txt") tokens for the peers; dim 
 
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
-peak_rss() { awk '/Maximum resident/ {printf "%.0f", $NF / 1024}' "$1"; }
 
 # record SYSTEM SEED VECTORS SECONDS NOTE: scores VECTORS, appends one JSON line
 # to results.jsonl and prints it readably.
 record() {
   local system=$1 seed=$2 vectors=$3 seconds=$4 note=$5
-  "$bin" eval analogy "$vectors" "$data/eval/analogy/questions-words.txt" --json -q >"$work/a.json"
-  "$bin" eval similarity "$vectors" "$data/eval/similarity/EN-WS-353-ALL.txt" \
+  "$SG_BIN" eval analogy "$vectors" "$data/eval/analogy/questions-words.txt" --json -q >"$work/a.json"
+  "$SG_BIN" eval similarity "$vectors" "$data/eval/similarity/EN-WS-353-ALL.txt" \
     "$data/eval/similarity/EN-SIMLEX-999.txt" "$data/eval/similarity/EN-MEN-TR-3k.txt" --json -q >"$work/s.json"
   $py - "$work/a.json" "$work/s.json" "$system" "$seed" "$seconds" "$note" "$work/results.jsonl" <<'PY'
 import json, sys
@@ -144,17 +137,17 @@ run_ours() {
   rm -rf "$work/store" "$work/$system-$seed".txt*
   local start ingest_seconds train_budget seconds plan
   start=$(now)
-  "$bin" ingest --store "$work/store" --window $window --min-count $min_count --threads "$threads" \
+  "$SG_BIN" ingest --store "$work/store" --window $window --min-count $min_count --threads "$threads" \
     "$@" "${ingest_flags[@]}" "${ingest_inputs[@]}" -q
   ingest_seconds=$(elapsed "$start")
   train_budget=$(awk -v b="$budget" -v i="$ingest_seconds" 'BEGIN { printf "%.1f", b - i }')
-  /usr/bin/time -v -o "$work/$system.time" "$bin" train --store "$work/store" -o "$work/$system-$seed.txt" \
+  sg_time "$work/$system.time" "$SG_BIN" train --store "$work/store" -o "$work/$system-$seed.txt" \
     --budget "${train_budget}s" --threads "$threads" --seed "$seed" -q 2>"$work/$system-$seed.err"
   seconds=$(elapsed "$start")
   plan=$(awk -F'\t' '$1 == "objective" || $1 == "dim" || $1 == "epochs" { printf "%s %s, ", $1, $2 }' \
     "$work/$system-$seed.txt.plan")
   record "$system" "$seed" "$work/$system-$seed.txt" "$seconds" \
-    "ingest ${ingest_seconds} s + train --budget ${train_budget}s: ${plan}peak RSS $(peak_rss "$work/$system.time") MiB"
+    "ingest ${ingest_seconds} s + train --budget ${train_budget}s: ${plan}peak RSS $(sg_peak_rss "$work/$system.time") MiB"
   rm -f "$work/$system-$seed.txt.checkpoint"
 }
 
@@ -163,14 +156,14 @@ run_embed() {
   local seed=$1 start seconds plan
   rm -rf "$work/embed-$seed".txt*
   start=$(now)
-  /usr/bin/time -v -o "$work/embed.time" "$bin" embed "${ingest_flags[@]}" "${ingest_inputs[@]}" \
+  sg_time "$work/embed.time" "$SG_BIN" embed "${ingest_flags[@]}" "${ingest_inputs[@]}" \
     -o "$work/embed-$seed.txt" --budget "${budget}s" --threads "$threads" --seed "$seed" \
     2>"$work/embed-$seed.err"
   seconds=$(elapsed "$start")
   plan=$(awk -F'\t' '$1 == "objective" || $1 == "dim" || $1 == "epochs" { printf "%s %s, ", $1, $2 }' \
     "$work/embed-$seed.txt.plan")
   record streamglove-embed "$seed" "$work/embed-$seed.txt" "$seconds" \
-    "${plan}$(awk '{printf "%.0f%% of the budget", 100 * $1 / $2}' <<<"$seconds $budget"), peak RSS $(peak_rss "$work/embed.time") MiB"
+    "${plan}$(awk '{printf "%.0f%% of the budget", 100 * $1 / $2}' <<<"$seconds $budget"), peak RSS $(sg_peak_rss "$work/embed.time") MiB"
   rm -rf "$work/embed-$seed.txt.checkpoint" "$work/embed-$seed.txt.store"
 }
 
@@ -183,16 +176,17 @@ for seed in $seeds; do
     continue
   fi
   start=$(now)
-  /usr/bin/time -v -o "$work/fasttext.time" fasttext skipgram -input "$work/peer.txt" -output "$work/fasttext-$seed" \
+  sg_time "$work/fasttext.time" fasttext skipgram -input "$work/peer.txt" -output "$work/fasttext-$seed" \
     -dim "$dim" -ws $window -epoch 5 -minCount $min_count -neg $negatives -t $subsample -thread "$threads" \
     -minn 0 -maxn 0 -verbose 0 -seed "$seed" >/dev/null
   budget=$(elapsed "$start")
   record fasttext "$seed" "$work/fasttext-$seed.vec" "$budget" \
-    "dim $dim, 5 epochs, peak RSS $(peak_rss "$work/fasttext.time") MiB"
+    "dim $dim, 5 epochs, peak RSS $(sg_peak_rss "$work/fasttext.time") MiB"
   rm -f "$work/fasttext-$seed.bin"
+  ! sg_smoke || budget=8
 
   start=$(now)
-  /usr/bin/time -v -o "$work/gensim.time" $py - "$work/peer.txt" "$work/gensim-$seed.vec" "$seed" "$dim" $window \
+  sg_time "$work/gensim.time" $py - "$work/peer.txt" "$work/gensim-$seed.vec" "$seed" "$dim" $window \
     $min_count $negatives $subsample "$threads" <<'PY'
 import sys
 from gensim.models import Word2Vec
@@ -202,7 +196,7 @@ m = Word2Vec(corpus_file=src, sg=1, vector_size=int(dim), window=int(window), mi
 m.wv.save_word2vec_format(out)
 PY
   record gensim "$seed" "$work/gensim-$seed.vec" "$(elapsed "$start")" \
-    "dim $dim, 5 epochs, peak RSS $(peak_rss "$work/gensim.time") MiB"
+    "dim $dim, 5 epochs, peak RSS $(sg_peak_rss "$work/gensim.time") MiB"
 
   run_ours streamglove "$seed" --subsample $subsample
   [ -z "$pairs_too" ] || run_ours streamglove-pairs "$seed"
