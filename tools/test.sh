@@ -2,9 +2,13 @@
 # The README's second command: installs what is missing, builds, and runs the
 # tests: first the unit tests under AddressSanitizer + UndefinedBehaviorSanitizer,
 # then the whole suite (unit, CLI and real-data checks) on the release build.
-# Then the Debian package is built and installed in a fresh Debian 12 root
-# (tools/check_package.sh; a skip without root or a reachable mirror). Last,
-# each libFuzzer target runs for SG_FUZZ_SECONDS (20) under ASan + UBSan.
+# Then the library, put in a temporary prefix by `cmake --install`, is found
+# by examples/ (a project of its own, as another would use it), whose program
+# counts a small generated corpus, trains it and prints figures and
+# neighbours. Then the Debian package is built and installed in a fresh
+# Debian 12 root (tools/check_package.sh; a skip without root or a reachable
+# mirror). Last, each libFuzzer target runs for SG_FUZZ_SECONDS (20) under
+# ASan + UBSan.
 # SG_SKIP_SANITIZERS=1 skips the sanitizer and fuzzing stages for a quick local run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,6 +40,19 @@ if [ -n "$unexpected" ]; then
   echo "FAIL: tests skipped that may not: $unexpected (their output says why)"
   exit 1
 fi
+
+echo "== the installed library: examples/ built against it, and run"
+# Its own temporary prefix, corpus and build; removed when the run passes.
+installed=$(mktemp -d "${TMPDIR:-/tmp}/sg-installed.XXXXXX")
+cmake --install build --prefix "$installed/prefix" >/dev/null
+cmake -S examples -B "$installed/example" -G Ninja -DCMAKE_PREFIX_PATH="$installed/prefix" >/dev/null
+cmake --build "$installed/example" -j2
+mkdir "$installed/corpus"
+build/streamglove-make-corpus -o "$installed/corpus" --bytes 2e6 --shards 1 --threads 1 \
+  --questions "$installed/questions.txt"
+"$installed/example/count_and_train" "$installed/work" "$installed/corpus" \
+  --questions "$installed/questions.txt"
+rm -rf "$installed"
 
 echo "== the Debian package: built portably, installed with apt in a fresh Debian 12 root"
 deb=$(tools/package.sh build-package)
