@@ -42,6 +42,7 @@ checks=(
   "ingest_invariance||^same contents: by-shard"
   "long_tail||^store: [0-9]+ bytes, [0-9]+ non-zero pairs"
   "readers||^zstd +[0-9.]+M +zstd -dc"
+  "presets||^sgns-demo-time +[0-9.]+ s \\(ingest"
   "row_balance|-n 2|^addition: .* the even share"
   "scale|-w $work/scale|^gen-0\.002GB train +[0-9.]+ M pairs/s"
   "plot_scale|$work/scale/results.tsv $work/plots|^\| gen-0\.002GB \| eval \|"
