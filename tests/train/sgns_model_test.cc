@@ -1,5 +1,7 @@
 // SGNS: the update against a reference computation, the noise and
 // subsampling distributions against their formulas, and reproducibility.
+#include "train/sgns_model.h"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -8,7 +10,6 @@
 
 #include <catch2/catch.hpp>
 
-#include "train/sgns_model.h"
 #include "util/alias_table.h"
 
 using namespace streamglove;

@@ -1,5 +1,3 @@
-#include "streamglove/train.h"
-
 #include <unistd.h>
 #include <zstd.h>
 
@@ -18,6 +16,7 @@
 #include "store/store.h"
 #include "streamglove/ingest.h"
 #include "streamglove/store_info.h"
+#include "streamglove/train.h"
 #include "test_util.h"
 #include "train/block_stream.h"
 #include "train/budget_plan.h"

@@ -1,5 +1,3 @@
-#include "streamglove/eval.h"
-
 #include <array>
 #include <cmath>
 #include <limits>
@@ -8,7 +6,9 @@
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
+#include "eval/eval_fixture.h"
 #include "eval/spearman.h"
+#include "streamglove/eval.h"
 #include "test_util.h"
 #include "util/file.h"
 
@@ -16,28 +16,6 @@ using namespace streamglove;
 using namespace streamglove::test;
 
 namespace {
-
-Embeddings Load(const std::string& path) {
-  Embeddings e;
-  const Status s = e.Load(path);
-  INFO(s.ToString());
-  REQUIRE(s.ok());
-  return e;
-}
-
-// Vectors whose analogies are known: a "royal" and a "female" direction, and
-// distractors.
-const char* kToyVectors =
-    "man 1 0 0 0.1\n"
-    "woman 1 1 0 0.1\n"
-    "king 1 0 1 0.1\n"
-    "queen 1 1 1 0.1\n"
-    "boy 0.9 0 0 -0.2\n"
-    "girl 0.9 1 0 -0.2\n"
-    "prince 0.9 0 1 -0.3\n"
-    "princess 0.9 1 1 -0.3\n"
-    "Queen 1 1 1 0.12\n"
-    "apple 0 0 0 5\n";
 
 // The questions' answers, brute force in double: argmax over the candidates
 // (first index on a tie) of the method's score, a, b, c excluded.
@@ -175,56 +153,4 @@ TEST_CASE("Analogy answers equal a brute-force double computation on random vect
       CHECK(r.total.correct == expected_seen);
     }
   }
-}
-
-TEST_CASE("Spearman's rho gives ties their average rank", "[eval]") {
-  CHECK(AverageRanks({10, 20, 20, 40}) == std::vector<double>{1, 2.5, 2.5, 4});
-  // Without ties: 1 - 6 sum(d^2) / (n (n^2 - 1)).
-  CHECK(Spearman({1, 2, 3, 4, 5}, {2, 1, 4, 3, 5}) == Approx(1 - 6.0 * 4 / (5 * 24)));
-  // By hand: ranks x (1, 2.5, 2.5, 4), y (1, 3, 2, 4): 4.5 / sqrt(4.5 * 5).
-  CHECK(Spearman({1, 2, 2, 4}, {1, 3, 2, 4}) == Approx(4.5 / std::sqrt(22.5)).epsilon(1e-12));
-  CHECK(std::isnan(Spearman({1}, {2})));
-  CHECK(std::isnan(Spearman({1, 1, 1}, {1, 2, 3})));
-}
-
-TEST_CASE("Similarity files: CRLF, no final newline, unknown words, malformed lines", "[eval]") {
-  TestDir d("sg-eval-");
-  const Embeddings e = Load(d.Write("toy.txt", kToyVectors));
-  SimilarityReport r;
-  const std::string pairs = d.Write(
-      "pairs.txt",
-      "king\tqueen\t9\r\nman\tapple\t1\r\nMan\tWoman\t8\r\nboy\tdragon\t5\r\nboy\tgirl\t7.5");
-  REQUIRE(EvaluateSimilarity(e, pairs, CaseMode::kLower, &r).ok());
-  CHECK(r.pairs == 5);
-  CHECK(r.seen == 4);
-  auto cosine = [&](uint32_t x, uint32_t y) {
-    double dot = 0;
-    for (uint32_t k = 0; k < e.dim(); ++k) dot += e.value(x, k) * e.value(y, k);
-    return dot / (e.norm(x) * e.norm(y));
-  };
-  CHECK(r.spearman ==
-        Approx(Spearman({9, 1, 8, 7.5}, {cosine(2, 3), cosine(0, 9), cosine(0, 1), cosine(4, 5)}))
-            .epsilon(1e-12));
-  const std::string bad = d.Write("bad.txt", "king\tqueen\t9\nman woman 8\n");
-  const Status s = EvaluateSimilarity(e, bad, CaseMode::kLower, &r);
-  CHECK(s.message() == bad + ": line 2: expected word1<TAB>word2<TAB>score: 'man woman 8'");
-  const std::string questions = d.Write("q.txt", ": x\nman king woman\n");
-  AnalogyReport a;
-  CHECK(EvaluateAnalogies(e, questions, AnalogyOptions(), &a).message() ==
-        questions + ": line 2: expected four words: 'man king woman'");
-}
-
-TEST_CASE("Nearest neighbours by cosine, best first, query words excluded", "[eval]") {
-  TestDir d("sg-eval-");
-  const Embeddings e = Load(d.Write("toy.txt", kToyVectors));
-  const WordMatcher m(e, CaseMode::kLower, 0);
-  const auto n = NearestNeighbors(e, m, {m.Find("king")}, {}, 3);
-  REQUIRE(n.size() == 3);
-  CHECK(e.word(n[0].row) == "prince");
-  for (size_t i = 1; i < n.size(); ++i) CHECK(n[i - 1].cosine >= n[i].cosine);
-  for (const Neighbor& x : n) CHECK(x.row != m.Find("king"));
-  // 3CosAdd through the neighbours API: man : king :: woman : queen.
-  CHECK(e.word(NearestNeighbors(e, m, {m.Find("king"), m.Find("woman")}, {m.Find("man")}, 1)
-                   .at(0)
-                   .row) == "queen");
 }
