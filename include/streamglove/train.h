@@ -27,7 +27,7 @@ namespace streamglove {
 // How the block stream's files are stored.
 enum class BlockCompression {
   kAuto,  // zstd when the stream is larger than half the available memory
-  kZstd,  // always zstd (level 1: about 45% of the raw size)
+  kZstd,  // always zstd (level 1; docs/formats.md gives its ratio)
   kNone,  // raw 12-byte records
 };
 
