@@ -437,7 +437,7 @@ TEST_CASE("A growing store says when its cut leaves out much of the corpus", "[c
   CHECK(messages.empty());
 }
 
-// Issue 53: `ingest --store NEW /dev/null` (or a FIFO) was refused but left a
+// `ingest --store NEW /dev/null` (or a FIFO) was refused but left a
 // half-made store that verify said to rerun, and the rerun failed alike.
 TEST_CASE("A refused input leaves no new store behind", "[cooccur]") {
   Fixture f;
@@ -455,7 +455,7 @@ TEST_CASE("A refused input leaves no new store behind", "[cooccur]") {
   }
 }
 
-// Issue 53: a vocabulary pass killed with -9 left its spill runs and its
+// A vocabulary pass killed with -9 left its spill runs and its
 // unfinished file in the store, and no later run removed them.
 TEST_CASE("An ingest removes what a killed vocabulary pass left in the store", "[cooccur]") {
   Fixture f;

@@ -157,7 +157,7 @@ TEST_CASE("JSONL chunks give one document per record and bad records name their 
   }
 }
 
-// Issue 53: "\u0000" in a JSON string put a NUL inside a word, where a raw
+// "\u0000" in a JSON string put a NUL inside a word, where a raw
 // NUL byte in a text line is a bad record.
 TEST_CASE("A JSONL string holding U+0000 is a bad record, as a NUL byte in text is", "[corpus]") {
   TestDir dir("sg-test-");

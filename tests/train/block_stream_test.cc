@@ -434,7 +434,7 @@ class FileSizeLimit {
 
 }  // namespace
 
-// Issue 53: a full disk while the block stream was built left the block
+// A full disk while the block stream was built left the block
 // files written so far, holding the disk until a training rebuilt them.
 TEST_CASE("A block stream whose build fails leaves no block files, and is rebuilt whole",
           "[train]") {

@@ -140,7 +140,7 @@ pid_t DeadPid() {
 
 }  // namespace
 
-// Issue 53: a pass killed with -9 left its spill runs' folder and its
+// A pass killed with -9 left its spill runs' folder and its
 // unfinished output, and no later pass removed them. A pass removes a dead
 // process's, never a live one's: its pid alive, or its lock held (a process
 // of another pid namespace, where the pid means nothing).
