@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <signal.h>
-#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -199,18 +198,6 @@ Status WritableFile::Close(bool sync) {
 
 namespace {
 
-// `path` opened and flock'ed (LOCK_EX | LOCK_NB): the descriptor, or -1 when
-// it cannot be opened or another holds its lock.
-int LockPath(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return -1;
-  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
-    ::close(fd);
-    return -1;
-  }
-  return fd;
-}
-
 // Whether the pid that `name` starts with (then its end or '-') is gone.
 // EPERM is a live process of another user.
 bool OwnerIsDead(std::string_view name) {
@@ -235,16 +222,14 @@ void RemoveDeadLeftovers(const std::string& dir, const std::string& prefix) {
     }
   }
   for (const fs::path& path : dead) {
-    const int fd = LockPath(path.string());
-    if (fd < 0) continue;  // a live holder whose pid this namespace does not see
-    fs::remove_all(path, ec);
-    ::close(fd);
+    std::unique_ptr<FileLock> lock;
+    // Not locked: a live holder whose pid this namespace does not see.
+    if (FileLock::TryLock(path.string(), &lock)) fs::remove_all(path, ec);
   }
 }
 
 AtomicFileWriter::~AtomicFileWriter() {
   if (!committed_ && !temp_path_.empty()) ::unlink(temp_path_.c_str());
-  if (lock_fd_ >= 0) ::close(lock_fd_);
 }
 
 Status AtomicFileWriter::Open(const std::string& path) {
@@ -255,7 +240,7 @@ Status AtomicFileWriter::Open(const std::string& path) {
   RemoveDeadLeftovers(dir, p.filename().string() + ".tmp-");
   temp_path_ = fmt::format("{}.tmp-{}", path, ::getpid());
   SG_RETURN_IF_ERROR(file_.Open(temp_path_));
-  lock_fd_ = LockPath(temp_path_);
+  FileLock::TryLock(temp_path_, &lock_);
   return Status::OK();
 }
 
@@ -264,8 +249,7 @@ Status AtomicFileWriter::Commit() {
   if (temp_path_.empty()) return Status::OK();
   if (::rename(temp_path_.c_str(), path_.c_str()) != 0) return ErrnoStatus(path_, errno);
   committed_ = true;
-  if (lock_fd_ >= 0) ::close(lock_fd_);
-  lock_fd_ = -1;
+  lock_.reset();
   return Status::OK();
 }
 
@@ -274,7 +258,6 @@ TempDir::~TempDir() {
     std::error_code ec;
     std::filesystem::remove_all(path_, ec);
   }
-  if (lock_fd_ >= 0) ::close(lock_fd_);
 }
 
 std::string TempDir::ResolveParent(const std::string& parent) {
@@ -288,7 +271,7 @@ Status TempDir::Create(const std::string& parent, const std::string& prefix) {
   std::string templ = fmt::format("{}/{}{}-XXXXXX", base, prefix, ::getpid());
   if (::mkdtemp(templ.data()) == nullptr) return ErrnoStatus(base, errno);
   path_ = templ;
-  lock_fd_ = LockPath(path_);
+  FileLock::TryLock(path_, &lock_);
   return Status::OK();
 }
 

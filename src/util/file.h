@@ -7,10 +7,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
 #include "streamglove/status.h"
+#include "util/file_lock.h"
 
 namespace streamglove {
 
@@ -125,8 +127,8 @@ class AtomicFileWriter {
 
  private:
   std::string path_;
-  std::string temp_path_;  // empty when writing to standard output
-  int lock_fd_ = -1;       // holds temp_path_'s flock
+  std::string temp_path_;           // empty when writing to standard output
+  std::unique_ptr<FileLock> lock_;  // temp_path_'s, held until it is renamed
   bool committed_ = false;
   WritableFile file_;
 };
@@ -165,7 +167,7 @@ class TempDir {
 
  private:
   std::string path_;
-  int lock_fd_ = -1;
+  std::unique_ptr<FileLock> lock_;  // path_'s, released after it is removed
 };
 
 }  // namespace streamglove

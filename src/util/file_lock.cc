@@ -53,6 +53,18 @@ Status FileLock::Acquire(const std::string& path, const std::string& busy, bool 
   return Status::OK();
 }
 
+bool FileLock::TryLock(const std::string& path, std::unique_ptr<FileLock>* lock) {
+  lock->reset();
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    ::close(fd);
+    return false;
+  }
+  lock->reset(new FileLock(fd));
+  return true;
+}
+
 FileLock::~FileLock() { ::close(fd_); }
 
 }  // namespace streamglove

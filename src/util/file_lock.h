@@ -26,6 +26,10 @@ class FileLock {
   // is not an error: readers must work there.
   static Status Acquire(const std::string& path, const std::string& busy, bool pid_required,
                         std::unique_ptr<FileLock>* lock);
+  // Locks `path`, a file or a folder that exists, without creating it or
+  // writing into it (a temporary file or folder that says it is in use);
+  // false, *lock null, when it cannot be opened or another holds its lock.
+  static bool TryLock(const std::string& path, std::unique_ptr<FileLock>* lock);
 
   ~FileLock();  // unlocks
   FileLock(const FileLock&) = delete;
