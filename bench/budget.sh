@@ -54,7 +54,6 @@ while getopts "c:d:s:t:o:peb:" opt; do
   esac
 done
 data=$SG_SHARED_DATA
-scan=$SG_BUILD/streamglove-scan
 py=/usr/bin/python3
 window=5
 min_count=5
@@ -63,44 +62,7 @@ subsample=1e-4
 sg_scratch bench-budget "$keep"
 work=$(cd "$work" && pwd)
 
-# The corpus as we ingest it (ingest_inputs, ingest_flags) and as the peers
-# read it ($work/peer.txt).
-ingest_flags=()
-case $corpus_name in
-  wiki100M)
-    ingest_inputs=("$data/corpus/wiki100M.txt.zst")
-    sg_need "${ingest_inputs[0]}"
-    # One 100 MB line: gensim's corpus_file mode drops everything past 10,000
-    # words of a line, so the peers get 1,000-word lines (the same tokens).
-    zstdcat "${ingest_inputs[0]}" | tr ' ' '\n' | grep -v '^$' | paste -d' ' $(printf -- '- %.0s' {1..1000}) \
-      >"$work/peer.txt"
-    ;;
-  imdb-text8)
-    raw=$data/corpus/imdb100k.txt.zst
-    sg_need "$raw"
-    # Matt Mahoney's text8 normalisation: lowercase, digits spelled out, every
-    # other byte a space; one review per line.
-    zstdcat "$raw" | tr 'A-Z' 'a-z' |
-      sed -e 's/0/ zero /g; s/1/ one /g; s/2/ two /g; s/3/ three /g; s/4/ four /g' \
-        -e 's/5/ five /g; s/6/ six /g; s/7/ seven /g; s/8/ eight /g; s/9/ nine /g' |
-      tr -c 'a-z\n' ' ' | tr -s ' ' | sed 's/^ //; s/ $//' >"$work/peer.txt"
-    ingest_inputs=("$work/peer.txt")
-    ;;
-  imdb-words | wiki-plain)
-    if [ "$corpus_name" = imdb-words ]; then
-      ingest_inputs=("$data/corpus/imdb100k.txt.zst")
-    else
-      ingest_inputs=("$data"/corpus/wiki-plain-0*.jsonl.zst)
-    fi
-    sg_need "${ingest_inputs[0]}"
-    ingest_flags=(--tokenizer words --lowercase)
-    "$scan" --mode print "${ingest_flags[@]}" "${ingest_inputs[@]}" >"$work/peer.txt"
-    ;;
-  *)
-    echo "usage: $0 -c wiki100M|imdb-text8|imdb-words|wiki-plain [-d DIM] [-s SEEDS] [-t THREADS] [-o DIR] [-p]" >&2
-    exit 2
-    ;;
-esac
+sg_peer_corpus "$corpus_name" "$work/peer.txt"
 echo "corpus $corpus_name: $(wc -w <"$work/peer.txt") tokens for the peers; dim $dim, window $window," \
   "min-count $min_count, $negatives negatives, t = $subsample, $threads threads; seeds $seeds"
 

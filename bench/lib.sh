@@ -27,6 +27,8 @@
 #   sg_need_mpi            sg_skip without mpirun or with a SG_BIN built without MPI
 #   sg_scratch NAME [DIR]  sets $work: DIR when given (created, kept), else a new
 #                          directory under $TMPDIR (sg-NAME.XXXXXX), removed on exit
+#   sg_peer_corpus NAME PEER_TEXT  a corpus as we ingest it and as the peers
+#                          read it (see the function)
 #   sg_time REPORT CMD...  runs CMD under /usr/bin/time -v, the report in the file
 #                          REPORT (CMD's own output untouched); CMD's exit status
 #   sg_peak_rss REPORT     the peak RSS of such a report, in MiB (rounded)
@@ -98,6 +100,51 @@ sg_time() {
 }
 
 sg_peak_rss() { awk -F': ' '/Maximum resident set size/ { printf "%.0f", $2 / 1024 }' "$1"; }
+
+# sg_peer_corpus NAME PEER_TEXT: a corpus as we ingest it (sets the arrays
+# ingest_inputs and ingest_flags) and as the peers read it (PEER_TEXT,
+# written): the same tokens. NAME: wiki100M, imdb-text8 (imdb100k normalised
+# like text8), imdb-words (imdb100k, --tokenizer words --lowercase) or
+# wiki-plain (the JSONL shards, the same). Exits 2 on another name.
+sg_peer_corpus() {
+  local name=$1 peer=$2 data=$SG_SHARED_DATA raw
+  ingest_flags=()
+  case $name in
+    wiki100M)
+      ingest_inputs=("$data/corpus/wiki100M.txt.zst")
+      sg_need "${ingest_inputs[0]}"
+      # One 100 MB line: gensim's corpus_file mode drops everything past
+      # 10,000 words of a line, so the peers get 1,000-word lines.
+      zstdcat "${ingest_inputs[0]}" | tr ' ' '\n' | grep -v '^$' |
+        paste -d' ' $(printf -- '- %.0s' {1..1000}) >"$peer"
+      ;;
+    imdb-text8)
+      raw=$data/corpus/imdb100k.txt.zst
+      sg_need "$raw"
+      # Matt Mahoney's text8 normalisation: lowercase, digits spelled out,
+      # every other byte a space; one review per line.
+      zstdcat "$raw" | tr 'A-Z' 'a-z' |
+        sed -e 's/0/ zero /g; s/1/ one /g; s/2/ two /g; s/3/ three /g; s/4/ four /g' \
+          -e 's/5/ five /g; s/6/ six /g; s/7/ seven /g; s/8/ eight /g; s/9/ nine /g' |
+        tr -c 'a-z\n' ' ' | tr -s ' ' | sed 's/^ //; s/ $//' >"$peer"
+      ingest_inputs=("$peer")
+      ;;
+    imdb-words | wiki-plain)
+      if [ "$name" = imdb-words ]; then
+        ingest_inputs=("$data/corpus/imdb100k.txt.zst")
+      else
+        ingest_inputs=("$data"/corpus/wiki-plain-0*.jsonl.zst)
+      fi
+      sg_need "${ingest_inputs[0]}"
+      ingest_flags=(--tokenizer words --lowercase)
+      "$SG_BUILD/streamglove-scan" --mode print "${ingest_flags[@]}" "${ingest_inputs[@]}" >"$peer"
+      ;;
+    *)
+      echo "unknown corpus '$name': wiki100M, imdb-text8, imdb-words or wiki-plain" >&2
+      exit 2
+      ;;
+  esac
+}
 
 # "Elapsed (wall clock) time (h:mm:ss or m:ss): 1:02.53" -> 62.53
 sg_wall() {

@@ -47,6 +47,7 @@ checks=(
   "scale|-w $work/scale|^gen-0\.002GB train +[0-9.]+ M pairs/s"
   "plot_scale|$work/scale/results.tsv $work/plots|^\| gen-0\.002GB \| eval \|"
   "sgns||^gensim skip-gram +[0-9.]+ s +analogy"
+  "subwords|-s 1 -d 20|^  streamglove-subwords +[0-9.]+ s +sem"
   "threads||^every store's dump identical"
   "train||^\| 2 \| [0-9.]+ \| [0-9.]+ \|"
   "vocab||^\(a\) and \(b\) outputs byte-identical"

@@ -3,10 +3,11 @@
 // Reads the three formats people exchange: Stanford GloVe text ("word v1 ...
 // vd" per line, no header), word2vec text (a "V d" header line, then GloVe
 // text lines) and word2vec binary ("V d\n", then per word "word " and d
-// little-endian float32, optionally followed by "\n"). The format is detected
-// from the content. Malformed files (inconsistent dimensions, a truncated
-// binary, NaN or Inf, duplicate words, an empty file) are a Corruption naming
-// the file and the line (text) or byte offset (binary).
+// little-endian float32, optionally followed by "\n"), and a subword model
+// file (train's OUT.model, docs/formats.md), whose n-gram rows give a vector
+// to any word (WordVector). The format is detected from the content. Malformed files (inconsistent
+// dimensions, a truncated binary, NaN or Inf, duplicate words, an empty file) are a Corruption
+// naming the file and the line (text) or byte offset (binary).
 //
 // Rows keep the file's order (vectors files list words by frequency, which
 // `restrict` options rely on). Values are kept as read: doubles for text files
@@ -24,6 +25,7 @@
 #include <vector>
 
 #include "streamglove/status.h"
+#include "streamglove/subwords.h"
 #include "streamglove/vectors_format.h"
 
 namespace streamglove {
@@ -43,6 +45,14 @@ class Embeddings {
   // The row of `word`, or kNotFound.
   uint32_t Find(std::string_view word) const;
 
+  // Whether the file is a subword model, which answers any word.
+  bool has_subwords() const { return subwords_.enabled; }
+  // The vector of any word (dim() floats into *out): its row's values when
+  // the file has it, else, from a subword model, the mean of its n-grams'
+  // rows (an n-gram whose row the model lacks counts as zero: no word of
+  // its vocabulary has it, so it was never trained). False when neither.
+  bool WordVector(std::string_view word, std::vector<float>* out) const;
+
   // Component k of row i as read from the file.
   double value(uint32_t i, uint32_t k) const {
     const size_t at = size_t{i} * dim_ + k;
@@ -55,6 +65,8 @@ class Embeddings {
   double norm(uint32_t i) const { return norms_[i]; }
 
  private:
+  // Load() of a subword model file's contents.
+  Status LoadSubwordModel(std::string_view data);
   // Index, norms and unit rows once the values are read; `locations` (line
   // numbers or byte offsets) name duplicate words.
   Status Finish(const std::vector<uint64_t>& locations, bool lines);
@@ -68,6 +80,11 @@ class Embeddings {
   std::vector<float> single_;                             // binary files
   std::vector<double> norms_;
   std::vector<float> unit_;
+  // A subword model's scheme and n-gram rows (ngram_rows_: dim_ floats for
+  // each of ngram_buckets_, ascending).
+  SubwordOptions subwords_;
+  std::vector<uint32_t> ngram_buckets_;
+  std::vector<float> ngram_rows_;
 };
 
 }  // namespace streamglove

@@ -95,6 +95,10 @@ class WordMatcher {
   // kInsensitive): two rows are the same word when their Canonical agree.
   uint32_t Canonical(uint32_t row) const;
   uint32_t candidates() const { return candidates_; }
+  // The vector of any word: Find()'s row's values, or, from a subword model,
+  // the n-grams' vector of the word under the mode (Embeddings::WordVector).
+  // False when neither.
+  bool Vector(std::string_view word, std::vector<float>* out) const;
 
  private:
   std::string Key(std::string_view word) const;

@@ -16,10 +16,12 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "streamglove/status.h"
+#include "streamglove/subwords.h"
 #include "streamglove/vectors_format.h"
 
 namespace streamglove {
@@ -89,6 +91,16 @@ struct TrainOptions {
   // stored counts; not applied to a store counted with subsampling before
   // windowing (IngestOptions::subsample), whose counts hold it. Default: 1e-4.
   double subsample = 1e-4;
+  // Character n-grams on the word side of both objectives (fastText's
+  // scheme, include/streamglove/subwords.h): every word's vector gains its
+  // n-grams', and the model file OUT.model answers words outside the
+  // vocabulary. Without buckets given, the n-gram rows take at most half of
+  // what memory_bytes leaves beside the words and the smallest blocks. Not
+  // with a device or VectorsKind::kBoth. Default (subwords.chosen false):
+  // on for skip-gram on the CPU, whose syntactic analogies and rare words
+  // they improve at equal time; off for GloVe, whose scores they lower at
+  // equal time, on a device and with kBoth (docs/subwords.md).
+  SubwordOptions subwords;
   int threads = 0;  // 0: one per core (with a device: the host's threads).
   // The updates on the CPU (default) or a device; the schedule, the
   // checkpoints and the outputs are the same, and so is the block stream
@@ -123,7 +135,11 @@ struct TrainOptions {
   double budget_seconds = 0;
   BudgetChoices budget_choices;
   bool progress = true;  // a progress line on a terminal
-  VectorsKind vectors = VectorsKind::kWordPlusContext;
+  // What the vectors file holds. Default (empty): kWord for a subword model,
+  // fastText's input vectors, the kind an unseen word's vector is (and
+  // better on the syntactic analogies: docs/subwords.md); kWordPlusContext
+  // otherwise.
+  std::optional<VectorsKind> vectors;
   VectorsFormat format = VectorsFormat::kGloveText;
   // Reports, called on Train()'s thread (either may be empty): once the
   // settings are final (after a budget's measurement), and after each
@@ -156,6 +172,10 @@ struct TrainStats {
   std::vector<EpochStats> epochs;
   int threads = 0;
   std::string device;  // "cpu", or the device's name
+  // Subwords: the buckets trained (0: words are atoms) and the words'
+  // n-grams, repeats counted.
+  uint32_t subword_buckets = 0;
+  uint64_t subword_ngrams = 0;
   // With a budget: what was planned (or resumed), and how.
   bool budget_planned = false;
   bool budget_resumed = false;     // the plan was read from output + ".plan"
@@ -203,6 +223,11 @@ double DefaultEta(Objective objective, bool store_subsampled, uint32_t epochs);
 inline constexpr uint32_t kSgnsFullRateEpochs = 10;
 
 Status ValidateTrainOptions(const TrainOptions& options);
+
+// Sets options->subwords.enabled and options->vectors to their defaults
+// when they were not chosen (TrainOptions::subwords, vectors). Train()
+// calls it once the objective is settled (a budget may choose it).
+void ResolveSubwords(TrainOptions* options);
 
 // Trains on the store in `store_dir` and writes vectors to `output`, a loss
 // log to output + ".log.tsv" and the checkpoint to output + ".checkpoint".

@@ -17,6 +17,7 @@ enum class VectorsFormat {
   kGloveText,       // "word v1 ... vd" lines
   kWord2VecText,    // "V d" header, then GloVe text lines
   kWord2VecBinary,  // "V d\n" header, then "word " + d little-endian float32 + "\n"
+  kSubwordModel,    // a subword model file, OUT.model (read only: train writes it)
 };
 
 // "glove", "word2vec-text", "word2vec": the --format values.
@@ -28,6 +29,8 @@ inline const char* VectorsFormatName(VectorsFormat f) {
       return "word2vec-text";
     case VectorsFormat::kWord2VecBinary:
       return "word2vec";
+    case VectorsFormat::kSubwordModel:
+      return "model";
   }
   return "?";
 }

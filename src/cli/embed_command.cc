@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "cli/store_commands.h"
+#include "cli/subword_flags.h"
 #include "cli/train_command.h"
 #include "streamglove/embed.h"
 #include "streamglove/units.h"
@@ -47,6 +48,7 @@ EmbedCommand::EmbedCommand(CLI::App* parent) {
                    "The vectors file: glove (text), word2vec (binary) or word2vec-text")
       ->capture_default_str()
       ->check(CLI::IsMember({"glove", "word2vec", "word2vec-text"}));
+  AddSubwordFlags(app_, &train_.subwords);
   app_->add_flag("-q,--quiet", quiet_, "No progress or summaries");
 }
 

@@ -26,6 +26,8 @@ const char* FormatName(VectorsFormat f) {
       return "word2vec text";
     case VectorsFormat::kWord2VecBinary:
       return "word2vec binary";
+    case VectorsFormat::kSubwordModel:
+      return "subword model";
   }
   return "";
 }

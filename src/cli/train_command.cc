@@ -1,10 +1,12 @@
 #include "cli/train_command.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
 
 #include "cli/corpus_flags.h"
+#include "cli/subword_flags.h"
 #include "streamglove/units.h"
 
 namespace streamglove {
@@ -71,6 +73,14 @@ void PrintTrainSummary(const TrainOptions& o, const std::string& output, const T
       seconds, seconds > 0 ? pairs / seconds / 1e6 : 0.0,
       o.device == TrainDevice::kCpu ? fmt::format("{} threads", stats.threads) : stats.device,
       output);
+  if (stats.subword_buckets > 0) {
+    fmt::print(stderr,
+               "train: subwords: {} n-grams of {} to {} characters ({:.1f} a word) in {} buckets; "
+               "any word's vector from {}.model\n",
+               stats.subword_ngrams, o.subwords.min_n, o.subwords.max_n,
+               static_cast<double>(stats.subword_ngrams) / std::max<uint64_t>(stats.vocab_size, 1),
+               stats.subword_buckets, output);
+  }
   if (stats.budget_planned && !stats.budget_resumed) {
     fmt::print(stderr, "train: {} of the {} budget used (predicted {}){}\n",
                FormatDuration(stats.seconds), FormatDuration(o.budget_seconds),
@@ -163,8 +173,9 @@ TrainCommand::TrainCommand(CLI::App* parent) {
                    "zstd or none")
       ->capture_default_str()
       ->check(CLI::IsMember({"auto", "zstd", "none"}));
-  app_->add_option("--vectors", vectors_, "word, word+context (the paper's) or both (concatenated)")
-      ->capture_default_str()
+  app_->add_option("--vectors", vectors_,
+                   "word, word+context (the paper's) or both (concatenated). Default: word with "
+                   "subwords (fastText's, and an unseen word's kind), word+context without")
       ->check(CLI::IsMember({"word", "word+context", "both"}));
   app_->add_option("--format", format_, "glove (text), word2vec (binary) or word2vec-text")
       ->capture_default_str()
@@ -183,6 +194,7 @@ TrainCommand::TrainCommand(CLI::App* parent) {
       "not given, are chosen from the store's window and subsampling and rates measured on its "
       "pairs; the plan is "
       "written to OUT.plan, and --resume finishes it");
+  AddSubwordFlags(app_, &options_.subwords);
   app_->add_flag("-q,--quiet", quiet_, "No per-epoch lines");
 }
 
@@ -212,9 +224,11 @@ Status TrainCommand::Validate() {
     options_.budget_choices.dim = !preset && app_->get_option("--dim")->count() == 0;
     options_.budget_choices.x_max = !preset && app_->get_option("--x-max")->count() == 0;
   }
-  options_.vectors = vectors_ == "word"   ? VectorsKind::kWord
-                     : vectors_ == "both" ? VectorsKind::kBoth
-                                          : VectorsKind::kWordPlusContext;
+  if (!vectors_.empty()) {
+    options_.vectors = vectors_ == "word"   ? VectorsKind::kWord
+                       : vectors_ == "both" ? VectorsKind::kBoth
+                                            : VectorsKind::kWordPlusContext;
+  }
   ParseNamed(
       format_,  // checked by IsMember
       {VectorsFormat::kGloveText, VectorsFormat::kWord2VecText, VectorsFormat::kWord2VecBinary},

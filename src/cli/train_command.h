@@ -26,7 +26,7 @@ class TrainCommand final : public Command {
   std::string store_;
   std::string output_;
   std::string memory_ = FormatByteSize(TrainOptions().memory_bytes);
-  std::string vectors_ = "word+context";
+  std::string vectors_;  // empty: TrainOptions' default
   std::string format_ = "glove";
   std::string compression_ = "auto";
   std::string preset_;

@@ -30,6 +30,17 @@ uint32_t WordMatcher::Find(std::string_view word) const {
   return row < candidates_ ? row : Embeddings::kNotFound;
 }
 
+bool WordMatcher::Vector(std::string_view word, std::vector<float>* out) const {
+  const uint32_t row = Find(word);
+  if (row != Embeddings::kNotFound) {
+    out->resize(embeddings_.dim());
+    for (uint32_t k = 0; k < embeddings_.dim(); ++k)
+      (*out)[k] = static_cast<float>(embeddings_.value(row, k));
+    return true;
+  }
+  return embeddings_.has_subwords() && embeddings_.WordVector(Key(word), out);
+}
+
 std::vector<uint32_t> WordMatcher::Variants(uint32_t row) const {
   if (mode_ != CaseMode::kInsensitive) return {row};
   const auto it = folded_.find(Key(embeddings_.word(row)));

@@ -143,6 +143,8 @@ Status WriteBudgetPlan(const std::string& path, const BudgetPlan& plan) {
       fmt::format("objective\t{}\ndim\t{}\nepochs\t{}\nlast_epoch_share\t{}\nx_max\t{}\neta\t{}\n",
                   ObjectiveName(plan.objective), plan.dim, plan.epochs, plan.last_epoch_share,
                   plan.x_max, plan.eta)));
+  if (plan.subword_buckets > 0)
+    SG_RETURN_IF_ERROR(out.Append(fmt::format("subword_buckets\t{}\n", plan.subword_buckets)));
   return out.Commit();
 }
 
@@ -173,6 +175,11 @@ Status ReadBudgetPlan(const std::string& path, BudgetPlan* plan) {
         return bad(fmt::format("{} '{}'", key, value));
       (key == "dim" ? read.dim : read.epochs) = static_cast<uint32_t>(n);
       (key == "dim" ? dim : epochs) = true;
+    } else if (key == "subword_buckets") {  // optional: see BudgetPlan::subword_buckets
+      const unsigned long n = std::strtoul(value.c_str(), &rest, 10);
+      if (value.empty() || *rest != '\0' || n < 1 || n >= (1ul << 31))
+        return bad(fmt::format("{} '{}'", key, value));
+      read.subword_buckets = static_cast<uint32_t>(n);
     } else if (key == "last_epoch_share") {  // optional: plans before it trained whole epochs
       const double v = std::strtod(value.c_str(), &rest);
       if (value.empty() || *rest != '\0' || !(v > 0 && v <= 1))

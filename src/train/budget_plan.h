@@ -69,6 +69,10 @@ struct BudgetPlan {
   // The initial learning rate trained. 0 in plans written before the rate
   // followed the epochs (a full run's DefaultEta then).
   double eta = 0;
+  // A subword model's buckets, chosen from the memory and the largest dim
+  // measured, which a resumed run no longer measures (0: words as atoms, or
+  // a plan of before subwords).
+  uint32_t subword_buckets = 0;
   double predicted_seconds = 0;  // from the plan on: setup, epochs, checkpoints, vectors
   bool short_budget = false;     // no dim got BudgetMinEpochs: see PlanBudget
   // The share of the last epoch's records it trains, in hundredths: a plan

@@ -28,7 +28,7 @@ using Clock = std::chrono::steady_clock;
 // rate. *rates says what was measured, for people.
 Status MeasureBudgetCandidates(const BlockStreamInfo& blocks, const PairTransform& transform,
                                const TrainOptions& o, uint32_t vocab, const AliasTable* noise,
-                               tbb::task_arena* arena, int threads,
+                               const SubwordIndex* subwords, tbb::task_arena* arena, int threads,
                                const std::vector<uint32_t>& dims, uint32_t min_epochs,
                                double seconds_each, const std::string& scratch,
                                std::vector<BudgetCandidate>* candidates, std::string* rates) {
@@ -75,7 +75,7 @@ Status MeasureBudgetCandidates(const BlockStreamInfo& blocks, const PairTransfor
   for (uint32_t dim : dims) {
     auto start = Clock::now();
     std::unique_ptr<EmbeddingModel> model;
-    SG_RETURN_IF_ERROR(MakeModel(o, vocab, dim, noise, &model));
+    SG_RETURN_IF_ERROR(MakeModel(o, vocab, dim, noise, subwords, &model));
     BudgetCandidate c;
     c.dim = dim;
     c.setup_seconds = SecondsSince(start);
@@ -121,6 +121,7 @@ Status StartBudget(const StoreConfig& store, const std::string& checkpoint,
     if (plan->eta == 0)
       plan->eta = DefaultEta(plan->objective, store.subsample > 0, kBudgetMaxEpochs);
     if (o->eta == 0) o->eta = plan->eta;
+    if (o->subwords.buckets == 0) o->subwords.buckets = plan->subword_buckets;
     *dims = {o->dim};
     stats->budget_resumed = true;
     return Status::OK();
@@ -134,7 +135,7 @@ Status StartBudget(const StoreConfig& store, const std::string& checkpoint,
 }
 
 Status MeasureAndPlanBudget(const BlockStreamInfo& blocks, const PairTransform& transform,
-                            const AliasTable* noise, uint32_t cut,
+                            const AliasTable* noise, const SubwordIndex* subwords, uint32_t cut,
                             const std::vector<uint32_t>& dims, const std::string& checkpoint,
                             Clock::time_point call_start, tbb::task_arena* arena, int threads,
                             TrainOptions* o, BudgetPlan* plan, double* save_seconds,
@@ -148,8 +149,8 @@ Status MeasureAndPlanBudget(const BlockStreamInfo& blocks, const PairTransform& 
   TrainOptions measured = *o;
   if (measured.eta == 0) measured.eta = DefaultEta(o->objective, store_subsampled, min_epochs);
   SG_RETURN_IF_ERROR(MeasureBudgetCandidates(
-      blocks, transform, measured, cut, noise, arena, threads, dims, min_epochs, seconds_each,
-      checkpoint + ".measure", &candidates, &stats->budget_rates));
+      blocks, transform, measured, cut, noise, subwords, arena, threads, dims, min_epochs,
+      seconds_each, checkpoint + ".measure", &candidates, &stats->budget_rates));
   *plan = PlanBudget(o->objective, store_subsampled, candidates, o->budget_seconds,
                      o->budget_seconds - SecondsSince(call_start), o->checkpoint_every);
   plan->x_max = o->x_max;

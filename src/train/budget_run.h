@@ -20,6 +20,7 @@
 #include "train/block_stream.h"
 #include "train/budget_plan.h"
 #include "util/alias_table.h"
+#include "vocab/subword_index.h"
 
 namespace streamglove {
 
@@ -34,7 +35,7 @@ Status StartBudget(const StoreConfig& store, const std::string& checkpoint,
 // the objective's dim and epochs that fit what is left of the budget (into
 // *o and *plan); *save_seconds: the chosen dim's checkpoint time.
 Status MeasureAndPlanBudget(const BlockStreamInfo& blocks, const PairTransform& transform,
-                            const AliasTable* noise, uint32_t cut,
+                            const AliasTable* noise, const SubwordIndex* subwords, uint32_t cut,
                             const std::vector<uint32_t>& dims, const std::string& checkpoint,
                             std::chrono::steady_clock::time_point call_start,
                             tbb::task_arena* arena, int threads, TrainOptions* o, BudgetPlan* plan,

@@ -188,7 +188,8 @@ Status LoadCheckpoint(const std::string& path, uint32_t vocab, uint32_t dim,
 
 Status LoadCheckpointRows(const std::string& path, uint32_t dim, uint64_t words_hash,
                           const std::vector<uint32_t>& rows,
-                          const std::vector<LargeArray<float>*>& arrays) {
+                          const std::vector<LargeArray<float>*>& arrays,
+                          const std::vector<LargeArray<float>*>& whole_arrays) {
   // First the whole file's checksum: no row of a damaged file is copied.
   {
     CheckpointReader check;
@@ -199,12 +200,15 @@ Status LoadCheckpointRows(const std::string& path, uint32_t dim, uint64_t words_
   CheckpointReader in;
   SG_RETURN_IF_ERROR(in.Open(path));
   const size_t stride = RowStride(dim);
+  size_t whole_bytes = 0;
+  for (const LargeArray<float>* a : whole_arrays) whole_bytes += a->size() * sizeof(float);
   if (in.dim() != dim || in.vocab() != rows.size() ||
-      in.array_bytes() != arrays.size() * rows.size() * stride * sizeof(float)) {
+      in.array_bytes() != arrays.size() * rows.size() * stride * sizeof(float) + whole_bytes) {
     return Status::InvalidArgument(fmt::format(
         "{}: a checkpoint of {} words x {} dims ({} bytes of arrays); this run wants {} words x {} "
-        "dims in {} arrays (the same --dim and --objective)",
-        path, in.vocab(), in.dim(), in.array_bytes(), rows.size(), dim, arrays.size()));
+        "dims in {} arrays{} (the same --dim, --objective and subwords)",
+        path, in.vocab(), in.dim(), in.array_bytes(), rows.size(), dim, arrays.size(),
+        whole_bytes > 0 ? fmt::format(" and {} bytes of n-gram rows", whole_bytes) : ""));
   }
   if (!in.HasWords(words_hash)) {
     return Status::InvalidArgument(fmt::format(
@@ -226,6 +230,8 @@ Status LoadCheckpointRows(const std::string& path, uint32_t dim, uint64_t words_
       }
     }
   }
+  for (LargeArray<float>* a : whole_arrays)
+    SG_RETURN_IF_ERROR(in.ReadArrays(a->data(), a->size() * sizeof(float)));
   return in.CheckTrailer();
 }
 

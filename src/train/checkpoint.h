@@ -56,11 +56,14 @@ Status LoadCheckpoint(const std::string& path, uint32_t vocab, uint32_t dim,
 // checkpoint must have `dim`, rows.size() rows and as many arrays (the same
 // objective), and its rows must be the words hashed as `words_hash` (a
 // checkpoint of format 02 states none); it is checksummed whole before any
-// row is copied.
+// row is copied. The arrays that are no words' rows (a subword model's
+// n-gram rows), which follow the rows' arrays in the checkpoint, are
+// copied whole into `whole_arrays`, which must be their size.
 inline constexpr uint32_t kNotCopied = UINT32_MAX;
 Status LoadCheckpointRows(const std::string& path, uint32_t dim, uint64_t words_hash,
                           const std::vector<uint32_t>& rows,
-                          const std::vector<LargeArray<float>*>& arrays);
+                          const std::vector<LargeArray<float>*>& arrays,
+                          const std::vector<LargeArray<float>*>& whole_arrays);
 
 }  // namespace streamglove
 

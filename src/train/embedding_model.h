@@ -4,7 +4,9 @@
 //
 // Implementations: GloveModel (train/glove_model.h), SgnsModel
 // (train/sgns_model.h). Rows are `dim` floats (then a bias for GloVe), padded
-// to 64 bytes.
+// to 64 bytes. A subword model's word side is each word's row and its
+// n-grams' rows (train/subword_rows.h); the context side is words alone, as
+// fastText's output rows.
 //
 // Thread-safety: TrainRange() runs on many threads at once over disjoint
 // ranges of one block, updating shared rows without locks (Hogwild, as
@@ -15,6 +17,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -22,8 +25,11 @@
 #include "train/block_stream.h"
 #include "train/checkpoint.h"
 #include "util/large_array.h"
+#include "vocab/subword_index.h"
 
 namespace streamglove {
+
+class SubwordRows;
 
 // Where a range sits in the whole run, for objectives whose learning rate
 // decays (fractions of all epochs' pairs, 0 at the start, 1 at the end), and
@@ -56,12 +62,14 @@ inline uint32_t RowStride(uint32_t dim) { return (dim + 1 + 15) / 16 * 16; }
 
 class EmbeddingModel {
  public:
-  virtual ~EmbeddingModel() = default;
+  virtual ~EmbeddingModel();
 
   virtual void TrainRange(const TrainingPair* pairs, size_t n, const RangeContext& context,
                           RangeTotals* totals) = 0;
 
   uint32_t vocab() const { return vocab_; }
+  // The n-gram rows of a subword model; nullptr when words are atoms.
+  const SubwordRows* subwords() const { return subwords_.get(); }
   uint32_t dim() const { return dim_; }
   const float* word(uint32_t i) const { return word_.data() + size_t{i} * stride_; }
   const float* context(uint32_t i) const { return context_.data() + size_t{i} * stride_; }
@@ -72,17 +80,27 @@ class EmbeddingModel {
   Status Save(const std::string& path, uint32_t epochs_done, const CheckpointStamp& stamp);
   Status Load(const std::string& path, const CheckpointStamp& stamp, uint32_t* epochs_done);
 
-  // Everything a resumed run needs: the rows, and any optimiser state, each
-  // vocab x RowStride(dim) floats (what a checkpoint holds, and what a
-  // device trainer copies to its device and back).
-  virtual std::vector<LargeArray<float>*> CheckpointArrays() = 0;
+  // The rows of words and any optimiser state, each vocab x RowStride(dim)
+  // floats (what a device trainer copies to its device and back).
+  virtual std::vector<LargeArray<float>*> WordArrays() = 0;
+  // Everything a resumed run needs (what a checkpoint holds): WordArrays(),
+  // then a subword model's n-gram arrays.
+  std::vector<LargeArray<float>*> CheckpointArrays();
+
+  // Once training is done: a subword model's word rows become the words'
+  // input vectors (their rows' mean with their n-grams'), which the vectors
+  // file is written from. Nothing to do when words are atoms.
+  void FoldSubwords();
 
  protected:
-  // Word and context arrays of vocab x RowStride(dim) floats, zero.
-  EmbeddingModel(uint32_t vocab, uint32_t dim);
+  // Word and context arrays of vocab x RowStride(dim) floats, zero, and with
+  // `subwords` (which must outlive the model) the n-gram rows, with AdaGrad
+  // sums when `adagrad`. Throws std::bad_alloc as LargeArray.
+  EmbeddingModel(uint32_t vocab, uint32_t dim, const SubwordIndex* subwords, bool adagrad);
 
   const uint32_t vocab_, dim_, stride_;
   LargeArray<float> word_, context_;
+  std::unique_ptr<SubwordRows> subwords_;
 };
 
 }  // namespace streamglove

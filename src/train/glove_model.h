@@ -47,9 +47,14 @@ PairTransform GloveTransform(double x_max, double alpha);
 class GloveModel final : public EmbeddingModel {
  public:
   // Initialises as glove.c: components uniform in [-0.5, 0.5) / dim, squared
-  // gradients 1 (so the first step is eta).
-  GloveModel(uint32_t vocab, uint32_t dim, uint64_t seed, const GloveHyper& hyper);
+  // gradients 1 (so the first step is eta). With `subwords` (which must
+  // outlive the model; nullptr: words are atoms) the word side of a pair is
+  // the word's input vector (train/subword_rows.h), whose n-gram rows start
+  // at zero; biases stay the words'.
+  GloveModel(uint32_t vocab, uint32_t dim, uint64_t seed, const GloveHyper& hyper,
+             const SubwordIndex* subwords = nullptr);
 
+  // The word rows' bytes (a subword model adds SubwordRows::MemoryBytes).
   static size_t MemoryBytes(uint32_t vocab, uint32_t dim) {
     return 4 * size_t{vocab} * RowStride(dim) * sizeof(float);
   }
@@ -66,21 +71,16 @@ class GloveModel final : public EmbeddingModel {
                   RangeTotals* totals) override;
 
   // Word, context and both squared-gradient arrays.
-  std::vector<LargeArray<float>*> CheckpointArrays() override {
+  std::vector<LargeArray<float>*> WordArrays() override {
     return {&word_, &context_, &word_gradsq_, &context_gradsq_};
   }
 
  private:
+  // Update() of a subword model: the word side is the word's input vector.
+  bool UpdateSubword(const TrainingPair& pair, float scale, double* cost);
+
   // Asks the caches for the rows a later Update(pair) will touch.
-  void Prefetch(const TrainingPair& pair) const {
-    const size_t w = size_t{pair.row} * stride_, c = size_t{pair.col} * stride_;
-    for (uint32_t b = 0; b < stride_; b += 16) {
-      __builtin_prefetch(word_.data() + w + b, 1);
-      __builtin_prefetch(word_gradsq_.data() + w + b, 1);
-      __builtin_prefetch(context_.data() + c + b, 1);
-      __builtin_prefetch(context_gradsq_.data() + c + b, 1);
-    }
-  }
+  void Prefetch(const TrainingPair& pair) const;
 
   GloveHyper hyper_;
   LargeArray<float> word_gradsq_, context_gradsq_;

@@ -11,6 +11,7 @@
 #include "train/bucket_trainer.h"
 #include "train/glove_model.h"
 #include "train/sgns_model.h"
+#include "train/subword_rows.h"
 #include "train/train_tuning.h"
 
 namespace streamglove {
@@ -23,25 +24,28 @@ SgnsHyper SgnsHyperOf(const TrainOptions& o) {
   return SgnsHyper{static_cast<float>(o.eta), o.negatives};
 }
 
-size_t ParameterBytes(Objective objective, uint32_t vocab, uint32_t dim) {
-  return objective == Objective::kSgns ? SgnsModel::MemoryBytes(vocab, dim)
-                                       : GloveModel::MemoryBytes(vocab, dim);
+size_t ParameterBytes(const TrainOptions& o, uint32_t vocab, uint32_t dim) {
+  const bool glove = o.objective != Objective::kSgns;
+  const size_t words =
+      glove ? GloveModel::MemoryBytes(vocab, dim) : SgnsModel::MemoryBytes(vocab, dim);
+  if (!o.subwords.enabled) return words;
+  return words + SubwordRows::MemoryBytes(o.subwords.buckets, dim, /*adagrad=*/glove);
 }
 
 Status MakeModel(const TrainOptions& o, uint32_t vocab, uint32_t dim, const AliasTable* noise,
-                 std::unique_ptr<EmbeddingModel>* model) {
+                 const SubwordIndex* subwords, std::unique_ptr<EmbeddingModel>* model) {
   try {
     if (o.objective == Objective::kSgns) {
-      *model = std::make_unique<SgnsModel>(vocab, dim, o.seed, SgnsHyperOf(o), noise);
+      *model = std::make_unique<SgnsModel>(vocab, dim, o.seed, SgnsHyperOf(o), noise, subwords);
     } else {
-      *model = std::make_unique<GloveModel>(vocab, dim, o.seed, GloveHyperOf(o));
+      *model = std::make_unique<GloveModel>(vocab, dim, o.seed, GloveHyperOf(o), subwords);
     }
   } catch (const std::bad_alloc&) {
     return Status::IOError(
         fmt::format("out of memory: the parameters of {} words x {} dims ({}) did not fit in what "
                     "the machine (or ulimit -v) "
                     "gave; lower --max-vocab or --dim",
-                    vocab, dim, FormatBytes(ParameterBytes(o.objective, vocab, dim))));
+                    vocab, dim, FormatBytes(ParameterBytes(o, vocab, dim))));
   }
   return Status::OK();
 }

@@ -28,14 +28,17 @@ namespace streamglove {
 GloveHyper GloveHyperOf(const TrainOptions& o);
 SgnsHyper SgnsHyperOf(const TrainOptions& o);
 
-// Bytes of the parameters of `vocab` words of `dim` for the objective.
-size_t ParameterBytes(Objective objective, uint32_t vocab, uint32_t dim);
+// Bytes of the parameters of `vocab` words of `dim` for o's objective, with
+// o.subwords' n-gram rows (their buckets resolved) when enabled.
+size_t ParameterBytes(const TrainOptions& o, uint32_t vocab, uint32_t dim);
 
 // The objective's model of `dim`, fresh from options.seed, in *model. SGNS
-// draws its noise words from `noise`, which must outlive it. Parameters the
-// machine (or ulimit -v) refuses are an error naming their size.
+// draws its noise words from `noise`; a subword model's words have the
+// n-grams of `subwords` (nullptr: words are atoms); both must outlive it.
+// Parameters the machine (or ulimit -v) refuses are an error naming their
+// size.
 Status MakeModel(const TrainOptions& o, uint32_t vocab, uint32_t dim, const AliasTable* noise,
-                 std::unique_ptr<EmbeddingModel>* model);
+                 const SubwordIndex* subwords, std::unique_ptr<EmbeddingModel>* model);
 
 // Epoch e's reader: the blocks in their own order, each scattered by its own
 // seed, deterministic per (seed, epoch, block), so a resumed run reads as an

@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <unordered_map>
+#include <utility>
 
 #include "train/pair_update.h"
+#include "train/subword_rows.h"
 #include "util/split_mix.h"
 #include "vocab/subsampling.h"
 
@@ -32,8 +35,8 @@ PairTransform SgnsTransform(std::vector<float> keep) {
 }
 
 SgnsModel::SgnsModel(uint32_t vocab, uint32_t dim, uint64_t seed, const SgnsHyper& hyper,
-                     const AliasTable* noise)
-    : EmbeddingModel(vocab, dim), hyper_(hyper), noise_(noise) {
+                     const AliasTable* noise, const SubwordIndex* subwords)
+    : EmbeddingModel(vocab, dim, subwords, /*adagrad=*/false), hyper_(hyper), noise_(noise) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<float> uniform(-0.5f, 0.5f);
   for (size_t i = 0; i < vocab; ++i) {
@@ -42,9 +45,8 @@ SgnsModel::SgnsModel(uint32_t vocab, uint32_t dim, uint64_t seed, const SgnsHype
   }
 }
 
-double SgnsModel::Update(uint32_t row, uint32_t col, const uint32_t* noise, float lr) {
-  float* __restrict w = word_.data() + size_t{row} * stride_;
-  alignas(64) float step_w[kMaxDim];
+double SgnsModel::StepContexts(const float* __restrict w, uint32_t col, const uint32_t* noise,
+                               float lr, float* __restrict step_w) {
   const uint32_t d = dim_;
   for (uint32_t b = 0; b < d; ++b) step_w[b] = 0;
   double loss = 0;
@@ -63,22 +65,45 @@ double SgnsModel::Update(uint32_t row, uint32_t col, const uint32_t* noise, floa
       c[b] += g * w[b];
     }
   }
+  return loss;
+}
+
+double SgnsModel::Update(uint32_t row, uint32_t col, const uint32_t* noise, float lr) {
+  float* __restrict w = word_.data() + size_t{row} * stride_;
+  alignas(64) float step_w[kMaxDim];
+  const uint32_t d = dim_;
+  double loss;
+  if (subwords_ == nullptr) {
+    loss = StepContexts(w, col, noise, lr, step_w);
+  } else {
+    alignas(64) float h[kMaxDim];
+    subwords_->Gather(row, w, h);
+    // Gather wrote h's dim_ components, all StepContexts reads; GCC cannot
+    // tell, the loops' bound being a member the context steps might write.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+    loss = StepContexts(h, col, noise, lr, step_w);
+#pragma GCC diagnostic pop
+    subwords_->AddStep(row, step_w);
+  }
   for (uint32_t b = 0; b < d; ++b) w[b] += step_w[b];
   return loss;
 }
 
+void SgnsModel::PrefetchRow(const float* base, uint32_t i) const {
+  for (uint32_t b = 0; b < stride_; b += 16) __builtin_prefetch(base + size_t{i} * stride_ + b, 1);
+}
+
 void SgnsModel::Prefetch(uint32_t row, uint32_t col, const uint32_t* noise) const {
-  const auto rows = [this](const float* base, uint32_t i) {
-    for (uint32_t b = 0; b < stride_; b += 16)
-      __builtin_prefetch(base + size_t{i} * stride_ + b, 1);
-  };
-  rows(word_.data(), row);
-  rows(context_.data(), col);
-  for (uint32_t k = 0; k < hyper_.negatives; ++k) rows(context_.data(), noise[k]);
+  PrefetchRow(word_.data(), row);
+  if (subwords_ != nullptr) subwords_->Prefetch(row);
+  PrefetchRow(context_.data(), col);
+  for (uint32_t k = 0; k < hyper_.negatives; ++k) PrefetchRow(context_.data(), noise[k]);
 }
 
 void SgnsModel::TrainRange(const TrainingPair* pairs, size_t n, const RangeContext& context,
                            RangeTotals* totals) {
+  if (subwords_ != nullptr) return TrainRangeByWord(pairs, n, context, totals);
   // The noise words of the pair kAhead ahead are drawn now and their rows
   // prefetched, so that the random context rows, whose cache misses were
   // most of an update's time, arrive while earlier pairs train. The draws
@@ -100,6 +125,70 @@ void SgnsModel::TrainRange(const TrainingPair* pairs, size_t n, const RangeConte
         hyper_.eta, RangeProgress(context.progress_begin, context.progress_end, n, i));
     loss += Update(pairs[i].row, pairs[i].col, noise.data() + (i % kAhead) * negatives, lr);
     if (i + kAhead < n) draw(i + kAhead);
+  }
+  totals->loss += loss;
+  totals->updates += n;
+}
+
+std::vector<uint32_t> SgnsModel::WordRunOrder(const TrainingPair* pairs, size_t n) {
+  std::unordered_map<uint32_t, uint32_t> run_of;  // word -> its run, by first pair
+  run_of.reserve(n);
+  std::vector<uint32_t> run(n), starts;
+  for (size_t i = 0; i < n; ++i) {
+    const auto [it, added] = run_of.try_emplace(pairs[i].row, static_cast<uint32_t>(starts.size()));
+    if (added) starts.push_back(0);
+    run[i] = it->second;
+    ++starts[it->second];
+  }
+  uint32_t at = 0;
+  for (uint32_t& s : starts) at += std::exchange(s, at);
+  std::vector<uint32_t> order(n);
+  for (size_t i = 0; i < n; ++i) order[starts[run[i]]++] = static_cast<uint32_t>(i);
+  return order;
+}
+
+void SgnsModel::TrainRangeByWord(const TrainingPair* pairs, size_t n, const RangeContext& context,
+                                 RangeTotals* totals) {
+  const std::vector<uint32_t> order = WordRunOrder(pairs, n);
+  const uint32_t negatives = hyper_.negatives, d = dim_;
+  // As TrainRange: the next pair's noise words are drawn, and its rows
+  // prefetched, before this one trains.
+  std::vector<uint32_t> noise(2 * negatives);
+  SplitMix64 random(context.seed);
+  const auto draw = [&](size_t i) {
+    uint32_t* slot = noise.data() + (i % 2) * negatives;
+    for (uint32_t k = 0; k < negatives; ++k)
+      slot[k] = static_cast<uint32_t>(noise_->Sample(random.Next()));
+    const TrainingPair& p = pairs[order[i]];
+    if (i == 0 || p.row != pairs[order[i - 1]].row) {
+      Prefetch(p.row, p.col, slot);  // a new run: its word's rows too
+    } else {
+      for (uint32_t k = 0; k < negatives; ++k) PrefetchRow(context_.data(), slot[k]);
+      PrefetchRow(context_.data(), p.col);
+    }
+  };
+  if (n > 0) draw(0);
+  alignas(64) float h[kMaxDim];
+  alignas(64) float step[kMaxDim];
+  alignas(64) float run_step[kMaxDim];
+  double loss = 0;
+  for (size_t i = 0; i < n;) {
+    const uint32_t row = pairs[order[i]].row;
+    float* __restrict w = word_.data() + size_t{row} * stride_;
+    subwords_->Gather(row, w, h);
+    for (uint32_t b = 0; b < d; ++b) run_step[b] = 0;
+    for (; i < n && pairs[order[i]].row == row; ++i) {
+      if (i + 1 < n) draw(i + 1);
+      const float lr = SgnsLearningRate(
+          hyper_.eta, RangeProgress(context.progress_begin, context.progress_end, n, i));
+      loss += StepContexts(h, pairs[order[i]].col, noise.data() + (i % 2) * negatives, lr, step);
+      for (uint32_t b = 0; b < d; ++b) {
+        h[b] += step[b];
+        run_step[b] += step[b];
+      }
+    }
+    subwords_->AddStep(row, run_step);
+    for (uint32_t b = 0; b < d; ++b) w[b] += run_step[b];
   }
   totals->loss += loss;
   totals->updates += n;

@@ -15,6 +15,9 @@
 //
 // Layout: two V x RowStride(dim) float arrays (word, context). Initialised as
 // word2vec: word components uniform in [-0.5, 0.5) / dim, contexts zero.
+// With subwords, the word side of an update is the word's input vector
+// (train/subword_rows.h): its step goes to the word's row and each of its
+// n-grams' rows, which start at zero.
 //
 // Thread-safety: see EmbeddingModel (Hogwild, as word2vec).
 #ifndef STREAMGLOVE_TRAIN_SGNS_MODEL_H_
@@ -54,10 +57,12 @@ PairTransform SgnsTransform(std::vector<float> keep);
 
 class SgnsModel final : public EmbeddingModel {
  public:
-  // The AliasTable `noise` (of NoiseWeights) must outlive the model.
+  // The AliasTable `noise` (of NoiseWeights) and `subwords` (nullptr:
+  // words are atoms) must outlive the model.
   SgnsModel(uint32_t vocab, uint32_t dim, uint64_t seed, const SgnsHyper& hyper,
-            const AliasTable* noise);
+            const AliasTable* noise, const SubwordIndex* subwords = nullptr);
 
+  // The word rows' bytes (a subword model adds SubwordRows::MemoryBytes).
   static size_t MemoryBytes(uint32_t vocab, uint32_t dim) {
     return 2 * size_t{vocab} * RowStride(dim) * sizeof(float);
   }
@@ -68,7 +73,7 @@ class SgnsModel final : public EmbeddingModel {
   void TrainRange(const TrainingPair* pairs, size_t n, const RangeContext& context,
                   RangeTotals* totals) override;
 
-  std::vector<LargeArray<float>*> CheckpointArrays() override { return {&word_, &context_}; }
+  std::vector<LargeArray<float>*> WordArrays() override { return {&word_, &context_}; }
 
  private:
   // One positive update of (row, col) and its noise words `noise`
@@ -76,7 +81,25 @@ class SgnsModel final : public EmbeddingModel {
   // returns its loss.
   double Update(uint32_t row, uint32_t col, const uint32_t* noise, float lr);
 
-  // Asks the caches for the rows an Update of (row, col, noise) will touch.
+  // The logistic steps of one positive update on the context rows, for the
+  // word-side vector w; the word side's step is left in step_w (dim floats).
+  double StepContexts(const float* w, uint32_t col, const uint32_t* noise, float lr, float* step_w);
+
+  // A subword model's TrainRange: the range's pairs of one word train one
+  // after another (the words in the order of their first pair), so that
+  // the word's input vector is gathered from its rows once per run and the
+  // run's steps, summed, are added to the rows once. Pair by pair, each
+  // step moves every row of the word, and so their mean, by the step: the
+  // same arithmetic, fewer passes over the n-gram rows.
+  void TrainRangeByWord(const TrainingPair* pairs, size_t n, const RangeContext& context,
+                        RangeTotals* totals);
+  // The positions 0 .. n-1 of `pairs` grouped by word (a stable sort by the
+  // position of each word's first pair).
+  static std::vector<uint32_t> WordRunOrder(const TrainingPair* pairs, size_t n);
+
+  // Asks the caches for row i of the array at `base`, and for the rows an
+  // Update of (row, col, noise) will touch.
+  void PrefetchRow(const float* base, uint32_t i) const;
   void Prefetch(uint32_t row, uint32_t col, const uint32_t* noise) const;
 
   SgnsHyper hyper_;

@@ -70,6 +70,33 @@ bool ParseTrainDevice(const std::string& name, TrainDevice* device) {
   return true;
 }
 
+// Subwords asked for where they cannot train. (Left to the objective's
+// default, they are off there: ResolveSubwords.)
+static Status ValidateTrainSubwords(const TrainOptions& o) {
+  SG_RETURN_IF_ERROR(ValidateSubwordOptions(o.subwords));
+  if (!o.subwords.chosen) return Status::OK();
+  if (o.subwords.enabled && o.device != TrainDevice::kCpu) {
+    return Status::InvalidArgument(fmt::format(
+        "--device {} trains words as atoms: add --no-subwords (the n-gram rows train on the CPU)",
+        TrainDeviceName(o.device)));
+  }
+  if (o.subwords.enabled && o.vectors == VectorsKind::kBoth) {
+    return Status::InvalidArgument(
+        "--vectors both: a word outside the vocabulary has no context half; with subwords give "
+        "--vectors word or word+context, or add --no-subwords");
+  }
+  return Status::OK();
+}
+
+void ResolveSubwords(TrainOptions* o) {
+  if (!o->subwords.chosen) {
+    o->subwords.enabled = o->objective == Objective::kSgns && o->device == TrainDevice::kCpu &&
+                          o->vectors != VectorsKind::kBoth;
+  }
+  if (!o->vectors)
+    o->vectors = o->subwords.enabled ? VectorsKind::kWord : VectorsKind::kWordPlusContext;
+}
+
 Status ValidateTrainOptions(const TrainOptions& o) {
   if (o.dim < 1 || o.dim > kMaxDim)
     return Status::InvalidArgument(fmt::format("--dim must be between 1 and {}", kMaxDim));
@@ -111,6 +138,7 @@ Status ValidateTrainOptions(const TrainOptions& o) {
   }
   if (!(o.budget_seconds >= 0 && std::isfinite(o.budget_seconds)))
     return Status::InvalidArgument("--budget must be a positive duration");
+  SG_RETURN_IF_ERROR(ValidateTrainSubwords(o));
   if (o.device_sequential && o.device == TrainDevice::kCpu) {
     return Status::InvalidArgument(
         "--device-sequential is for a device (on the CPU, --threads 1 is sequential)");

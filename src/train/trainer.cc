@@ -27,6 +27,7 @@
 #include "train/device/device_trainer.h"
 #include "train/epoch_loop.h"
 #include "train/run_parts.h"
+#include "train/subword_rows.h"
 #include "train/train_tuning.h"
 #include "train/warm_start.h"
 #include "util/alias_table.h"
@@ -35,7 +36,9 @@
 #include "util/file_lock.h"
 #include "util/hash.h"
 #include "util/threads.h"
+#include "vectors/subword_model_file.h"
 #include "vectors/vectors_writer.h"
+#include "vocab/subword_index.h"
 
 namespace streamglove {
 
@@ -43,13 +46,18 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// The fewest n-gram buckets --memory may leave a subword model without
+// --buckets: fewer would hash most n-grams together.
+constexpr uint32_t kMinAutoSubwordBuckets = 10000;
+
 // What starts a device's error lines.
 constexpr char kCudaPurpose[] = "--device cuda";
 
-// Hyperparameters a checkpoint must share with the run that resumes it. A
-// budget's epochs are its plan's (OUT.plan), which may shorten or lengthen
-// as the run goes (ReplanBudgetEpochs): they are left out of the hash.
-uint64_t OptionsHash(const TrainOptions& o, uint32_t vocab, uint64_t pairs) {
+// The hyperparameters a checkpoint of a model whose words are atoms must
+// share with the run that resumes it. A budget's epochs are its plan's
+// (OUT.plan), which may shorten or lengthen as the run goes
+// (ReplanBudgetEpochs): they are left out of the hash.
+uint64_t WordOptionsHash(const TrainOptions& o, uint32_t vocab, uint64_t pairs) {
   const std::string epochs = o.budget_seconds > 0 ? "budget" : std::to_string(o.epochs);
   if (o.objective == Objective::kSgns) {
     // "spread": the unit-update stream (a checkpoint of the earlier
@@ -67,6 +75,15 @@ uint64_t OptionsHash(const TrainOptions& o, uint32_t vocab, uint64_t pairs) {
                                o.decay_fraction > 0 ? epochs : "0"));
 }
 
+// Hyperparameters a checkpoint must share with the run that resumes it
+// (WordOptionsHash), and a subword model's n-gram scheme.
+uint64_t OptionsHash(const TrainOptions& o, uint32_t vocab, uint64_t pairs) {
+  const uint64_t words = WordOptionsHash(o, vocab, pairs);
+  if (!o.subwords.enabled) return words;
+  return HashBytes(fmt::format("{} subwords {} {} {}", words, o.subwords.min_n, o.subwords.max_n,
+                               o.subwords.buckets));
+}
+
 // Training's memory plan (config.h): the parameters first, then the blocks
 // in what they leave. (SGNS holds less than GloVe's two blocks: one block as
 // records and two half-block parts.) A budget's blocks are sized for the
@@ -77,8 +94,7 @@ uint64_t OptionsHash(const TrainOptions& o, uint32_t vocab, uint64_t pairs) {
 Status PlanTrainMemory(const TrainOptions& o, uint32_t cut, size_t staging, size_t vocab_bytes,
                        std::vector<uint32_t>* dims, size_t* block_bytes) {
   const auto fits = [&](uint32_t dim) {
-    return ParameterBytes(o.objective, cut, dim) + staging + vocab_bytes +
-               config::kMinTrainBlockMemory <=
+    return ParameterBytes(o, cut, dim) + staging + vocab_bytes + config::kMinTrainBlockMemory <=
            o.memory_bytes;
   };
   if (!fits(dims->front())) {
@@ -86,16 +102,50 @@ Status PlanTrainMemory(const TrainOptions& o, uint32_t cut, size_t staging, size
         "--memory {} cannot hold the parameters of {} words x {} dims ({}){}, the words ({}) and "
         "the blocks (at least {}): raise --memory, or lower --max-vocab or --dim",
         FormatBytes(o.memory_bytes), cut, dims->front(),
-        FormatBytes(ParameterBytes(o.objective, cut, dims->front())),
+        FormatBytes(ParameterBytes(o, cut, dims->front())),
         staging > 0 ? fmt::format(", the device's staging buffers ({})", FormatBytes(staging)) : "",
         FormatBytes(vocab_bytes), FormatBytes(config::kMinTrainBlockMemory)));
   }
   dims->erase(std::remove_if(dims->begin(), dims->end(), [&](uint32_t dim) { return !fits(dim); }),
               dims->end());
-  const size_t parameter_bytes =
-      ParameterBytes(o.objective, cut, dims->back()) + staging + vocab_bytes;
+  const size_t parameter_bytes = ParameterBytes(o, cut, dims->back()) + staging + vocab_bytes;
   *block_bytes = std::clamp((o.memory_bytes - parameter_bytes) / config::kTrainBlockShareDivisor,
                             config::kMinTrainBlockBytes, config::kMaxTrainBlockBytes);
+  return Status::OK();
+}
+
+// A subword model's n-gram index (*index; kept beside the parameters) and
+// its buckets when --buckets is not given: fastText's 2,000,000, or as many
+// as half of what --memory leaves beside the words' rows at `dim` (a
+// budget's largest), the index, `held` (other host memory held with the
+// parameters) and the smallest blocks.
+Status PlanSubwords(const std::vector<VocabEntry>& vocab, uint32_t cut, uint32_t dim, size_t held,
+                    TrainOptions* o, std::unique_ptr<SubwordIndex>* index, TrainStats* stats) {
+  if (!o->subwords.enabled) return Status::OK();
+  const bool given = o->subwords.buckets > 0;
+  if (!given) o->subwords.buckets = kDefaultSubwordBuckets;
+  *index = std::make_unique<SubwordIndex>(vocab, cut, o->subwords);
+  if (!given) {
+    TrainOptions words = *o;
+    words.subwords.enabled = false;
+    const size_t taken = ParameterBytes(words, cut, dim) + held + (*index)->memory_bytes() +
+                         config::kMinTrainBlockMemory;
+    const size_t left = o->memory_bytes > taken ? o->memory_bytes - taken : 0;
+    const size_t fit =
+        left / 2 / SubwordRows::MemoryBytes(1, dim, /*adagrad=*/o->objective != Objective::kSgns);
+    if (fit < kMinAutoSubwordBuckets) {
+      return Status::InvalidArgument(fmt::format(
+          "--memory {} leaves no room for the n-gram rows of {} dims: raise --memory, or add "
+          "--no-subwords",
+          FormatBytes(o->memory_bytes), dim));
+    }
+    if (fit < kDefaultSubwordBuckets) {
+      o->subwords.buckets = static_cast<uint32_t>(fit);
+      *index = std::make_unique<SubwordIndex>(vocab, cut, o->subwords);  // the other buckets
+    }
+  }
+  stats->subword_buckets = o->subwords.buckets;
+  stats->subword_ngrams = (*index)->ngram_total();
   return Status::OK();
 }
 
@@ -104,7 +154,7 @@ Status OpenDevice(const TrainOptions& o, uint32_t cut, std::unique_ptr<DevicePlu
                   DeviceTrainerOptions* device_options, std::string* device) {
   SG_RETURN_IF_ERROR(DevicePlugin::LoadCuda(plugin));
   return DeviceTrainer::CheckFits(plugin->get(), kCudaPurpose, cut, o.dim,
-                                  ParameterBytes(o.objective, cut, o.dim), *device_options, device);
+                                  ParameterBytes(o, cut, o.dim), *device_options, device);
 }
 
 // What trains `model`'s buckets: the device's trainer, or Hogwild threads.
@@ -139,8 +189,10 @@ Status SetRate(bool plan_needed, const std::string& plan_path, TrainOptions* o, 
   stats->eta = o->eta;
   if (plan_needed) {
     // The rate of the planned length, kept in the plan: a replan shortens
-    // the epochs, not the rate a resumed run must train on.
+    // the epochs, not the rate a resumed run must train on. So are the
+    // buckets, which a resumed run, measuring one dim, would choose again.
     plan->eta = o->eta;
+    plan->subword_buckets = o->subwords.enabled ? o->subwords.buckets : 0;
     SG_RETURN_IF_ERROR(WriteBudgetPlan(plan_path, *plan));
   }
   return Status::OK();
@@ -284,9 +336,15 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
     SG_RETURN_IF_ERROR(OpenDevice(o, cut, &plugin, &device_options, &stats->device));
     staging = device_options.StagingBytes();
   }
+  ResolveSubwords(&o);
+  std::unique_ptr<SubwordIndex> subwords;
+  SG_RETURN_IF_ERROR(
+      PlanSubwords(vocab, cut, dims.back(), staging + ranked.memory_bytes(), &o, &subwords, stats));
   size_t block_bytes = 0;
   // The ranked words stay with the parameters (the vectors file names them).
-  SG_RETURN_IF_ERROR(PlanTrainMemory(o, cut, staging, ranked.memory_bytes(), &dims, &block_bytes));
+  SG_RETURN_IF_ERROR(PlanTrainMemory(
+      o, cut, staging, ranked.memory_bytes() + (subwords ? subwords->memory_bytes() : 0), &dims,
+      &block_bytes));
   std::unique_ptr<FileLock> blocks_lock;
   SG_RETURN_IF_ERROR(FileLock::Acquire(
       store_dir + "/" + kBlockStreamLockFile,
@@ -307,15 +365,15 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
 
   double save_seconds = 0;  // one checkpoint's write, as last measured
   if (plan_needed) {
-    SG_RETURN_IF_ERROR(MeasureAndPlanBudget(blocks, transform, noise.get(), cut, dims, checkpoint,
-                                            call_start, &arena, threads, &o, &plan, &save_seconds,
-                                            stats));
+    SG_RETURN_IF_ERROR(MeasureAndPlanBudget(blocks, transform, noise.get(), subwords.get(), cut,
+                                            dims, checkpoint, call_start, &arena, threads, &o,
+                                            &plan, &save_seconds, stats));
   }
   SG_RETURN_IF_ERROR(SetRate(plan_needed, plan_path, &o, &plan, stats));
   NotePlan(o, plan, budget, stats);
 
   std::unique_ptr<EmbeddingModel> model;
-  SG_RETURN_IF_ERROR(MakeModel(o, cut, o.dim, noise.get(), &model));
+  SG_RETURN_IF_ERROR(MakeModel(o, cut, o.dim, noise.get(), subwords.get(), &model));
   CheckpointStamp stamp;
   stamp.options_hash = OptionsHash(o, cut, blocks.pairs);
   WordsHash words;
@@ -340,10 +398,15 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
   SG_RETURN_IF_ERROR(trainer->CopyModelToHost());
   SG_RETURN_IF_ERROR(log.Close(/*sync=*/false));
   SG_RETURN_IF_ERROR(CheckTrained(o, *stats));
+  model->FoldSubwords();  // the checkpoint is written: the word rows become the vectors
   const ParameterRows rows{model->vocab(), model->dim(), RowStride(model->dim()), model->word(0),
                            model->context(0)};
   SG_RETURN_IF_ERROR(CheckFinite(rows, o));
-  SG_RETURN_IF_ERROR(WriteVectors(output, vocab, rows, o.vectors, o.format));
+  SG_RETURN_IF_ERROR(WriteVectors(output, vocab, rows, *o.vectors, o.format));
+  if (const SubwordRows* ngrams = model->subwords()) {
+    const NgramRows table{o.subwords, ngrams->stride(), ngrams->rows()};
+    SG_RETURN_IF_ERROR(WriteSubwordModel(output + ".model", vocab, rows, *o.vectors, table));
+  }
   stats->seconds = SecondsSince(call_start);
   return Status::OK();
 }

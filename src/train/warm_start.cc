@@ -27,8 +27,13 @@ Status WarmStart(const std::string& vectors, const std::vector<VocabEntry>& voca
     rows[i] = it->second;
     ++*kept;
   }
+  // A subword model's n-gram rows are the same n-grams' in both runs (a
+  // bucket is its n-grams' hash): they are taken whole.
+  const std::vector<LargeArray<float>*> words = model->WordArrays();
+  std::vector<LargeArray<float>*> all = model->CheckpointArrays();
+  const std::vector<LargeArray<float>*> ngrams(all.begin() + words.size(), all.end());
   return LoadCheckpointRows(vectors + ".checkpoint", model->dim(), earlier_words.value(), rows,
-                            model->CheckpointArrays());
+                            words, ngrams);
 }
 
 }  // namespace streamglove

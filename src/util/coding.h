@@ -14,6 +14,18 @@ inline void PutFixed64(std::string* dst, uint64_t value) {
   for (int i = 0; i < 8; ++i) dst->push_back(static_cast<char>(value >> (8 * i)));
 }
 
+// Appends `value` as 4 little-endian bytes.
+inline void PutFixed32(std::string* dst, uint32_t value) {
+  for (int i = 0; i < 4; ++i) dst->push_back(static_cast<char>(value >> (8 * i)));
+}
+
+// The value of 4 little-endian bytes at p.
+inline uint32_t DecodeFixed32(const unsigned char* p) {
+  uint32_t value = 0;
+  for (int i = 3; i >= 0; --i) value = (value << 8) | p[i];
+  return value;
+}
+
 // The value of 8 little-endian bytes at p.
 inline uint64_t DecodeFixed64(const unsigned char* p) {
   uint64_t value = 0;

@@ -13,6 +13,7 @@
 
 #include "util/file.h"
 #include "util/quoted.h"
+#include "vectors/subword_model_file.h"
 
 namespace streamglove {
 
@@ -114,6 +115,7 @@ Status Embeddings::Load(const std::string& path) {
   SG_RETURN_IF_ERROR(file.Open(path));
   const std::string_view data = file.data();
   if (data.empty()) return Status::Corruption(fmt::format("{}: byte 0: empty vectors file", path));
+  if (IsSubwordModel(data)) return LoadSubwordModel(data);
 
   const size_t first_end = std::min(data.find('\n'), data.size());
   uint64_t header_words = 0, header_dim = 0;
@@ -211,6 +213,40 @@ Status Embeddings::Load(const std::string& path) {
   for (Status& s : errors) SG_RETURN_IF_ERROR(s);
   for (const Line& l : lines) locations.push_back(l.number);
   return Finish(locations, /*lines=*/true);
+}
+
+Status Embeddings::LoadSubwordModel(std::string_view data) {
+  SubwordModel model;
+  SG_RETURN_IF_ERROR(ParseSubwordModel(path_, data, &model));
+  format_ = VectorsFormat::kSubwordModel;
+  dim_ = model.dim;
+  words_ = std::move(model.words);
+  single_ = std::move(model.vectors);
+  subwords_ = model.options;
+  ngram_buckets_ = std::move(model.buckets);
+  ngram_rows_ = std::move(model.ngram_rows);
+  return Finish(model.word_offsets, /*lines=*/false);
+}
+
+bool Embeddings::WordVector(std::string_view word, std::vector<float>* out) const {
+  out->assign(dim_, 0.0f);
+  const uint32_t row = Find(word);
+  if (row != kNotFound) {
+    for (uint32_t k = 0; k < dim_; ++k) (*out)[k] = static_cast<float>(value(row, k));
+    return true;
+  }
+  if (!has_subwords()) return false;
+  std::vector<uint32_t> buckets;
+  AppendNgramBuckets(word, subwords_.min_n, subwords_.max_n, subwords_.buckets, &buckets);
+  if (buckets.empty()) return false;
+  for (uint32_t b : buckets) {
+    const auto it = std::lower_bound(ngram_buckets_.begin(), ngram_buckets_.end(), b);
+    if (it == ngram_buckets_.end() || *it != b) continue;
+    const float* z = ngram_rows_.data() + size_t(it - ngram_buckets_.begin()) * dim_;
+    for (uint32_t k = 0; k < dim_; ++k) (*out)[k] += z[k];
+  }
+  for (float& x : *out) x /= static_cast<float>(buckets.size());
+  return true;
 }
 
 Status Embeddings::Finish(const std::vector<uint64_t>& locations, bool lines) {

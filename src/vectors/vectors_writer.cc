@@ -6,6 +6,26 @@
 
 namespace streamglove {
 
+void KindVector(const ParameterRows& rows, uint32_t i, VectorsKind kind, float* out) {
+  const uint32_t d = rows.dim;
+  const float* w = rows.word + i * rows.stride;
+  const float* c = rows.context + i * rows.stride;
+  for (uint32_t b = 0; b < d; ++b) {
+    switch (kind) {
+      case VectorsKind::kWord:
+        out[b] = w[b];
+        break;
+      case VectorsKind::kWordPlusContext:
+        out[b] = w[b] + c[b];
+        break;
+      case VectorsKind::kBoth:
+        out[b] = w[b];
+        out[d + b] = c[b];
+        break;
+    }
+  }
+}
+
 Status WriteVectors(const std::string& path, const std::vector<VocabEntry>& vocab,
                     const ParameterRows& rows, VectorsKind kind, VectorsFormat format) {
   const uint32_t d = rows.dim;
@@ -17,22 +37,7 @@ Status WriteVectors(const std::string& path, const std::vector<VocabEntry>& voca
     SG_RETURN_IF_ERROR(out.Append(fmt::format("{} {}\n", rows.count, out_dim)));
   std::string line;
   for (uint32_t i = 0; i < rows.count; ++i) {
-    const float* w = rows.word + i * rows.stride;
-    const float* c = rows.context + i * rows.stride;
-    for (uint32_t b = 0; b < d; ++b) {
-      switch (kind) {
-        case VectorsKind::kWord:
-          v[b] = w[b];
-          break;
-        case VectorsKind::kWordPlusContext:
-          v[b] = w[b] + c[b];
-          break;
-        case VectorsKind::kBoth:
-          v[b] = w[b];
-          v[d + b] = c[b];
-          break;
-      }
-    }
+    KindVector(rows, i, kind, v.data());
     line.assign(vocab[i].word);
     if (format == VectorsFormat::kWord2VecBinary) {
       line.push_back(' ');

@@ -25,6 +25,9 @@ struct ParameterRows {
   const float* context = nullptr;
 };
 
+// Word i's vector of `kind` into out (dim floats, 2 dim for kBoth).
+void KindVector(const ParameterRows& rows, uint32_t i, VectorsKind kind, float* out);
+
 // Writes the vectors of vocab[0 .. rows.count) to `path` atomically.
 // REQUIRES: vocab.size() >= rows.count.
 Status WriteVectors(const std::string& path, const std::vector<VocabEntry>& vocab,

@@ -144,7 +144,7 @@ TEST_CASE("A checkpoint's rows go where a warm start maps them, whatever run wro
   std::fill_n(y.data(), 64, 9.0f);
   // Row 0 -> 3, row 1 dropped, row 2 -> 0; row 1 and 2 of the new arrays keep theirs.
   const uint64_t words = f.kStamp.words_hash;
-  REQUIRE(LoadCheckpointRows(f.path, 15, words, {3, kNotCopied, 0}, {&x, &y}).ok());
+  REQUIRE(LoadCheckpointRows(f.path, 15, words, {3, kNotCopied, 0}, {&x, &y}, {}).ok());
   for (size_t k = 0; k < 16; ++k) {
     CHECK(x.data()[3 * 16 + k] == f.a.data()[k]);
     CHECK(x.data()[k] == f.a.data()[2 * 16 + k]);
@@ -153,16 +153,16 @@ TEST_CASE("A checkpoint's rows go where a warm start maps them, whatever run wro
     CHECK(y.data()[2 * 16 + k] == 9.0f);
   }
   // Another dim, row count or number of arrays (objective) is refused.
-  CHECK(LoadCheckpointRows(f.path, 14, words, {0, 1, 2}, {&x, &y}).code() ==
+  CHECK(LoadCheckpointRows(f.path, 14, words, {0, 1, 2}, {&x, &y}, {}).code() ==
         Status::Code::kInvalidArgument);
-  CHECK(LoadCheckpointRows(f.path, 15, words, {0, 1}, {&x, &y}).code() ==
+  CHECK(LoadCheckpointRows(f.path, 15, words, {0, 1}, {&x, &y}, {}).code() ==
         Status::Code::kInvalidArgument);
-  CHECK(LoadCheckpointRows(f.path, 15, words, {0, 1, 2}, {&x}).code() ==
+  CHECK(LoadCheckpointRows(f.path, 15, words, {0, 1, 2}, {&x}, {}).code() ==
         Status::Code::kInvalidArgument);
   // Rows of other words (a checkpoint another run wrote beside the vectors)
   // are refused, naming the file, and nothing is copied.
   std::fill_n(x.data(), 64, 9.0f);
-  const Status other = LoadCheckpointRows(f.path, 15, words + 1, {0, 1, 2}, {&x, &y});
+  const Status other = LoadCheckpointRows(f.path, 15, words + 1, {0, 1, 2}, {&x, &y}, {});
   CHECK(other.code() == Status::Code::kInvalidArgument);
   CHECK(other.message().find(f.path + ": its rows are other words") != std::string::npos);
   CHECK(x.data()[0] == 9.0f);
@@ -171,7 +171,7 @@ TEST_CASE("A checkpoint's rows go where a warm start maps them, whatever run wro
   bytes[bytes.size() - 20] ^= 1;
   WriteFile(f.path, bytes);
   std::fill_n(x.data(), 64, 9.0f);
-  CHECK(LoadCheckpointRows(f.path, 15, words, {0, 1, 2}, {&x, &y}).code() ==
+  CHECK(LoadCheckpointRows(f.path, 15, words, {0, 1, 2}, {&x, &y}, {}).code() ==
         Status::Code::kCorruption);
   CHECK(x.data()[0] == 9.0f);
 }

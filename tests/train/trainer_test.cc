@@ -2,6 +2,7 @@
 #include <zstd.h>
 
 #include <cmath>
+#include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +16,7 @@
 
 #include "store/store.h"
 #include "streamglove/ingest.h"
+#include "streamglove/interrupt.h"
 #include "streamglove/store_info.h"
 #include "streamglove/train.h"
 #include "test_util.h"
@@ -223,6 +225,7 @@ TEST_CASE("Train's memory budget holds the parameters first and refuses one that
   CHECK_FALSE(std::filesystem::exists(f.dir.path() + "/glove.txt"));
   TrainOptions sgns = glove;
   sgns.objective = Objective::kSgns;
+  sgns.subwords.chosen = true;  // words as atoms: the words' rows alone
   CHECK(Train(f.store, f.dir.path() + "/sgns.txt", sgns, &stats).ok());
 }
 
@@ -576,4 +579,124 @@ TEST_CASE("Options that cannot train are refused before anything runs", "[train]
     CHECK(ValidateTrainOptions(o).message() == "--budget must be a positive duration");
   }
   CHECK(ValidateTrainOptions(TrainOptions()).ok());
+}
+
+TEST_CASE("Subword training is reproducible, resumes bit for bit and warm-starts its n-gram rows",
+          "[train][subwords]") {
+  TrainFixture f;
+  TrainStats stats;
+  for (const Objective objective : {Objective::kGlove, Objective::kSgns}) {
+    INFO(ObjectiveName(objective));
+    TrainOptions o = f.Options();
+    o.objective = objective;
+    o.subwords.chosen = o.subwords.enabled = true;
+    o.subwords.buckets = 5000;
+    const std::string name = ObjectiveName(objective);
+    const std::string a = f.Run(name + "-a.txt", o, &stats);
+    CHECK(stats.subword_buckets == 5000);
+    // "<w123>" has 4 + 3 + 2 + 1 n-grams of 3 to 6 characters; the words
+    // are w0 to w799, of 2 to 4 characters.
+    CHECK(stats.subword_ngrams > 3 * stats.vocab_size);
+    CHECK(std::filesystem::exists(f.dir.path() + "/" + name + "-a.txt.model"));
+    CHECK(f.Run(name + "-b.txt", o, &stats) == a);
+    TrainOptions words = o;
+    words.subwords.enabled = false;  // chosen: on above
+    CHECK(f.Run(name + "-words.txt", words, &stats) != a);
+    CHECK_FALSE(std::filesystem::exists(f.dir.path() + "/" + name + "-words.txt.model"));
+
+    // Interrupted (SIGINT) once epoch 2's checkpoint is written, then resumed.
+    TrainOptions stopped = o;
+    stopped.on_epoch = [](const TrainStats&, const EpochStats& e) {
+      if (e.epoch == 2) std::raise(SIGINT);
+    };
+    {
+      ScopedInterruptHandlers handlers;
+      CHECK(Train(f.store, f.dir.path() + "/" + name + "-c.txt", stopped, &stats).code() ==
+            Status::Code::kInterrupted);
+    }
+    TrainOptions resume = o;
+    resume.resume = true;
+    CHECK(f.Run(name + "-c.txt", resume, &stats) == a);
+    CHECK(stats.start_epoch == 2);
+    // Other buckets are another run: its checkpoint is not resumed.
+    TrainOptions other = resume;
+    other.subwords.buckets = 4000;
+    const Status refused = Train(f.store, f.dir.path() + "/" + name + "-c.txt", other, &stats);
+    CHECK(refused.ToString().find("other hyperparameters") != std::string::npos);
+
+    // A warm start with so small a rate that nothing moves gives the
+    // earlier vectors back: word rows and n-gram rows were both taken.
+    TrainOptions warm = o;
+    warm.epochs = 1;
+    warm.eta = 1e-12;
+    warm.warm_start = f.dir.path() + "/" + name + "-a.txt";
+    const auto earlier = ParseText(a, false),
+               again = ParseText(f.Run(name + "-w.txt", warm, &stats), false);
+    REQUIRE(earlier.size() == again.size());
+    for (size_t i = 0; i < earlier.size(); ++i) {
+      REQUIRE(earlier[i].first == again[i].first);
+      for (size_t k = 0; k < earlier[i].second.size(); ++k)
+        CHECK(again[i].second[k] == Approx(earlier[i].second[k]).margin(1e-5));
+    }
+    // Without the n-gram rows (another bucket count) it is refused.
+    warm.subwords.buckets = 4000;
+    const Status s = Train(f.store, f.dir.path() + "/bad.txt", warm, &stats);
+    CHECK(s.ToString().find("n-gram rows") != std::string::npos);
+  }
+}
+
+TEST_CASE("Subword buckets take at most half of --memory unless given", "[train][subwords]") {
+  TrainFixture f;
+  TrainStats stats;
+  TrainOptions o = f.Options();
+  o.epochs = 1;
+  o.subwords.chosen = o.subwords.enabled = true;
+  // dim 16: rows of 32 floats; GloVe's n-grams keep rows and sums, 256
+  // bytes a bucket. They get half of what the smallest blocks (32 MiB), the
+  // words' rows (4 x 799 x 128 bytes) and the index (under 100 KiB) leave.
+  f.Run("auto.txt", o, &stats);
+  const size_t half = ((64 << 20) - (32 << 20) - 4 * 799 * 128) / 2;
+  CHECK(stats.subword_buckets * size_t{256} <= half);
+  CHECK(stats.subword_buckets * size_t{256} > half - (100 << 10));
+  o.memory_bytes = size_t{1} << 30;
+  f.Run("auto-1g.txt", o, &stats);
+  CHECK(stats.subword_buckets == kDefaultSubwordBuckets);
+  // Given buckets that the memory cannot hold are refused, naming it.
+  o.memory_bytes = 64 << 20;
+  o.subwords.buckets = 400000;  // 100 MB
+  const Status s = Train(f.store, f.dir.path() + "/big.txt", o, &stats);
+  CHECK(s.ToString().find("--memory 64.0 MiB cannot hold the parameters") != std::string::npos);
+}
+
+TEST_CASE("Subword options that cannot train are refused before anything runs",
+          "[train][subwords]") {
+  TrainOptions o;
+  o.subwords.chosen = o.subwords.enabled = true;
+  CHECK(ValidateTrainOptions(o).ok());
+  o.subwords.min_n = 7;
+  CHECK(ValidateTrainOptions(o).message().find("--minn 7 --maxn 6") == 0);
+  o = TrainOptions();
+  o.subwords.chosen = o.subwords.enabled = true;
+  o.device = TrainDevice::kCuda;
+  CHECK(ValidateTrainOptions(o).message().find("--device cuda trains words as atoms") == 0);
+  o.device = TrainDevice::kCpu;
+  o.vectors = VectorsKind::kBoth;
+  CHECK(ValidateTrainOptions(o).message().find("--vectors both") == 0);
+  o.subwords.enabled = false;
+  CHECK(ValidateTrainOptions(o).ok());
+  // Not chosen: on for skip-gram on the CPU alone, and never refused.
+  for (const TrainDevice device : {TrainDevice::kCpu, TrainDevice::kCuda}) {
+    for (const Objective objective : {Objective::kGlove, Objective::kSgns}) {
+      for (const VectorsKind kind : {VectorsKind::kWordPlusContext, VectorsKind::kBoth}) {
+        o = TrainOptions();
+        o.device = device;
+        o.objective = objective;
+        o.vectors = kind;
+        CHECK(ValidateTrainOptions(o).ok());
+        ResolveSubwords(&o);
+        CHECK(o.subwords.enabled == (device == TrainDevice::kCpu && objective == Objective::kSgns &&
+                                     kind != VectorsKind::kBoth));
+      }
+    }
+  }
 }

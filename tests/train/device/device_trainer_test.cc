@@ -239,6 +239,7 @@ TEST_CASE("Training on a device equals one CPU thread: GloVe and SGNS, vectors a
   TrainOptions glove = f.Options();
   TrainOptions sgns = f.Options();
   sgns.objective = Objective::kSgns;
+  sgns.subwords.chosen = true;  // words as atoms, as a device trains them
   for (const TrainOptions& o : {glove, sgns}) {
     INFO(ObjectiveName(o.objective));
     const RunResult cpu = Run(f, "cpu.txt", o);
