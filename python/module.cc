@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,7 @@
 #include "streamglove/embeddings.h"
 #include "streamglove/ingest.h"
 #include "streamglove/interrupt.h"
+#include "streamglove/subwords.h"
 #include "streamglove/train.h"
 
 namespace py = pybind11;
@@ -192,11 +194,18 @@ py::dict PyIngest(const std::string& store, const std::vector<std::string>& path
   return d;
 }
 
+// subwords: None leaves TrainOptions' default (on for sgns).
+void SetSubwords(std::optional<bool> subwords, TrainOptions* o) {
+  if (!subwords) return;
+  o->subwords.chosen = true;
+  o->subwords.enabled = *subwords;
+}
+
 py::dict PyTrain(const std::string& store, const std::string& output, const std::string& objective,
                  uint32_t dim, uint32_t epochs, double x_max, double budget, uint64_t seed,
                  int threads, size_t memory, uint64_t min_count, uint64_t max_vocab,
                  const std::string& warm_start, bool resume, bool progress,
-                 const std::function<void(py::dict)>& on_epoch) {
+                 std::optional<bool> subwords, const std::function<void(py::dict)>& on_epoch) {
   CheckPath("store", store);
   CheckPath("output", output);
   CheckPath("warm_start", warm_start);
@@ -215,6 +224,7 @@ py::dict PyTrain(const std::string& store, const std::string& output, const std:
   o.warm_start = warm_start;
   o.resume = resume;
   o.progress = progress;
+  SetSubwords(subwords, &o);
   EpochReporter reporter(on_epoch, &o);
   ThrowIfError(ValidateTrainOptions(o));
   TrainStats s;
@@ -243,7 +253,8 @@ py::dict PyEmbed(const std::vector<std::string>& paths, const std::string& outpu
                  uint32_t dim, uint64_t min_count, bool fixed_vocab, uint64_t seed, int threads,
                  size_t memory, const std::string& input_format, const std::string& tokenizer,
                  bool lowercase, const std::string& json_field, bool skip_bad_records,
-                 bool progress, const std::function<void(py::dict)>& on_epoch) {
+                 bool progress, std::optional<bool> subwords,
+                 const std::function<void(py::dict)>& on_epoch) {
   CheckPaths("inputs", paths);
   CheckPath("output", output);
   CheckPath("store", store);
@@ -259,6 +270,7 @@ py::dict PyEmbed(const std::vector<std::string>& paths, const std::string& outpu
   i.min_count = t.min_count = min_count;
   i.fixed_vocabulary = fixed_vocab;
   t.seed = seed;
+  SetSubwords(subwords, &t);
   i.threads = t.threads = threads;
   i.memory_bytes = t.memory_bytes = memory;
   i.progress = t.progress = progress;
@@ -321,6 +333,36 @@ py::tuple PyLoadVectors(const std::string& path) {
   return py::make_tuple(words, matrix);
 }
 
+// (found, float32 matrix): any word's vector from a vectors file or a subword
+// model (a word without one: a zero row, found False).
+py::tuple PyWordVectors(const std::string& path, const std::vector<std::string>& words) {
+  CheckPath("path", path);
+  Embeddings embeddings;
+  {
+    py::gil_scoped_release unlocked;
+    ThrowIfError(embeddings.Load(path));
+  }
+  const uint32_t dim = embeddings.dim();
+  py::array_t<float> matrix(
+      {static_cast<py::ssize_t>(words.size()), static_cast<py::ssize_t>(dim)});
+  float* out = matrix.mutable_data();
+  std::vector<bool> found(words.size());
+  std::vector<float> v;
+  for (size_t i = 0; i < words.size(); ++i) {
+    found[i] = embeddings.WordVector(words[i], &v);
+    for (uint32_t k = 0; k < dim; ++k) out[i * dim + k] = found[i] ? v[k] : 0.0f;
+  }
+  return py::make_tuple(found, matrix);
+}
+
+py::list PyCharNgrams(const std::string& word, uint32_t minn, uint32_t maxn, uint32_t buckets) {
+  py::list out;
+  for (const std::string& g : CharNgrams(word, minn, maxn))
+    out.append(py::make_tuple(py::bytes(g).attr("decode")("utf-8", "surrogateescape"),
+                              NgramHash(g) % buckets));
+  return out;
+}
+
 }  // namespace
 }  // namespace streamglove
 
@@ -355,7 +397,8 @@ PYBIND11_MODULE(_streamglove, m) {
         "store"_a, "output"_a, py::kw_only(), "objective"_a = "glove", "dim"_a = 50,
         "epochs"_a = 25, "x_max"_a = 100.0, "budget"_a = 0.0, "seed"_a = 1, "threads"_a = 0,
         "memory"_a = gib, "min_count"_a = 0, "max_vocab"_a = 0, "warm_start"_a = "",
-        "resume"_a = false, "progress"_a = false, "on_epoch"_a = nullptr);
+        "resume"_a = false, "progress"_a = false, "subwords"_a = py::none(),
+        "on_epoch"_a = nullptr);
   m.def("embed", &PyEmbed,
         "Corpus to vectors in one call, as `streamglove embed`: counts the inputs into a store "
         "made for the objective (store: default OUTPUT.store, kept: a later call adds inputs, "
@@ -366,8 +409,16 @@ PYBIND11_MODULE(_streamglove, m) {
         "budget"_a = 0.0, "epochs"_a = 0, "dim"_a = 0, "min_count"_a = 5, "fixed_vocab"_a = false,
         "seed"_a = 1, "threads"_a = 0, "memory"_a = gib, "input_format"_a = "auto",
         "tokenizer"_a = "whitespace", "lowercase"_a = false, "json_field"_a = "text",
-        "skip_bad_records"_a = false, "progress"_a = false, "on_epoch"_a = nullptr);
+        "skip_bad_records"_a = false, "progress"_a = false, "subwords"_a = py::none(),
+        "on_epoch"_a = nullptr);
   m.def("load_vectors", &PyLoadVectors,
         "Reads a vectors file (GloVe text, word2vec text or binary): (words, float32 matrix).",
         "path"_a);
+  m.def("word_vectors", &PyWordVectors,
+        "Any word's vector, (found, float32 matrix): a vectors file answers its words, a subword "
+        "model (train's OUT.model) every word from its character n-grams.",
+        "path"_a, "words"_a);
+  m.def("char_ngrams", &PyCharNgrams,
+        "A word's character n-grams and their buckets, fastText's scheme: [(ngram, bucket)].",
+        "word"_a, "minn"_a = 3, "maxn"_a = 6, "buckets"_a = kDefaultSubwordBuckets);
 }

@@ -16,6 +16,12 @@
 // Similarity: Spearman's rho (ties given their average rank) between the
 // cosine of each known pair, in double, and the human score.
 //
+// A subword model (Embeddings::has_subwords) knows every word that has an
+// n-gram, as fastText does: a question word a, b or c and a pair's words
+// outside the candidates get their vectors from WordMatcher::Vector (the
+// answer d must still be a candidate; the answers are searched among the
+// candidate rows alone), and coverage counts them as seen.
+//
 // Thread-safety: the functions only read the Embeddings; they may run
 // concurrently.
 #ifndef STREAMGLOVE_EVAL_H_
@@ -96,8 +102,9 @@ class WordMatcher {
   uint32_t Canonical(uint32_t row) const;
   uint32_t candidates() const { return candidates_; }
   // The vector of any word: Find()'s row's values, or, from a subword model,
-  // the n-grams' vector of the word under the mode (Embeddings::WordVector).
-  // False when neither.
+  // Embeddings::WordVector of the word (lowercased under kLower, as written
+  // otherwise: its own row when the file has it beyond the candidates, else
+  // its n-grams' mean). False when neither.
   bool Vector(std::string_view word, std::vector<float>* out) const;
 
  private:
@@ -113,13 +120,22 @@ struct Neighbor {
   double cosine;
 };
 
+// A word of a query: a row of the file, or a vector (a subword model's
+// unseen word, WordMatcher::Vector), whose row is then kNotFound.
+struct QueryTerm {
+  QueryTerm(uint32_t r) : row(r) {}  // NOLINT: a row is a term
+  explicit QueryTerm(std::vector<float> v) : vector(std::move(v)) {}
+  uint32_t row = Embeddings::kNotFound;
+  std::vector<float> vector;
+};
+
 // The k candidate rows nearest by cosine to the sum of the unit vectors of
 // `plus` minus those of `minus` (one word: its neighbours; b and c plus, a
-// minus: the 3CosAdd analogy), best first; the query words (and their
+// minus: the 3CosAdd analogy), best first; the query's rows (and their
 // variants) are excluded.
 std::vector<Neighbor> NearestNeighbors(const Embeddings& embeddings, const WordMatcher& matcher,
-                                       const std::vector<uint32_t>& plus,
-                                       const std::vector<uint32_t>& minus, uint32_t k);
+                                       const std::vector<QueryTerm>& plus,
+                                       const std::vector<QueryTerm>& minus, uint32_t k);
 
 }  // namespace streamglove
 

@@ -10,6 +10,8 @@ KeyedVectors.
     words, matrix = streamglove.load_vectors("vectors.txt")
     kv = streamglove.keyed_vectors("vectors.txt")   # gensim.models.KeyedVectors
     kv.most_similar("king")
+    # skip-gram's subword model (OUT.model) answers words it never saw:
+    found, matrix = streamglove.word_vectors("vectors.txt.model", ["unseenly"])
 
 Every call releases the GIL while it works; Ctrl-C stops it as it stops the
 command and raises KeyboardInterrupt. Errors raise streamglove.Error with the
@@ -17,10 +19,11 @@ command line's one-line message (what it quotes of a file escaped: one
 printable line); a path holding a NUL raises ValueError before anything
 touches the disk.
 """
-from ._streamglove import Error, embed, ingest, load_vectors, train
+from ._streamglove import (Error, char_ngrams, embed, ingest, load_vectors, train,
+                           word_vectors)
 
-__all__ = ["Error", "embed", "ingest", "train", "load_vectors", "keyed_vectors",
-           "to_keyed_vectors"]
+__all__ = ["Error", "embed", "ingest", "train", "load_vectors", "word_vectors", "char_ngrams",
+           "keyed_vectors", "to_keyed_vectors"]
 
 
 def to_keyed_vectors(words, matrix):

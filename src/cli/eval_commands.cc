@@ -74,7 +74,8 @@ std::string DefaultQuestions() {
 
 void EvalFlags::Register(CLI::App* app, bool with_restrict) {
   app->add_option("VECTORS", vectors,
-                  "Vectors file: GloVe text, word2vec text or binary (detected)")
+                  "Vectors file: GloVe text, word2vec text or binary, or a subword model "
+                  "(OUT.model: any word answered from its n-grams) (detected)")
       ->required();
   app->add_option("--case", case_mode,
                   "Word matching: lower (lowercase the queries), exact, or insensitive (gensim's: "
@@ -243,14 +244,21 @@ Status QueryCommand::Validate() {
 
 Status QueryCommand::Answer(const Embeddings& embeddings, const WordMatcher& matcher,
                             const std::vector<std::string>& words) const {
-  std::vector<uint32_t> rows;
+  // A subword model answers a word outside its vocabulary from its n-grams.
+  std::vector<QueryTerm> rows;
   for (const std::string& w : words) {
     const uint32_t r = matcher.Find(w);
-    if (r == Embeddings::kNotFound)
-      return Status::NotFound(fmt::format("'{}' is not in {}", w, flags_.vectors));
-    rows.push_back(r);
+    std::vector<float> v;
+    if (r != Embeddings::kNotFound) {
+      rows.emplace_back(r);
+    } else if (matcher.Vector(w, &v)) {
+      rows.emplace_back(std::move(v));
+    } else {
+      return Status::NotFound(fmt::format("'{}' is not in {}{}", w, flags_.vectors,
+                                          embeddings.has_subwords() ? " and has no n-grams" : ""));
+    }
   }
-  std::vector<uint32_t> plus = rows, minus;
+  std::vector<QueryTerm> plus = rows, minus;
   if (kind_ == Kind::kAnalogy) {
     plus = {rows[1], rows[2]};
     minus = {rows[0]};
@@ -287,6 +295,38 @@ Status QueryCommand::Run() {
     if (!flags_.json) fmt::print("\n");
     std::fflush(stdout);
   }
+  return Status::OK();
+}
+
+PrintWordVectorsCommand::PrintWordVectorsCommand(CLI::App* parent) {
+  app_ = parent->add_subcommand(
+      "print-word-vectors",
+      "Print \"word v1 ... vd\" for each word read from stdin (fastText's print-word-vectors): a "
+      "subword model (OUT.model) answers any word from its n-grams; a word without a vector "
+      "prints zeros, as fastText's does");
+  flags_.case_mode = "exact";  // as fastText's: the words as written
+  flags_.Register(app_, /*with_restrict=*/false);
+}
+
+Status PrintWordVectorsCommand::Run() {
+  Embeddings embeddings;
+  SG_RETURN_IF_ERROR(LoadVectors(flags_, &embeddings));
+  const WordMatcher matcher(embeddings, flags_.Mode(), 0);
+  std::vector<float> v;
+  std::string line;
+  uint64_t missing = 0;
+  for (std::string word; std::cin >> word;) {
+    if (!matcher.Vector(word, &v)) {
+      v.assign(embeddings.dim(), 0.0f);
+      ++missing;
+    }
+    line = word;
+    for (float x : v) fmt::format_to(std::back_inserter(line), " {:.5g}", x);
+    line.push_back('\n');
+    std::fwrite(line.data(), 1, line.size(), stdout);
+  }
+  if (missing > 0 && !flags_.quiet)
+    fmt::print(stderr, "print-word-vectors: {} words without a vector printed as zeros\n", missing);
   return Status::OK();
 }
 

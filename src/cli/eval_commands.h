@@ -66,6 +66,20 @@ class QueryCommand final : public Command {
   uint32_t k_ = 10;
 };
 
+// `print-word-vectors VECTORS`: "word v1 ... vd" for each word of standard
+// input (whitespace-separated), as fastText's print-word-vectors: a subword
+// model answers any word; a word without a vector prints zeros, as fastText
+// does, and is counted on stderr.
+class PrintWordVectorsCommand final : public Command {
+ public:
+  explicit PrintWordVectorsCommand(CLI::App* parent);
+  Status Validate() override { return Status::OK(); }
+  Status Run() override;
+
+ private:
+  EvalFlags flags_;
+};
+
 }  // namespace streamglove
 
 #endif  // STREAMGLOVE_CLI_EVAL_COMMANDS_H_

@@ -51,6 +51,7 @@ int main(int argc, char** argv) {
   commands.push_back(std::make_unique<EvalSimilarityCommand>(eval));
   commands.push_back(std::make_unique<QueryCommand>(&app, QueryCommand::Kind::kNeighbors));
   commands.push_back(std::make_unique<QueryCommand>(&app, QueryCommand::Kind::kAnalogy));
+  commands.push_back(std::make_unique<PrintWordVectorsCommand>(&app));
   CLI::App* plot = app.add_subcommand(
       "plot", "Pictures of training: the loss per epoch, a 2-D map of words (SVG)");
   plot->require_subcommand(1);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <sstream>
+#include <unordered_map>
 
 #include <fmt/format.h>
 #include <tbb/parallel_for.h>
@@ -21,8 +22,37 @@ constexpr double kCosMulEpsilon = 1e-6;  // gensim's most_similar_cosmul
 constexpr size_t kScoreBudgetBytes = size_t{128} << 20;
 
 struct Question {
-  std::array<uint32_t, 4> rows;  // a b c d
+  // a b c d; a, b or c is kNotFound when a subword model answers it from its
+  // n-grams: its unit vector is then unseen[t] of the UnseenWords.
+  std::array<uint32_t, 4> rows;
+  std::array<uint32_t, 3> unseen{};
   uint32_t section;
+};
+
+// The unit vectors, in double, of the question words outside the candidates
+// that a subword model gives a vector, each word once.
+class UnseenWords {
+ public:
+  // The index of the unit vector of `word`, or Embeddings::kNotFound when it
+  // has no vector.
+  uint32_t Add(const WordMatcher& matcher, const std::string& word) {
+    const auto it = index_.find(word);
+    if (it != index_.end()) return it->second;
+    if (!matcher.Vector(word, &v_)) return Embeddings::kNotFound;
+    double norm = 0;
+    for (float x : v_) norm += double{x} * x;
+    norm = std::sqrt(norm);
+    for (float x : v_) units_.push_back(norm > 0 ? x / norm : 0.0);
+    const uint32_t i = static_cast<uint32_t>(index_.size());
+    index_.emplace(word, i);
+    return i;
+  }
+  const double* unit(uint32_t i) const { return units_.data() + size_t{i} * v_.size(); }
+
+ private:
+  std::unordered_map<std::string, uint32_t> index_;
+  std::vector<double> units_;
+  std::vector<float> v_;
 };
 
 double UnitDot(const Embeddings& e, uint32_t x, uint32_t y) {
@@ -32,11 +62,29 @@ double UnitDot(const Embeddings& e, uint32_t x, uint32_t y) {
   return e.norm(x) > 0 && e.norm(y) > 0 ? sum : 0;
 }
 
+// Component k of the unit vector of question word t (0, 1, 2: a, b, c).
+double Unit(const Embeddings& e, const UnseenWords& unseen, const Question& q, int t, uint32_t k) {
+  const uint32_t row = q.rows[t];
+  if (row == Embeddings::kNotFound) return unseen.unit(q.unseen[t])[k];
+  return e.norm(row) > 0 ? e.value(row, k) / e.norm(row) : 0.0;
+}
+
+// The cosine of row x and question word t, in double.
+double TermDot(const Embeddings& e, const UnseenWords& unseen, uint32_t x, const Question& q,
+               int t) {
+  if (q.rows[t] != Embeddings::kNotFound) return UnitDot(e, x, q.rows[t]);
+  if (e.norm(x) == 0) return 0;
+  const double* u = unseen.unit(q.unseen[t]);
+  double sum = 0;
+  for (uint32_t k = 0; k < e.dim(); ++k) sum += e.value(x, k) / e.norm(x) * u[k];
+  return sum;
+}
+
 // cos'(x, y) = (1 + cos) / 2, in [0, 1].
 double Shifted(double cosine) { return (1 + cosine) / 2; }
 
 Status ReadQuestions(const std::string& path, const WordMatcher& matcher, AnalogyReport* report,
-                     std::vector<Question>* questions) {
+                     std::vector<Question>* questions, UnseenWords* unseen) {
   std::string text;
   SG_RETURN_IF_ERROR(ReadFileToString(path, &text));
   std::istringstream in(text);
@@ -64,7 +112,14 @@ Status ReadQuestions(const std::string& path, const WordMatcher& matcher, Analog
     bool known = true;
     for (int i = 0; i < 4; ++i) {
       q.rows[i] = matcher.Find(words[i]);
-      known = known && q.rows[i] != Embeddings::kNotFound;
+      // The answer must be a candidate; a subword model gives a, b and c
+      // their n-grams' vectors when they are not.
+      if (i < 3 && q.rows[i] == Embeddings::kNotFound) {
+        q.unseen[i] = unseen->Add(matcher, words[i]);
+        known = known && q.unseen[i] != Embeddings::kNotFound;
+      } else {
+        known = known && q.rows[i] != Embeddings::kNotFound;
+      }
     }
     if (!known) continue;
     ++section.seen;
@@ -87,7 +142,8 @@ Status EvaluateAnalogies(const Embeddings& embeddings, const std::string& path,
   report->file = path;
   const WordMatcher matcher(embeddings, options.case_mode, options.restrict_vocab);
   std::vector<Question> questions;
-  SG_RETURN_IF_ERROR(ReadQuestions(path, matcher, report, &questions));
+  UnseenWords unseen;
+  SG_RETURN_IF_ERROR(ReadQuestions(path, matcher, report, &questions, &unseen));
 
   const uint32_t n = matcher.candidates();
   const uint32_t dim = embeddings.dim();
@@ -102,15 +158,17 @@ Status EvaluateAnalogies(const Embeddings& embeddings, const std::string& path,
     const size_t count = std::min(batch, questions.size() - begin);
     queries.assign(count * terms * dim, 0.0f);
     for (size_t q = 0; q < count; ++q) {
-      const auto& r = questions[begin + q].rows;
+      const Question& question = questions[begin + q];
       for (uint32_t k = 0; k < dim; ++k) {
-        if (cosmul) {  // rows a, b, c of the question, one query each
-          for (int t = 0; t < 3; ++t) queries[(t * count + q) * dim + k] = embeddings.unit(r[t])[k];
+        auto u = [&](int t) { return Unit(embeddings, unseen, question, t, k); };
+        if (cosmul) {  // words a, b, c of the question, one query each
+          for (int t = 0; t < 3; ++t) {
+            const uint32_t row = question.rows[t];
+            queries[(t * count + q) * dim + k] =
+                row != Embeddings::kNotFound ? embeddings.unit(row)[k] : static_cast<float>(u(t));
+          }
         } else {
-          auto u = [&](uint32_t row) {
-            return embeddings.norm(row) > 0 ? embeddings.value(row, k) / embeddings.norm(row) : 0.0;
-          };
-          queries[q * dim + k] = static_cast<float>(u(r[1]) - u(r[0]) + u(r[2]));
+          queries[q * dim + k] = static_cast<float>(u(1) - u(0) + u(2));
         }
       }
     }
@@ -132,24 +190,22 @@ Status EvaluateAnalogies(const Embeddings& embeddings, const std::string& path,
       }
       std::vector<uint32_t> excluded;
       for (int t = 0; t < 3; ++t) {
+        if (r[t] == Embeddings::kNotFound) continue;  // no row to exclude
         for (uint32_t v : matcher.Variants(r[t])) excluded.push_back(v);
       }
+      auto dot = [&](uint32_t x, int t) { return TermDot(embeddings, unseen, x, question, t); };
       std::function<double(uint32_t)> exact;
       float tolerance;
       if (cosmul) {
         exact = [&](uint32_t x) {
-          return Shifted(UnitDot(embeddings, x, r[1])) * Shifted(UnitDot(embeddings, x, r[2])) /
-                 (Shifted(UnitDot(embeddings, x, r[0])) + kCosMulEpsilon);
+          return Shifted(dot(x, 1)) * Shifted(dot(x, 2)) / (Shifted(dot(x, 0)) + kCosMulEpsilon);
         };
         // Relative: the scores are ratios of shifted cosines.
         float top = 0;
         for (uint32_t x = 0; x < n; ++x) top = std::max(top, row[x]);
         tolerance = top * 1e-3f + cos_error;
       } else {
-        exact = [&](uint32_t x) {
-          return UnitDot(embeddings, x, r[1]) - UnitDot(embeddings, x, r[0]) +
-                 UnitDot(embeddings, x, r[2]);
-        };
+        exact = [&](uint32_t x) { return dot(x, 1) - dot(x, 0) + dot(x, 2); };
         tolerance = cos_error;
       }
       const uint32_t best = BestCandidate(row, n, excluded, tolerance, exact);

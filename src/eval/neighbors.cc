@@ -10,16 +10,23 @@
 namespace streamglove {
 
 std::vector<Neighbor> NearestNeighbors(const Embeddings& embeddings, const WordMatcher& matcher,
-                                       const std::vector<uint32_t>& plus,
-                                       const std::vector<uint32_t>& minus, uint32_t k) {
+                                       const std::vector<QueryTerm>& plus,
+                                       const std::vector<QueryTerm>& minus, uint32_t k) {
   const uint32_t dim = embeddings.dim(), n = matcher.candidates();
   std::vector<double> query(dim, 0.0);
-  for (const auto* rows : {&plus, &minus}) {
-    const double sign = rows == &plus ? 1 : -1;
-    for (uint32_t r : *rows) {
-      if (embeddings.norm(r) == 0) continue;
-      for (uint32_t j = 0; j < dim; ++j)
-        query[j] += sign * embeddings.value(r, j) / embeddings.norm(r);
+  for (const auto* terms : {&plus, &minus}) {
+    const double sign = terms == &plus ? 1 : -1;
+    for (const QueryTerm& t : *terms) {
+      if (t.row != Embeddings::kNotFound) {
+        if (embeddings.norm(t.row) == 0) continue;
+        for (uint32_t j = 0; j < dim; ++j)
+          query[j] += sign * embeddings.value(t.row, j) / embeddings.norm(t.row);
+        continue;
+      }
+      double norm = 0;
+      for (float x : t.vector) norm += double{x} * x;
+      if (norm == 0) continue;
+      for (uint32_t j = 0; j < dim; ++j) query[j] += sign * t.vector[j] / std::sqrt(norm);
     }
   }
   double length = 0;
@@ -29,9 +36,10 @@ std::vector<Neighbor> NearestNeighbors(const Embeddings& embeddings, const WordM
   for (uint32_t j = 0; j < dim; ++j) q[j] = static_cast<float>(length > 0 ? query[j] / length : 0);
   std::vector<float> scores;
   ScoreCandidates(embeddings, n, q.data(), 1, &scores);
-  for (const auto* rows : {&plus, &minus}) {
-    for (uint32_t r : *rows) {
-      for (uint32_t v : matcher.Variants(r)) {
+  for (const auto* terms : {&plus, &minus}) {
+    for (const QueryTerm& t : *terms) {
+      if (t.row == Embeddings::kNotFound) continue;
+      for (uint32_t v : matcher.Variants(t.row)) {
         if (v < n) scores[v] = -std::numeric_limits<float>::infinity();
       }
     }

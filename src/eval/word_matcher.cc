@@ -38,7 +38,10 @@ bool WordMatcher::Vector(std::string_view word, std::vector<float>* out) const {
       (*out)[k] = static_cast<float>(embeddings_.value(row, k));
     return true;
   }
-  return embeddings_.has_subwords() && embeddings_.WordVector(Key(word), out);
+  if (!embeddings_.has_subwords()) return false;
+  // kInsensitive's vectors keep their case, and so do the n-grams they were
+  // trained with: only kLower's queries are lowercased.
+  return embeddings_.WordVector(mode_ == CaseMode::kLower ? Key(word) : std::string(word), out);
 }
 
 std::vector<uint32_t> WordMatcher::Variants(uint32_t row) const {

@@ -48,7 +48,7 @@ using Clock = std::chrono::steady_clock;
 
 // The fewest n-gram buckets --memory may leave a subword model without
 // --buckets: fewer would hash most n-grams together.
-constexpr uint32_t kMinAutoSubwordBuckets = 10000;
+constexpr uint32_t kMinAutoSubwordBuckets = 1000;
 
 // What starts a device's error lines.
 constexpr char kCudaPurpose[] = "--device cuda";
@@ -115,10 +115,12 @@ Status PlanTrainMemory(const TrainOptions& o, uint32_t cut, size_t staging, size
 }
 
 // A subword model's n-gram index (*index; kept beside the parameters) and
-// its buckets when --buckets is not given: fastText's 2,000,000, or as many
-// as half of what --memory leaves beside the words' rows at `dim` (a
-// budget's largest), the index, `held` (other host memory held with the
-// parameters) and the smallest blocks.
+// its buckets when --buckets is not given: fastText's 2,000,000, or fewer:
+// as many as half of what --memory leaves beside the words' rows at `dim`
+// (a budget's largest), the index, `held` (other host memory held with the
+// parameters) and the smallest blocks; and no more than the words' n-grams
+// (repeats counted), since more buckets than n-grams hold rows that nothing
+// trains but every checkpoint writes.
 Status PlanSubwords(const std::vector<VocabEntry>& vocab, uint32_t cut, uint32_t dim, size_t held,
                     TrainOptions* o, std::unique_ptr<SubwordIndex>* index, TrainStats* stats) {
   if (!o->subwords.enabled) return Status::OK();
@@ -139,9 +141,12 @@ Status PlanSubwords(const std::vector<VocabEntry>& vocab, uint32_t cut, uint32_t
           "--no-subwords",
           FormatBytes(o->memory_bytes), dim));
     }
-    if (fit < kDefaultSubwordBuckets) {
-      o->subwords.buckets = static_cast<uint32_t>(fit);
-      *index = std::make_unique<SubwordIndex>(vocab, cut, o->subwords);  // the other buckets
+    const uint64_t buckets =
+        std::min<uint64_t>({kDefaultSubwordBuckets, fit, (*index)->ngram_total()});
+    if (buckets < kDefaultSubwordBuckets) {
+      o->subwords.buckets = static_cast<uint32_t>(std::max<uint64_t>(buckets, 1));
+      index->reset();  // before its successor: never two in memory
+      *index = std::make_unique<SubwordIndex>(vocab, cut, o->subwords);
     }
   }
   stats->subword_buckets = o->subwords.buckets;

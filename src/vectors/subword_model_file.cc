@@ -34,14 +34,22 @@ class ChecksummedWriter {
   uint32_t crc_ = 0;
 };
 
-// The buckets some word of the first `count` of `vocab` uses, ascending.
+// The buckets some word of the first `count` of `vocab` uses, ascending
+// (marked in a bitmap, a bit a bucket: the memory plan does not hold a list
+// of every word's n-grams twice).
 std::vector<uint32_t> UsedBuckets(const std::vector<VocabEntry>& vocab, uint32_t count,
                                   const SubwordOptions& o) {
+  std::vector<bool> used(o.buckets);
+  std::vector<uint32_t> word;
+  for (uint32_t i = 0; i < count; ++i) {
+    word.clear();
+    AppendNgramBuckets(vocab[i].word, o.min_n, o.max_n, o.buckets, &word);
+    for (uint32_t b : word) used[b] = true;
+  }
   std::vector<uint32_t> buckets;
-  for (uint32_t i = 0; i < count; ++i)
-    AppendNgramBuckets(vocab[i].word, o.min_n, o.max_n, o.buckets, &buckets);
-  std::sort(buckets.begin(), buckets.end());
-  buckets.erase(std::unique(buckets.begin(), buckets.end()), buckets.end());
+  for (uint32_t b = 0; b < o.buckets; ++b) {
+    if (used[b]) buckets.push_back(b);
+  }
   return buckets;
 }
 

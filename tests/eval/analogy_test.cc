@@ -154,3 +154,59 @@ TEST_CASE("Analogy answers equal a brute-force double computation on random vect
     }
   }
 }
+
+TEST_CASE("A subword model answers questions whose a b c it never saw, among its words",
+          "[eval][subwords]") {
+  TestDir d("sg-eval-");
+  const ToySubwordModel toy(11);
+  const std::string path = d.path() + "/toy.model";
+  REQUIRE(toy.Write(path).ok());
+  const Embeddings e = Load(path);
+  const uint32_t n = ToySubwordModel::kWords;
+  // Questions of vocabulary words and unseen ones; each answer brute force
+  // in double over the vectors computed here, the known question words
+  // excluded, the unseen ones excluding nothing.
+  std::mt19937 rng(4);
+  std::string right, wrong;
+  uint32_t unseen_words = 0;
+  for (int q = 0; q < 60; ++q) {
+    std::array<std::string, 3> w;
+    for (std::string& x : w) {
+      x = rng() % 2 == 0 ? toy.vocab[rng() % n].word : ToySubwordModel::RandomWord(&rng);
+      unseen_words += e.Find(x) == Embeddings::kNotFound;
+    }
+    const auto va = toy.Vector(w[0]), vb = toy.Vector(w[1]), vc = toy.Vector(w[2]);
+    uint32_t best = 0;
+    double top = -std::numeric_limits<double>::infinity();
+    for (uint32_t x = 0; x < n; ++x) {
+      const std::string& word = toy.vocab[x].word;
+      if (word == w[0] || word == w[1] || word == w[2]) continue;
+      const auto vx = toy.Vector(word);
+      const double score = Cosine(vx, vb) - Cosine(vx, va) + Cosine(vx, vc);
+      if (score > top) {
+        top = score;
+        best = x;
+      }
+    }
+    const std::string abc = fmt::format("{} {} {} ", w[0], w[1], w[2]);
+    right += abc + toy.vocab[best].word + "\n";
+    wrong += abc + toy.vocab[(best + 1) % n].word + "\n";
+  }
+  REQUIRE(unseen_words > 30);
+  AnalogyOptions o;
+  o.case_mode = CaseMode::kExact;
+  AnalogyReport report;
+  REQUIRE(EvaluateAnalogies(e, d.Write("right.txt", right), o, &report).ok());
+  CHECK(report.total.questions == 60);
+  CHECK(report.total.seen == 60);
+  CHECK(report.total.correct == 60);
+  REQUIRE(EvaluateAnalogies(e, d.Write("wrong.txt", wrong), o, &report).ok());
+  CHECK(report.total.seen == 60);
+  CHECK(report.total.correct == 0);
+  // An answer outside the vocabulary is still a question skipped.
+  const std::string unseen_answer =
+      fmt::format("{} {} {} zzzz\n", toy.vocab[0].word, toy.vocab[1].word, toy.vocab[2].word);
+  REQUIRE(EvaluateAnalogies(e, d.Write("unseen.txt", unseen_answer), o, &report).ok());
+  CHECK(report.total.questions == 1);
+  CHECK(report.total.seen == 0);
+}

@@ -29,3 +29,30 @@ TEST_CASE("Nearest neighbours by cosine, best first, query words excluded", "[ev
                    .at(0)
                    .row) == "queen");
 }
+
+TEST_CASE("A subword model's unseen query word is its n-grams' vector", "[eval][subwords]") {
+  TestDir d("sg-eval-");
+  const ToySubwordModel toy(12);
+  const std::string path = d.path() + "/toy.model";
+  REQUIRE(toy.Write(path).ok());
+  const Embeddings e = Load(path);
+  const WordMatcher m(e, CaseMode::kExact, 0);
+  std::mt19937 rng(5);
+  for (int q = 0; q < 20; ++q) {
+    std::string word = ToySubwordModel::RandomWord(&rng);
+    if (m.Find(word) != Embeddings::kNotFound) continue;
+    INFO(word);
+    std::vector<float> v;
+    REQUIRE(m.Vector(word, &v));
+    const std::vector<double> expected = toy.Vector(word);
+    for (uint32_t k = 0; k < e.dim(); ++k) CHECK(v[k] == Approx(expected[k]).margin(1e-6));
+    // Every row a candidate (no query row to exclude), by cosine, best first.
+    const auto n = NearestNeighbors(e, m, {QueryTerm(v)}, {}, e.size());
+    REQUIRE(n.size() == e.size());
+    for (const Neighbor& x : n) {
+      const double cosine = Cosine(toy.Vector(e.word(x.row)), expected);
+      CHECK(x.cosine == Approx(cosine).margin(1e-5));
+    }
+    for (size_t i = 1; i < n.size(); ++i) CHECK(n[i - 1].cosine >= n[i].cosine);
+  }
+}

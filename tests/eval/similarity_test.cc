@@ -41,3 +41,27 @@ TEST_CASE("Similarity files: CRLF, no final newline, unknown words, malformed li
   CHECK(EvaluateAnalogies(e, questions, AnalogyOptions(), &a).message() ==
         questions + ": line 2: expected four words: 'man king woman'");
 }
+
+TEST_CASE("A subword model answers every pair: cosines of n-gram vectors", "[eval][subwords]") {
+  TestDir d("sg-eval-");
+  const ToySubwordModel toy(13);
+  const std::string path = d.path() + "/toy.model";
+  REQUIRE(toy.Write(path).ok());
+  const Embeddings e = Load(path);
+  std::mt19937 rng(6);
+  std::string pairs;
+  std::vector<double> human, cosines;
+  for (int i = 0; i < 50; ++i) {
+    const std::string a = ToySubwordModel::RandomWord(&rng);
+    const std::string b =
+        i % 3 == 0 ? toy.vocab[rng() % toy.vocab.size()].word : ToySubwordModel::RandomWord(&rng);
+    human.push_back(static_cast<double>(rng() % 1000) / 100);
+    cosines.push_back(Cosine(toy.Vector(a), toy.Vector(b)));
+    pairs += fmt::format("{}\t{}\t{}\n", a, b, human.back());
+  }
+  SimilarityReport report;
+  REQUIRE(EvaluateSimilarity(e, d.Write("pairs.txt", pairs), CaseMode::kExact, &report).ok());
+  CHECK(report.pairs == 50);
+  CHECK(report.seen == 50);
+  CHECK(report.spearman == Approx(Spearman(human, cosines)).margin(1e-9));
+}

@@ -288,3 +288,38 @@ def test_a_subsample_outside_0_1_is_refused(corpus, tmp_path, subsample):
     with pytest.raises(streamglove.Error, match="subsample"):
         streamglove.ingest(str(tmp_path / "s"), [str(corpus)], subsample=subsample)
     assert os.listdir(tmp_path) == []
+
+
+def fnv1a_fasttext(ngram):
+    """fastText's hash, written again here: FNV-1a over bytes sign-extended."""
+    h = 2166136261
+    for b in ngram.encode("utf-8"):
+        h ^= (b - 256 if b > 127 else b) & 0xFFFFFFFF
+        h = (h * 16777619) & 0xFFFFFFFF
+    return h
+
+
+def test_char_ngrams_are_fasttexts_scheme():
+    for word in ["where", "café", "東京", "a"]:
+        wrapped = "<" + word + ">"
+        expected = [wrapped[i:i + n] for i in range(len(wrapped)) for n in range(3, 7)
+                    if i + n <= len(wrapped)]
+        got = streamglove.char_ngrams(word, 3, 6, 2000000)
+        assert [g for g, _ in got] == expected
+        assert [b for _, b in got] == [fnv1a_fasttext(g) % 2000000 for g in expected]
+
+
+def test_a_subword_model_answers_words_outside_the_vocabulary(store, tmp_path):
+    path, _ = store
+    out = tmp_path / "v.txt"
+    streamglove.train(str(path), str(out), objective="sgns", dim=8, epochs=1, threads=1)
+    words, matrix = streamglove.load_vectors(str(out))
+    found, vectors = streamglove.word_vectors(str(out) + ".model", [words[3], "zzzunseen"])
+    assert found == [True, True]
+    assert np.allclose(vectors[0], matrix[3], atol=1e-6)  # the text file: 6 decimals
+    assert np.any(vectors[1] != 0)
+    found, _ = streamglove.word_vectors(str(out), ["zzzunseen"])
+    assert found == [False]
+    streamglove.train(str(path), str(tmp_path / "w.txt"), objective="sgns", dim=8, epochs=1,
+                      threads=1, subwords=False)
+    assert not (tmp_path / "w.txt.model").exists()

@@ -651,16 +651,20 @@ TEST_CASE("Subword buckets take at most half of --memory unless given", "[train]
   TrainOptions o = f.Options();
   o.epochs = 1;
   o.subwords.chosen = o.subwords.enabled = true;
-  // dim 16: rows of 32 floats; GloVe's n-grams keep rows and sums, 256
-  // bytes a bucket. They get half of what the smallest blocks (32 MiB), the
-  // words' rows (4 x 799 x 128 bytes) and the index (under 100 KiB) leave.
+  // As many buckets as the words have n-grams, when the memory holds them.
   f.Run("auto.txt", o, &stats);
-  const size_t half = ((64 << 20) - (32 << 20) - 4 * 799 * 128) / 2;
-  CHECK(stats.subword_buckets * size_t{256} <= half);
-  CHECK(stats.subword_buckets * size_t{256} > half - (100 << 10));
-  o.memory_bytes = size_t{1} << 30;
-  f.Run("auto-1g.txt", o, &stats);
-  CHECK(stats.subword_buckets == kDefaultSubwordBuckets);
+  CHECK(stats.subword_buckets == stats.subword_ngrams);
+  // dim 512: rows of 528 floats; GloVe's n-grams keep rows and sums, 4,224
+  // bytes a bucket. They get half of what the smallest blocks (32 MiB), the
+  // words' rows (4 x 799 x 2,112 bytes) and the index (under 100 KiB) leave.
+  o.dim = 512;
+  o.memory_bytes = 48 << 20;
+  f.Run("auto-48m.txt", o, &stats);
+  const size_t half = ((48 << 20) - (32 << 20) - 4 * 799 * 2112) / 2;
+  CHECK(stats.subword_buckets < stats.subword_ngrams);
+  CHECK(stats.subword_buckets * size_t{4224} <= half);
+  CHECK(stats.subword_buckets * size_t{4224} > half - (100 << 10));
+  o.dim = 16;
   // Given buckets that the memory cannot hold are refused, naming it.
   o.memory_bytes = 64 << 20;
   o.subwords.buckets = 400000;  // 100 MB
