@@ -3,7 +3,9 @@
 # skip-gram (Debian's `fasttext`, subwords off) trains 5 epochs and its wall
 # time is the budget; gensim's Word2Vec skip-gram trains 5 epochs beside it;
 # streamglove ingests the corpus and runs `train --budget (budget - ingest)`
-# with nothing else given, so the objective, dim and epochs are its own choice.
+# with nothing else given but --no-subwords (words as atoms, as the peers
+# here; bench/subwords.sh compares subwords), so the objective, dim and
+# epochs are its own choice.
 # Its store holds word2vec's windows (`ingest --window 5 --subsample t`, the
 # peers' -ws and -t: windows formed after subsampling, so they reach past the
 # words dropped); with -p it also trains, as system streamglove-pairs, on a
@@ -104,7 +106,8 @@ run_ours() {
   ingest_seconds=$(elapsed "$start")
   train_budget=$(awk -v b="$budget" -v i="$ingest_seconds" 'BEGIN { printf "%.1f", b - i }')
   sg_time "$work/$system.time" "$SG_BIN" train --store "$work/store" -o "$work/$system-$seed.txt" \
-    --budget "${train_budget}s" --threads "$threads" --seed "$seed" -q 2>"$work/$system-$seed.err"
+    --budget "${train_budget}s" --threads "$threads" --seed "$seed" --no-subwords -q \
+    2>"$work/$system-$seed.err"
   seconds=$(elapsed "$start")
   plan=$(awk -F'\t' '$1 == "objective" || $1 == "dim" || $1 == "epochs" { printf "%s %s, ", $1, $2 }' \
     "$work/$system-$seed.txt.plan")
@@ -120,7 +123,7 @@ run_embed() {
   start=$(now)
   sg_time "$work/embed.time" "$SG_BIN" embed "${ingest_flags[@]}" "${ingest_inputs[@]}" \
     -o "$work/embed-$seed.txt" --budget "${budget}s" --threads "$threads" --seed "$seed" \
-    2>"$work/embed-$seed.err"
+    --no-subwords 2>"$work/embed-$seed.err"
   seconds=$(elapsed "$start")
   plan=$(awk -F'\t' '$1 == "objective" || $1 == "dim" || $1 == "epochs" { printf "%s %s, ", $1, $2 }' \
     "$work/embed-$seed.txt.plan")

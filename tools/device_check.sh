@@ -153,14 +153,17 @@ kernels() {
   say "| device | $("$bin" train --store "$c/store" --device cuda --dim 8 --epochs 1 -o "$work/probe.txt" 2>&1 | tail -1) | | | |"
   local objective
   for objective in glove sgns; do
-    local args=(--store "$c/store" --objective "$objective" --dim 40 --epochs 1 --seed 3 --memory 2G)
+    # Words as atoms on both sides: the device trains no subwords.
+    local args=(--store "$c/store" --objective "$objective" --dim 40 --epochs 1 --seed 3 --memory 2G
+      --no-subwords)
     train "seq-cpu-$objective" "${args[@]}" --threads 1 -o "$work/seq-cpu-$objective.txt" >>"$log" &&
       train "seq-gpu-$objective" "${args[@]}" --device cuda --device-sequential \
         -o "$work/seq-gpu-$objective.txt" >>"$log" || return 1
     say "| $objective: --device-sequential vs --threads 1 (planted corpus, dim 40, 1 epoch) | largest difference $(vector_difference "$work/seq-gpu-$objective.txt" "$work/seq-cpu-$objective.txt") | | | |"
     local epochs=10
     [ "$objective" = glove ] || epochs=3
-    args=(--store "$c/store" --objective "$objective" --dim 50 --epochs "$epochs" --seed 1 --memory 4G)
+    args=(--store "$c/store" --objective "$objective" --dim 50 --epochs "$epochs" --seed 1 --memory 4G
+      --no-subwords)
     train "planted-gpu-$objective" "${args[@]}" --device cuda --threads 16 -o "$work/planted-gpu-$objective.txt" >>"$log" &&
       train "planted-cpu-$objective" "${args[@]}" --threads 16 -o "$work/planted-cpu-$objective.txt" >>"$log" || return 1
     local g p
@@ -231,7 +234,7 @@ run() {
   [ "${QUICK:-0}" = 0 ] || { e50=1 e300=1 esg=1 train_threads="2" ingest_threads="1 2"; }
   step "GloVe dim 50, $e50 epochs" 100 wiki glove50 "GloVe dim 50, $e50 epochs (glove-demo)" "$work/wiki15" --preset glove-demo --epochs "$e50"
   step "GloVe dim 300, $e300 epochs" 90 wiki glove300 "GloVe dim 300, $e300 epochs" "$work/wiki15" --dim 300 --epochs "$e300" --x-max 10
-  step "SGNS dim 100, $esg epochs" 100 wiki sgns100 "SGNS dim 100, $esg epochs (window 5, subsampled)" "$work/wiki5" --objective sgns --dim 100 --epochs "$esg"
+  step "SGNS dim 100, $esg epochs" 100 wiki sgns100 "SGNS dim 100, $esg epochs (window 5, subsampled)" "$work/wiki5" --objective sgns --dim 100 --epochs "$esg" --no-subwords
   say ""
   if [ "${GPU_ONLY:-0}" = 1 ]; then
     say "total: $SECONDS s"

@@ -194,8 +194,9 @@ struct TrainStats {
 };
 
 // Named settings (docs/benchmarks.md has the measurements behind them). A
-// preset sets the objective, dim, epochs and x_max; flags given explicitly
-// override it.
+// preset sets the objective, dim, epochs and x_max, and trains words as
+// atoms (what it was measured with: subwords take longer an epoch); flags
+// given explicitly override it.
 struct TrainPreset {
   const char* name;
   const char* description;

@@ -207,6 +207,7 @@ Status TrainCommand::Validate() {
     if (app_->get_option("--dim")->count() == 0) options_.dim = p->dim;
     if (app_->get_option("--epochs")->count() == 0) options_.epochs = p->epochs;
     if (app_->get_option("--x-max")->count() == 0) options_.x_max = p->x_max;
+    options_.subwords.chosen = true;  // words as atoms, unless --subwords was given
   }
   SG_RETURN_IF_ERROR(ParseMemoryFlag(memory_, &options_.memory_bytes));
   ParseObjective(objective_, &options_.objective);  // checked by IsMember
