@@ -195,7 +195,9 @@ partly() { "$bin" stats --store grown --json | python3 -c 'import json,sys; prin
 # Left partly ingested (stopped by SIGINT at a batch's end), the file grows
 # again: the rerun finishes all of it.
 # (--memory 100M: chunks of 800 KB, so a batch ends before the input's end.)
-for delay in 0.05 0.1 0.15 0.2 0.3 0.4 0.6 0.8 1.0 1.5; do
+# Each try adds more text to count, so later ones have longer to be caught
+# in; the delays repeat, as a loaded machine moves where a batch ends.
+for delay in 0.05 0.1 0.15 0.2 0.3 0.4 0.6 0.8 1.0 1.5 0.25 0.35 0.5 0.7 0.9 1.2 2.0 3.0 4.0 6.0 0.3 0.5 0.8; do
   [ "$(partly)" = True ] && break
   cat part3.txt part2.txt part3.txt part2.txt >> grow.txt
   "$bin" ingest --store grown grow.txt --window 5 --memory 100M --batch-size 64K -q 2> /dev/null &
@@ -229,8 +231,11 @@ echo "a changed file is refused: $(cat changed.err)"
 # says so and names the way forward, --force too; --abandon-partial keeps
 # the counts of the part read (an input of those bytes) and counts the new
 # content, as one ingest of that part and of the new file would.
-cp big.txt partial.txt
-for delay in 0.3 0.6 1 1.5 2 3; do
+# Long enough to be caught mid-count on a fast machine (8 MB took under 0.3 s).
+cat big.txt big.txt big.txt big.txt > partial.txt
+# Fine steps: the window between the vocabulary pass and the last batch is
+# short, and where it falls moves with the machine.
+for delay in 0.3 0.6 1 1.5 2 3 0.4 0.5 0.7 0.8 0.9 1.1 1.2 1.3 1.7 2.5; do
   rm -rf partial
   "$bin" ingest --store partial partial.txt --window 5 --memory 100M --batch-size 64K -q 2>/dev/null &
   pid=$!
