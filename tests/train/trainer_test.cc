@@ -31,6 +31,11 @@ using namespace streamglove::test;
 
 namespace {
 
+// A budget that leaves time to train after its four dims' measurement
+// (about 2.5 s with skip-gram's n-gram rows), on a busy machine too: a run
+// that trains nothing is an error.
+constexpr double kBudgetPastMeasuring = 5;
+
 std::vector<std::pair<std::string, std::vector<float>>> ParseText(const std::string& text,
                                                                   bool header) {
   std::vector<std::pair<std::string, std::vector<float>>> rows;
@@ -333,9 +338,7 @@ TEST_CASE("A budget trains skip-gram on a store subsampled before windowing, wha
   IngestOptions wide_subsampled = wide;
   wide_subsampled.subsample = 1e-3;
   TrainOptions o = f.Options();
-  // Time to train after the four dims' measurement, on a busy machine too:
-  // a run that trains nothing is an error.
-  o.budget_seconds = 4;
+  o.budget_seconds = kBudgetPastMeasuring;
   TrainStats stats;
   REQUIRE(Train(f.IngestCorpus("wide", wide), f.dir.path() + "/g.txt", o, &stats).ok());
   CHECK(stats.objective == Objective::kGlove);  // window 15: GloVe's counts
@@ -381,7 +384,7 @@ TEST_CASE("A budget plans from the store, trains its plan, and a resume finishes
   TrainFixture f;  // window 10: the budget's objective is skip-gram
   TrainStats stats;
   TrainOptions o = f.Options();
-  o.budget_seconds = 3;
+  o.budget_seconds = kBudgetPastMeasuring;
   o.epochs = 999;  // ignored with a budget
   const std::string vectors = f.Run("b.txt", o, &stats);
   REQUIRE(stats.budget_planned);
