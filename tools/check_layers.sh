@@ -15,7 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # A stage's output format and writer come before the stage that writes it:
 # store before cooccur, vectors before train.
-LAYERS=(util corpus vocab store cooccur vectors train eval plot cli)
+LAYERS=(util corpus vocab store cooccur phrases vectors train eval plot cli)
 rank() {
   local i
   for i in "${!LAYERS[@]}"; do

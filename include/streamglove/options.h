@@ -11,12 +11,15 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <string>
 #include <string_view>
 
 #include "streamglove/status.h"
 
 namespace streamglove {
+
+class PhraseList;
 
 // How an input's bytes (after decompression) are read as documents.
 enum class InputFormat {
@@ -149,6 +152,10 @@ struct CorpusOptions {
   // skip_bad_records they are skipped and counted instead (a text line longer
   // than a chunk is skipped chunk by chunk). Default: false.
   bool skip_bad_records = false;
+
+  // Phrases joined before counting (streamglove/phrases.h), or null for
+  // none. A store records the list it was counted with. Default: null.
+  std::shared_ptr<const PhraseList> phrases;
 };
 
 // The vocabulary pass (`streamglove vocab`).

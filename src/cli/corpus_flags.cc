@@ -1,10 +1,11 @@
 #include "cli/corpus_flags.h"
 
+#include "streamglove/phrases.h"
 #include "streamglove/units.h"
 
 namespace streamglove {
 
-void CorpusFlags::Register(CLI::App* app) {
+void CorpusFlags::Register(CLI::App* app, bool phrases) {
   app->add_option("INPUT", inputs_,
                   "Corpus files (.txt, .zst, .gz, .xz, .bz2; .jsonl[.zst|...] as JSONL, "
                   ".wet[.gz|...] as WET), directories "
@@ -33,6 +34,11 @@ void CorpusFlags::Register(CLI::App* app) {
       "Skip and count text lines with invalid UTF-8 or NUL bytes, malformed JSONL records and "
       "malformed WARC records "
       "(default: the first one is an error)");
+  if (phrases) {
+    app->add_option("--phrases", phrases_,
+                    "Join the phrases of this list (`streamglove phrases` writes one) into one "
+                    "token each before counting: new york -> new_york");
+  }
 }
 
 Status CorpusFlags::Resolve(CorpusOptions* options, std::vector<InputFile>* inputs) const {
@@ -57,6 +63,7 @@ Status CorpusFlags::ResolveOptions(CorpusOptions* options) const {
   if (Status s = ParseByteSize(max_line_, &options->max_record_bytes); !s.ok()) {
     return Status::InvalidArgument("--max-line-bytes: " + s.message());
   }
+  if (!phrases_.empty()) SG_RETURN_IF_ERROR(PhraseList::Read(phrases_, &options->phrases));
   return ValidateCorpusOptions(*options);
 }
 

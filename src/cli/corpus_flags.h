@@ -1,4 +1,5 @@
-// Flags shared by every command that reads a corpus (vocab, ingest).
+// Flags shared by every command that reads a corpus (vocab, ingest, embed,
+// phrases).
 #ifndef STREAMGLOVE_CLI_CORPUS_FLAGS_H_
 #define STREAMGLOVE_CLI_CORPUS_FLAGS_H_
 
@@ -15,8 +16,9 @@ namespace streamglove {
 
 class CorpusFlags {
  public:
-  // Registers INPUT... and the reading/tokenizing flags on `app`.
-  void Register(CLI::App* app);
+  // Registers INPUT... and the reading/tokenizing flags on `app`, with
+  // --phrases (a list joined before counting) unless `!phrases`.
+  void Register(CLI::App* app, bool phrases = true);
   // Fills *options and expands the inputs; errors are usage errors.
   Status Resolve(CorpusOptions* options, std::vector<InputFile>* inputs) const;
   // The two halves of Resolve(): the options alone (the same on every rank
@@ -32,6 +34,7 @@ class CorpusFlags {
   bool lowercase_ = CorpusOptions().lowercase;
   bool skip_bad_records_ = CorpusOptions().skip_bad_records;
   std::string max_line_ = FormatByteSize(CorpusOptions().max_record_bytes);
+  std::string phrases_;
 };
 
 // Parses --memory and --threads style values shared by commands.

@@ -13,6 +13,7 @@
 #include "cli/embed_command.h"
 #include "cli/eval_commands.h"
 #include "cli/mpi_launch.h"
+#include "cli/phrases_command.h"
 #include "cli/plot_command.h"
 #include "cli/store_commands.h"
 #include "cli/train_command.h"
@@ -39,6 +40,7 @@ int main(int argc, char** argv) {
   std::vector<std::unique_ptr<Command>> commands;
   commands.push_back(std::make_unique<VocabCommand>(&app));
   commands.push_back(std::make_unique<IngestCommand>(&app));
+  commands.push_back(std::make_unique<PhrasesCommand>(&app));
   commands.push_back(std::make_unique<StatsCommand>(&app));
   commands.push_back(std::make_unique<DumpCommand>(&app));
   commands.push_back(std::make_unique<VerifyCommand>(&app));

@@ -11,6 +11,7 @@
 #include "cooccur/fixed_point.h"
 #include "corpus/fingerprint.h"
 #include "store/store_tuning.h"
+#include "streamglove/phrases.h"
 #include "streamglove/units.h"
 #include "streamglove/vocab_file.h"
 #include "streamglove/vocabulary.h"
@@ -64,6 +65,8 @@ StoreConfig IngestStoreConfig(const CorpusOptions& corpus, const IngestOptions& 
   c.tokenizer = TokenizerKindName(corpus.tokenizer);
   c.lowercase = corpus.lowercase;
   c.json_field = corpus.json_field;
+  if (corpus.phrases != nullptr && !corpus.phrases->empty())
+    c.phrases = corpus.phrases->fingerprint();
   // Keep probabilities depend on the counts, and a vocabulary file states
   // the vocabulary: both fix it.
   c.fixed_vocabulary =
@@ -99,6 +102,14 @@ Status CheckStoreCompatible(const std::string& dir, const StoreConfig& have,
     return differs("--lowercase", fmt::to_string(have.lowercase), fmt::to_string(want.lowercase));
   if (have.json_field != want.json_field)
     return differs("--json-field", have.json_field, want.json_field);
+  if (have.phrases != want.phrases) {
+    const auto list = [](const std::string& f) {
+      return f.empty() ? std::string("no phrases") : "the phrase list " + f;
+    };
+    return Status::InvalidArgument(
+        fmt::format("{}: the store's tokens were joined with {}; this run joins {} (--phrases)",
+                    dir, list(have.phrases), list(want.phrases)));
+  }
   if (!have.fixed_vocabulary && want.fixed_vocabulary) {
     return Status::InvalidArgument(
         fmt::format("{}: the store's vocabulary grows with every input; --fixed-vocab and "

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "corpus/phrase_joiner.h"
 #include "corpus/utf8.h"
 
 namespace streamglove {
@@ -45,6 +46,7 @@ std::string LineProblem(std::string_view line, bool cut_front, bool cut_back, si
 ChunkTokenizer::ChunkTokenizer(const CorpusOptions& options, const std::vector<InputFile>* inputs)
     : inputs_(inputs),
       skip_bad_records_(options.skip_bad_records),
+      phrases_(options.phrases != nullptr && !options.phrases->empty() ? options.phrases : nullptr),
       tokenizer_(options),
       json_(options.json_field) {}
 
@@ -65,6 +67,14 @@ Status ChunkTokenizer::BadRecord(const Chunk& chunk, uint64_t offset, const std:
 }
 
 Status ChunkTokenizer::Tokenize(const Chunk& chunk, TokenSink* sink) {
+  if (phrases_ == nullptr) return TokenizeFormat(chunk, sink);
+  PhraseJoiner joiner(phrases_.get(), sink);
+  const Status s = TokenizeFormat(chunk, &joiner);
+  joiner.Flush();
+  return s;
+}
+
+Status ChunkTokenizer::TokenizeFormat(const Chunk& chunk, TokenSink* sink) {
   switch (chunk.format) {
     case InputFormat::kJsonl:
       return TokenizeJsonl(chunk, sink);

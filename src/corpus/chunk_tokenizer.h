@@ -14,10 +14,12 @@
 
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <vector>
 
 #include "corpus/jsonl_field.h"
 #include "streamglove/corpus_reader.h"
+#include "streamglove/phrases.h"
 #include "streamglove/tokenizer.h"
 
 namespace streamglove {
@@ -38,8 +40,9 @@ class ChunkTokenizer {
   // `inputs` must outlive this object.
   ChunkTokenizer(const CorpusOptions& options, const std::vector<InputFile>* inputs);
 
-  // Emits the chunk's tokens and document ends to *sink. A bad record is a
-  // Corruption naming the file and byte offset, unless skipped.
+  // Emits the chunk's tokens (joined by the options' phrases, if any) and
+  // document ends to *sink. A bad record is a Corruption naming the file and
+  // byte offset, unless skipped.
   Status Tokenize(const Chunk& chunk, TokenSink* sink);
 
   const TokenizerStats& stats() const { return tokenizer_.stats(); }
@@ -50,6 +53,7 @@ class ChunkTokenizer {
   const std::string& first_bad_reason() const { return first_bad_reason_; }
 
  private:
+  Status TokenizeFormat(const Chunk& chunk, TokenSink* sink);
   Status TokenizeText(const Chunk& chunk, TokenSink* sink);
   Status TokenizeJsonl(const Chunk& chunk, TokenSink* sink);
   Status TokenizeWet(const Chunk& chunk, TokenSink* sink);
@@ -58,6 +62,7 @@ class ChunkTokenizer {
 
   const std::vector<InputFile>* inputs_;
   const bool skip_bad_records_;
+  const std::shared_ptr<const PhraseList> phrases_;  // null when none are joined
   Tokenizer tokenizer_;
   JsonlField json_;
   uint64_t bad_records_ = 0;

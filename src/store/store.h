@@ -74,6 +74,9 @@ struct StoreConfig {
   std::string tokenizer = "whitespace";
   bool lowercase = false;
   std::string json_field = "text";
+  // The fingerprint of the phrase list its tokens were joined with
+  // (PhraseList::fingerprint), or empty for none.
+  std::string phrases;
   // The vocabulary is the one chosen at creation, with its counts and order
   // (ids are ranks): tokens outside it are dropped before windowing
   // (Stanford GloVe's cooccur). Otherwise every token is counted and an

@@ -20,9 +20,13 @@ constexpr uint64_t kConfigSubsampled = 16;
 // Version 2: the vocabulary was fixed at creation (out-of-vocabulary tokens
 // dropped); without it the store grows. Version 1 stores are all fixed.
 constexpr uint64_t kConfigFixedVocabulary = 32;
+// Counted with a phrase list joining tokens (streamglove/phrases.h): its
+// fingerprint follows the other fields, length-prefixed. A build older
+// than phrases refuses such a store (an unknown flag).
+constexpr uint64_t kConfigPhrases = 64;
 constexpr uint64_t kConfigFlags = kConfigSymmetric | kConfigDistanceWeighting | kConfigLowercase |
                                   kConfigLinearWeighting | kConfigSubsampled |
-                                  kConfigFixedVocabulary;
+                                  kConfigFixedVocabulary | kConfigPhrases;
 
 // Input record flag bits (version 2; on disk: never change).
 constexpr uint64_t kInputEndsAtDocumentEnd = 1;
@@ -103,7 +107,8 @@ void EncodeConfig(const StoreConfig& config, std::string* out) {
           (config.weighting == DistanceWeighting::kLinear ? kConfigLinearWeighting : 0) |
           (config.lowercase ? kConfigLowercase : 0) |
           (config.subsample > 0 ? kConfigSubsampled : 0) |
-          (config.fixed_vocabulary && config.format_version >= 2 ? kConfigFixedVocabulary : 0));
+          (config.fixed_vocabulary && config.format_version >= 2 ? kConfigFixedVocabulary : 0) |
+          (config.phrases.empty() ? 0 : kConfigPhrases));
   PutVarint64(out, config.scale);
   PutLengthPrefixed(out, config.tokenizer);
   PutLengthPrefixed(out, config.json_field);
@@ -112,6 +117,7 @@ void EncodeConfig(const StoreConfig& config, std::string* out) {
     PutVarint64(out, config.min_count);
     PutVarint64(out, config.max_vocab);
   }
+  if (!config.phrases.empty()) PutLengthPrefixed(out, config.phrases);
 }
 
 bool DecodeConfigVersion(std::string_view value, uint32_t* format_version) {
@@ -145,6 +151,8 @@ bool DecodeConfig(std::string_view value, StoreConfig* config) {
   } else if (!r.Varint(&c.min_count) || !r.Varint(&c.max_vocab) || c.min_count == 0) {
     return false;
   }
+  if ((flags & kConfigPhrases) != 0 && (!r.LengthPrefixed(&c.phrases) || c.phrases.empty()))
+    return false;
   if (!r.AtEnd()) return false;
   c.fixed_vocabulary = (flags & kConfigFixedVocabulary) != 0;
   c.symmetric = (flags & kConfigSymmetric) != 0;
