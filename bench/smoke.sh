@@ -42,6 +42,7 @@ checks=(
   "ingest_invariance||^same contents: by-shard"
   "long_tail||^store: [0-9]+ bytes, [0-9]+ non-zero pairs"
   "readers||^zstd +[0-9.]+M +zstd -dc"
+  "phrases|-g 0.002|^generated 0.002 GB x2, 1G +[0-9.]+ s"
   "presets||^sgns-demo-time +[0-9.]+ s \\(ingest"
   "row_balance|-n 2|^addition: .* the even share"
   "scale|-w $work/scale|^gen-0\.002GB train +[0-9.]+ M pairs/s"
