@@ -21,6 +21,7 @@
 #include "streamglove/embeddings.h"
 #include "streamglove/ingest.h"
 #include "streamglove/interrupt.h"
+#include "streamglove/phrases.h"
 #include "streamglove/subwords.h"
 #include "streamglove/train.h"
 
@@ -96,9 +97,10 @@ Enum Pick(const std::string& what, const std::string& name, std::initializer_lis
   throw StatusError{Status::InvalidArgument(what + ": '" + name + "' is none of " + names)};
 }
 
+// phrases: a phrase list's path, or empty for none.
 CorpusOptions MakeCorpusOptions(const std::string& input_format, const std::string& tokenizer,
                                 bool lowercase, const std::string& json_field,
-                                bool skip_bad_records) {
+                                bool skip_bad_records, const std::string& phrases = "") {
   CorpusOptions c;
   c.format = Pick("input_format", input_format,
                   {InputFormat::kAuto, InputFormat::kText, InputFormat::kJsonl, InputFormat::kWet},
@@ -109,6 +111,7 @@ CorpusOptions MakeCorpusOptions(const std::string& input_format, const std::stri
   c.lowercase = lowercase;
   c.json_field = json_field;
   c.skip_bad_records = skip_bad_records;
+  if (!phrases.empty()) ThrowIfError(PhraseList::Read(phrases, &c.phrases));
   ThrowIfError(ValidateCorpusOptions(c));
   return c;
 }
@@ -153,11 +156,12 @@ py::dict PyIngest(const std::string& store, const std::vector<std::string>& path
                   uint64_t min_count, uint64_t max_vocab, double subsample, bool fixed_vocab,
                   const std::string& weighting, const std::string& input_format,
                   const std::string& tokenizer, bool lowercase, const std::string& json_field,
-                  bool skip_bad_records, size_t memory, int threads, bool progress) {
+                  bool skip_bad_records, const std::string& phrases, size_t memory, int threads,
+                  bool progress) {
   CheckPath("store", store);
   CheckPaths("inputs", paths);
   const CorpusOptions corpus =
-      MakeCorpusOptions(input_format, tokenizer, lowercase, json_field, skip_bad_records);
+      MakeCorpusOptions(input_format, tokenizer, lowercase, json_field, skip_bad_records, phrases);
   IngestOptions o;
   o.window = window;
   o.min_count = min_count;
@@ -248,18 +252,54 @@ py::dict PyTrain(const std::string& store, const std::string& output, const std:
   return d;
 }
 
+py::list PyPhrases(const std::vector<std::string>& paths, const std::string& store,
+                   const std::string& output, const std::string& score,
+                   std::optional<double> threshold, uint64_t min_count, uint32_t passes,
+                   const std::string& input_format, const std::string& tokenizer, bool lowercase,
+                   const std::string& json_field, bool skip_bad_records, size_t memory, int threads,
+                   bool progress) {
+  CheckPaths("inputs", paths);
+  CheckPath("store", store);
+  CheckPath("output", output);
+  const CorpusOptions corpus =
+      MakeCorpusOptions(input_format, tokenizer, lowercase, json_field, skip_bad_records);
+  PhraseOptions o;
+  o.score = Pick("score", score, {PhraseScore::kWord2Phrase, PhraseScore::kNpmi}, PhraseScoreName);
+  o.threshold = threshold.value_or(o.score == PhraseScore::kNpmi ? 0.5 : 100);
+  o.min_count = min_count;
+  o.passes = passes;
+  o.memory_bytes = memory;
+  o.threads = threads;
+  o.progress = progress;
+  ThrowIfError(ValidatePhraseOptions(o));
+  std::vector<InputFile> inputs;
+  ThrowIfError(ExpandInputs(paths, corpus.format, &inputs));
+  std::vector<Phrase> found;
+  {
+    ScopedInterruptHandlers interruptible;
+    py::gil_scoped_release unlocked;
+    PhraseStats stats;
+    ThrowIfError(FindPhrases(store, inputs, corpus, o, &found, &stats));
+    ThrowIfError(PhraseList(found).Write(output));
+  }
+  py::list out;
+  for (const Phrase& p : found)
+    out.append(py::make_tuple(p.pass, p.left, p.right, p.score, p.count));
+  return out;
+}
+
 py::dict PyEmbed(const std::vector<std::string>& paths, const std::string& output,
                  const std::string& objective, std::string store, double budget, uint32_t epochs,
                  uint32_t dim, uint64_t min_count, bool fixed_vocab, uint64_t seed, int threads,
                  size_t memory, const std::string& input_format, const std::string& tokenizer,
                  bool lowercase, const std::string& json_field, bool skip_bad_records,
-                 bool progress, std::optional<bool> subwords,
+                 const std::string& phrases, bool progress, std::optional<bool> subwords,
                  const std::function<void(py::dict)>& on_epoch) {
   CheckPaths("inputs", paths);
   CheckPath("output", output);
   CheckPath("store", store);
   const CorpusOptions corpus =
-      MakeCorpusOptions(input_format, tokenizer, lowercase, json_field, skip_bad_records);
+      MakeCorpusOptions(input_format, tokenizer, lowercase, json_field, skip_bad_records, phrases);
   EmbedOptions options;
   options.settings = EmbedSettingsFor(
       Pick("objective", objective, {Objective::kGlove, Objective::kSgns}, ObjectiveName));
@@ -388,8 +428,8 @@ PYBIND11_MODULE(_streamglove, m) {
         "store"_a, "inputs"_a, py::kw_only(), "window"_a = 10, "min_count"_a = 5, "max_vocab"_a = 0,
         "subsample"_a = 0.0, "fixed_vocab"_a = false, "weighting"_a = "harmonic",
         "input_format"_a = "auto", "tokenizer"_a = "whitespace", "lowercase"_a = false,
-        "json_field"_a = "text", "skip_bad_records"_a = false, "memory"_a = gib, "threads"_a = 0,
-        "progress"_a = false);
+        "json_field"_a = "text", "skip_bad_records"_a = false, "phrases"_a = "", "memory"_a = gib,
+        "threads"_a = 0, "progress"_a = false);
   m.def("train", &PyTrain,
         "Trains vectors on the store and writes them to output (GloVe text). on_epoch, if "
         "given, is called after each epoch with a dict (epoch, epochs, loss, seconds, pairs). "
@@ -409,8 +449,17 @@ PYBIND11_MODULE(_streamglove, m) {
         "budget"_a = 0.0, "epochs"_a = 0, "dim"_a = 0, "min_count"_a = 5, "fixed_vocab"_a = false,
         "seed"_a = 1, "threads"_a = 0, "memory"_a = gib, "input_format"_a = "auto",
         "tokenizer"_a = "whitespace", "lowercase"_a = false, "json_field"_a = "text",
-        "skip_bad_records"_a = false, "progress"_a = false, "subwords"_a = py::none(),
-        "on_epoch"_a = nullptr);
+        "skip_bad_records"_a = false, "phrases"_a = "", "progress"_a = false,
+        "subwords"_a = py::none(), "on_epoch"_a = nullptr);
+  m.def("phrases", &PyPhrases,
+        "Finds the inputs' phrases as `streamglove phrases` does (bigram stores per pass under "
+        "store, kept for reruns), writes their list to output (the --phrases / phrases= format) "
+        "and returns them as [(pass, left, right, score, count)]. threshold None: 100 for "
+        "word2phrase, 0.5 for npmi.",
+        "inputs"_a, "store"_a, "output"_a, py::kw_only(), "score"_a = "word2phrase",
+        "threshold"_a = py::none(), "min_count"_a = 5, "passes"_a = 2, "input_format"_a = "auto",
+        "tokenizer"_a = "whitespace", "lowercase"_a = false, "json_field"_a = "text",
+        "skip_bad_records"_a = false, "memory"_a = gib, "threads"_a = 0, "progress"_a = false);
   m.def("load_vectors", &PyLoadVectors,
         "Reads a vectors file (GloVe text, word2vec text or binary): (words, float32 matrix).",
         "path"_a);

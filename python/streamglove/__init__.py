@@ -12,6 +12,9 @@ KeyedVectors.
     kv.most_similar("king")
     # skip-gram's subword model (OUT.model) answers words it never saw:
     found, matrix = streamglove.word_vectors("vectors.txt.model", ["unseenly"])
+    # phrases (new york -> new_york), then vectors of the joined words:
+    streamglove.phrases(["dump/"], "phrases.d", "phrases.txt")
+    streamglove.embed(["dump/"], "vectors.txt", phrases="phrases.txt")
 
 Every call releases the GIL while it works; Ctrl-C stops it as it stops the
 command and raises KeyboardInterrupt. Errors raise streamglove.Error with the
@@ -19,11 +22,11 @@ command line's one-line message (what it quotes of a file escaped: one
 printable line); a path holding a NUL raises ValueError before anything
 touches the disk.
 """
-from ._streamglove import (Error, char_ngrams, embed, ingest, load_vectors, train,
+from ._streamglove import (Error, char_ngrams, embed, ingest, load_vectors, phrases, train,
                            word_vectors)
 
-__all__ = ["Error", "embed", "ingest", "train", "load_vectors", "word_vectors", "char_ngrams",
-           "keyed_vectors", "to_keyed_vectors"]
+__all__ = ["Error", "embed", "ingest", "phrases", "train", "load_vectors", "word_vectors",
+           "char_ngrams", "keyed_vectors", "to_keyed_vectors"]
 
 
 def to_keyed_vectors(words, matrix):

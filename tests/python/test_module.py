@@ -323,3 +323,32 @@ def test_a_subword_model_answers_words_outside_the_vocabulary(store, tmp_path):
     streamglove.train(str(path), str(tmp_path / "w.txt"), objective="sgns", dim=8, epochs=1,
                       threads=1, subwords=False)
     assert not (tmp_path / "w.txt.model").exists()
+
+
+def test_phrases_finds_the_planted_pairs_and_ingest_joins_them(corpus, tmp_path):
+    found = streamglove.phrases([str(corpus)], str(tmp_path / "p.d"), str(tmp_path / "p.txt"),
+                                threshold=10, passes=1, threads=2)
+    pairs = {(left, right) for _, left, right, _, _ in found}
+    assert {("king", "queen"), ("paris", "france")} <= pairs
+    # Scores by word2phrase's formula, from counts taken here.
+    tokens = corpus.read_text().split()
+    lines = [line.split() for line in corpus.read_text().splitlines()]
+    king = tokens.count("king")
+    queen = tokens.count("queen")
+    both = sum(1 for line in lines for a, b in zip(line, line[1:]) if (a, b) == ("king", "queen"))
+    score = next(s for _, left, right, s, _ in found if (left, right) == ("king", "queen"))
+    assert score == pytest.approx((both - 5) / (king * queen) * len(tokens))
+    stats = streamglove.ingest(str(tmp_path / "s"), [str(corpus)], window=5,
+                               phrases=str(tmp_path / "p.txt"))
+    joins = 0  # word2phrase's greedy rule, line by line
+    for line in lines:
+        i = 0
+        while i < len(line):
+            if i + 1 < len(line) and (line[i], line[i + 1]) in pairs:
+                joins += 1
+                i += 2
+            else:
+                i += 1
+    assert joins > 0 and stats["tokens"] == len(tokens) - joins
+    with pytest.raises(streamglove.Error, match="this run joins no phrases"):
+        streamglove.ingest(str(tmp_path / "s"), [str(corpus)], window=5)
