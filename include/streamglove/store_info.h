@@ -24,6 +24,7 @@ struct StoreStats {
   double subsample = 0;  // subsampled before windowing with this t; 0: not
   uint64_t scale = 1;
   bool fixed_vocabulary = false;  // out-of-vocabulary tokens dropped; otherwise the store grows
+  std::string phrases;            // the fingerprint of the phrase list it joined; empty: none
   uint64_t words = 0;             // distinct words counted (count > 0)
   uint64_t last_added_words = 0;  // words the last ingest that brought any added
   uint64_t min_count = 1;         // the store's default cut for readers

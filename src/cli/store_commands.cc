@@ -159,6 +159,7 @@ Status StatsCommand::Run() {
                                 {"weighting", DistanceWeightingName(s.weighting)},
                                 {"subsample", s.subsample},
                                 {"fixed_vocabulary", s.fixed_vocabulary},
+                                {"phrases", s.phrases},
                                 {"words", s.words},
                                 {"last_added_words", s.last_added_words},
                                 {"min_count", s.min_count},
@@ -185,7 +186,7 @@ Status StatsCommand::Run() {
       "store            {}\nformat version   {}\nwindow           {}{}{}{}\nvocabulary       {} "
       "words{}\n"
       "tokens           {}\nnon-zero pairs   {}\nsum of counts    {:.3f}\ninputs ingested  {}{}\n"
-      "size on disk     {} ({:.2f} bytes per pair)\n",
+      "size on disk     {} ({:.2f} bytes per pair)\n{}",
       store_, s.format_version, s.window, s.symmetric ? ", symmetric" : ", asymmetric", weighting,
       subsampled, s.words,
       s.fixed_vocabulary
@@ -197,7 +198,8 @@ Status StatsCommand::Run() {
                         s.last_added_words),
       s.tokens, s.nonzero_pairs, s.sum_of_counts, s.inputs,
       s.partly_ingested ? " (and one partly)" : "", FormatBytes(s.size_on_disk),
-      s.nonzero_pairs ? static_cast<double>(s.size_on_disk) / s.nonzero_pairs : 0.0);
+      s.nonzero_pairs ? static_cast<double>(s.size_on_disk) / s.nonzero_pairs : 0.0,
+      s.phrases.empty() ? "" : fmt::format("phrases joined   the list {}\n", s.phrases));
   if (s.derived_bytes > 0)
     fmt::print("derived data     {} (subfolders: training's block stream)\n",
                FormatBytes(s.derived_bytes));

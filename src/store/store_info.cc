@@ -24,6 +24,7 @@ Status ComputeStoreStats(const std::string& dir, size_t memory_bytes, StoreStats
   stats->subsample = c.subsample;
   stats->scale = c.scale;
   stats->fixed_vocabulary = c.fixed_vocabulary;
+  stats->phrases = c.phrases;
   stats->min_count = c.min_count;
   stats->max_vocab = c.max_vocab;
   for (const VocabEntry& e : store->vocab()) stats->words += e.count > 0;
