@@ -13,6 +13,7 @@
 #include "streamglove/phrases.h"
 #include "streamglove/store_info.h"
 #include "streamglove/units.h"
+#include "util/progress.h"
 #include "util/threads.h"
 
 namespace streamglove {
@@ -88,10 +89,18 @@ Status ScoreStoreBigrams(const std::string& store_dir, uint32_t pass, const Phra
   stats->tokens = tokens;
   stats->bigrams = 0;
   found->clear();
+  // Rows come in id order: the rows done are the scan's progress.
+  ProgressMeter meter("scoring", options.progress);
+  const auto start = std::chrono::steady_clock::now();
   // Cell (left, right) holds `left right`'s count in fixed-point units
   // (window_counter.h); at distance 1 each adds `scale`.
   SG_RETURN_IF_ERROR(store->ForEachPair([&](uint32_t left, uint32_t right, uint64_t units) {
-    ++stats->bigrams;
+    if (++stats->bigrams % (1 << 20) == 0) {
+      meter.UpdateFraction(fmt::format("{} bigrams, {} phrases", stats->bigrams, found->size()),
+                           static_cast<double>(left) / vocab.size(),
+                           fmt::format("{:.1f} M bigrams/s",
+                                       stats->bigrams / std::max(SecondsSince(start), 1e-9) / 1e6));
+    }
     const uint64_t c_ab = units / config.scale;
     if (c_ab < options.min_count) return Status::OK();
     const VocabEntry& a = vocab[left];
@@ -126,7 +135,9 @@ Status FindPhrases(const std::string& work_dir, const std::vector<InputFile>& in
   counting.threads = options.threads;
   counting.memory_bytes = options.memory_bytes;
   counting.progress = options.progress;
+  ScopedProgressJob job("phrases", 0);
   for (uint32_t pass = 1; pass <= options.passes; ++pass) {
+    job.SetStage(fmt::format("pass {}/{}", pass, options.passes), pass == options.passes);
     const auto start = std::chrono::steady_clock::now();
     PhrasePassStats pass_stats;
     CorpusOptions joined = corpus;
