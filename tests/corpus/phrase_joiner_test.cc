@@ -67,7 +67,7 @@ TEST_CASE("Joining is word2phrase's greedy rule, pass after pass, never across a
   CHECK(got.out == std::vector<std::string>{"a_b_c", "b_c"});
 }
 
-TEST_CASE("A phrase list reads back as written; its fingerprint names its joins alone",
+TEST_CASE("A phrase list reads back as written, and its fingerprint names its joins alone",
           "[phrases]") {
   TestDir dir("sg-phrases-");
   std::vector<Phrase> phrases = {{1, "new", "york", 812.5, 1200},

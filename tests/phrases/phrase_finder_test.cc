@@ -153,7 +153,7 @@ TEST_CASE("Phrases score every bigram as the formulas say, against a brute-force
   }
 }
 
-TEST_CASE("Pass 2 scores the text pass 1 joined; more inputs equal one run over all of them",
+TEST_CASE("Pass 2 scores the text pass 1 joined, and more inputs equal one run over all of them",
           "[phrases]") {
   Fixture f;
   const PhraseOptions o = Fixture::Options(PhraseScore::kWord2Phrase, 5, 2);

@@ -27,6 +27,7 @@
 #include "store/store_records.h"
 #include "store/store_tuning.h"
 #include "streamglove/interrupt.h"
+#include "streamglove/phrases.h"
 #include "util/coding.h"
 #include "util/config.h"
 #include "util/duration.h"
@@ -679,6 +680,19 @@ Status DistributedIngest(MpiWorld* world, const std::string& store_dir,
       if (dir != nullptr) std::filesystem::remove_all(*dir, ec);
     }
   } remove_on_exit;
+  // Each rank reads the phrase list itself (it may be another machine's
+  // copy): a rank that would join other phrases would count another text.
+  const std::string my_phrases =
+      corpus.phrases != nullptr && !corpus.phrases->empty() ? corpus.phrases->fingerprint() : "";
+  std::string root_phrases = my_phrases;
+  world->Broadcast(&root_phrases);
+  SG_RETURN_IF_ERROR(world->Agree(
+      my_phrases == root_phrases
+          ? Status::OK()
+          : Status::InvalidArgument(fmt::format(
+                "rank {}: its --phrases list ({}) is not rank 0's ({}): give every rank the same",
+                world->rank(), my_phrases.empty() ? "none" : my_phrases,
+                root_phrases.empty() ? "none" : root_phrases))));
   Plan plan;
   std::vector<InputFile> mine;
   std::vector<std::string> my_fingerprints;
