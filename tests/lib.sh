@@ -24,3 +24,14 @@ dump_digest() {
   md5sum <"$out" | cut -d' ' -f1
   rm -f "$out"
 }
+
+# expect_one_line CODE PATTERN command...: exits CODE with one stderr line matching PATTERN.
+expect_one_line() {
+  local code=$1 pattern=$2
+  shift 2
+  local got=0
+  "$@" 2>"$dir/err" >/dev/null || got=$?
+  [ "$got" -eq "$code" ] || fail "$*: exit $got, not $code: $(cat "$dir/err")"
+  [ "$(wc -l <"$dir/err")" -eq 1 ] || fail "$*: not one line: $(cat "$dir/err")"
+  grep -q -- "$pattern" "$dir/err" || fail "$*: no '$pattern' in: $(cat "$dir/err")"
+}

@@ -13,17 +13,6 @@ mkdir "$dir/corpus"
 a=$dir/corpus/shard-00000.txt.zst
 b=$dir/corpus/shard-00001.txt.zst
 
-# expect_one_line CODE PATTERN command...: exits CODE with one stderr line matching PATTERN.
-expect_one_line() {
-  local code=$1 pattern=$2
-  shift 2
-  local got=0
-  "$@" 2>"$dir/err" >/dev/null || got=$?
-  [ "$got" -eq "$code" ] || fail "$*: exit $got, not $code: $(cat "$dir/err")"
-  [ "$(wc -l <"$dir/err")" -eq 1 ] || fail "$*: not one line: $(cat "$dir/err")"
-  grep -q -- "$pattern" "$dir/err" || fail "$*: no '$pattern' in: $(cat "$dir/err")"
-}
-
 # Skip-gram: word2vec's windows (window 5, subsampled at 1e-4), dim 100.
 "$bin" embed "$a" "$b" -o "$dir/sgns.txt" --epochs 2 --threads 1 --seed 3 -q
 "$bin" ingest --store "$dir/sgns.store" "$a" "$b" --window 5 --subsample 1e-4 --threads 1 -q

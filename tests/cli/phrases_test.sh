@@ -13,17 +13,6 @@ mkdir "$dir/corpus"
 zstd -dc "$dir/corpus/shard-00000.txt.zst" |
   awk '{ print $0, "new york times", $1, "ice cream", $2, "new york" }' >"$dir/a.txt"
 
-# expect_one_line CODE PATTERN command...: exits CODE with one stderr line matching PATTERN.
-expect_one_line() {
-  local code=$1 pattern=$2
-  shift 2
-  local got=0
-  "$@" 2>"$dir/err" >/dev/null || got=$?
-  [ "$got" -eq "$code" ] || fail "$*: exit $got, not $code: $(cat "$dir/err")"
-  [ "$(wc -l <"$dir/err")" -eq 1 ] || fail "$*: not one line: $(cat "$dir/err")"
-  grep -q -- "$pattern" "$dir/err" || fail "$*: no '$pattern' in: $(cat "$dir/err")"
-}
-
 "$bin" phrases "$dir/a.txt" --store "$dir/ref" -o "$dir/ref.txt" --threshold 10 --threads 2 -q
 has() { grep -qP "^$1\t$2\t$3\t" "$dir/ref.txt" || fail "no pass-$1 phrase '$2 $3' in: $(head "$dir/ref.txt")"; }
 has 1 new york
