@@ -80,10 +80,14 @@ double SgnsModel::Update(uint32_t row, uint32_t col, const uint32_t* noise, floa
     subwords_->Gather(row, w, h);
     // Gather wrote h's dim_ components, all StepContexts reads; GCC cannot
     // tell, the loops' bound being a member the context steps might write.
+#if defined(__GNUC__) && !defined(__clang__)  // clang has no such warning, and refuses its name
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
     loss = StepContexts(h, col, noise, lr, step_w);
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
+#endif
     subwords_->AddStep(row, step_w);
   }
   for (uint32_t b = 0; b < d; ++b) w[b] += step_w[b];
