@@ -98,6 +98,23 @@ std::string Bzip2Streams(const std::vector<std::string>& parts) {
   return out;
 }
 
+std::vector<std::string> JoinPhrases(const PhraseList& list, std::vector<std::string> tokens) {
+  for (uint32_t pass = 1; pass <= list.passes(); ++pass) {
+    std::vector<std::string> out;
+    for (size_t i = 0; i < tokens.size(); ++i) {
+      const bool pair = i + 1 < tokens.size() && tokens[i] != kDocEnd && tokens[i + 1] != kDocEnd;
+      if (pair && list.Joins(pass, tokens[i], tokens[i + 1])) {
+        out.push_back(tokens[i] + "_" + tokens[i + 1]);
+        ++i;
+      } else {
+        out.push_back(tokens[i]);
+      }
+    }
+    tokens = std::move(out);
+  }
+  return tokens;
+}
+
 std::vector<std::string> ReferenceTokens(const std::string& text) {
   constexpr int kMaxStringLength = 1000;
   size_t pos = 0;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cooccur/pair_run.h"
+#include "streamglove/phrases.h"
 #include "streamglove/tokenizer.h"
 #include "util/file.h"
 
@@ -62,6 +63,10 @@ struct TokenCollector final : TokenSink {
 // Stanford GloVe's get_word() loop (glove/src/common.c), transliterated over
 // a string: the independent oracle for the whitespace tokenizer.
 std::vector<std::string> ReferenceTokens(const std::string& text);
+
+// word2phrase's rule over a whole token list (kDocEnd between documents),
+// pass after pass: the independent oracle for PhraseJoiner.
+std::vector<std::string> JoinPhrases(const PhraseList& list, std::vector<std::string> tokens);
 
 // Random text over an alphabet rich in separators, '\r', multi-byte and
 // invalid UTF-8, with occasional tokens longer than 999 bytes.

@@ -38,8 +38,6 @@ struct Phrase {
   std::string left, right;
   double score = 0;    // what found it (informative; joining ignores it)
   uint64_t count = 0;  // times `left right` was seen (informative)
-
-  std::string joined() const { return left + kPhraseJoiner + right; }
 };
 
 class PhraseList {

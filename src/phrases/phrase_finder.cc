@@ -100,6 +100,7 @@ Status ScoreStoreBigrams(const std::string& store_dir, uint32_t pass, const Phra
                            static_cast<double>(left) / vocab.size(),
                            fmt::format("{:.1f} M bigrams/s",
                                        stats->bigrams / std::max(SecondsSince(start), 1e-9) / 1e6));
+      if (Interrupted()) return InterruptedStatus("no phrase list was written");
     }
     const uint64_t c_ab = units / config.scale;
     if (c_ab < options.min_count) return Status::OK();
@@ -111,7 +112,7 @@ Status ScoreStoreBigrams(const std::string& store_dir, uint32_t pass, const Phra
     if (!(score > options.threshold)) return Status::OK();
     Phrase p{pass, a.word, b.word, score, c_ab};
     if (PhraseList::CheckPhrase(p).empty()) found->push_back(std::move(p));  // not too long
-    return Interrupted() ? InterruptedStatus("no phrase list was written") : Status::OK();
+    return Status::OK();
   }));
   std::sort(found->begin(), found->end(), [](const Phrase& x, const Phrase& y) {
     if (x.score != y.score) return x.score > y.score;

@@ -11,29 +11,6 @@
 using namespace streamglove;
 using namespace streamglove::test;
 
-namespace {
-
-// word2phrase's rule over a whole token list, pass after pass: the
-// independent oracle for PhraseJoiner.
-std::vector<std::string> JoinAll(const PhraseList& list, std::vector<std::string> tokens) {
-  for (uint32_t pass = 1; pass <= list.passes(); ++pass) {
-    std::vector<std::string> out;
-    for (size_t i = 0; i < tokens.size(); ++i) {
-      const bool pair = i + 1 < tokens.size() && tokens[i] != kDocEnd && tokens[i + 1] != kDocEnd;
-      if (pair && list.Joins(pass, tokens[i], tokens[i + 1])) {
-        out.push_back(tokens[i] + "_" + tokens[i + 1]);
-        ++i;
-      } else {
-        out.push_back(tokens[i]);
-      }
-    }
-    tokens = std::move(out);
-  }
-  return tokens;
-}
-
-}  // namespace
-
 TEST_CASE("Joining is word2phrase's greedy rule, pass after pass, never across a document end",
           "[phrases]") {
   std::mt19937_64 rng(5);
@@ -57,7 +34,7 @@ TEST_CASE("Joining is word2phrase's greedy rule, pass after pass, never across a
       }
     }
     joiner.Flush();
-    REQUIRE(got.out == JoinAll(list, tokens));
+    REQUIRE(got.out == JoinPhrases(list, tokens));
   }
   // The rule by hand: "a b c" joins a_b first, which pass 2 joins with c.
   TokenCollector got;

@@ -47,19 +47,7 @@ std::vector<std::string> Tokens(const std::vector<std::string>& texts, const Phr
     for (std::string& t : ReferenceTokens(text)) tokens.push_back(std::move(t));
     tokens.push_back(kDocEnd);
   }
-  for (uint32_t pass = 1; list != nullptr && pass <= list->passes(); ++pass) {
-    std::vector<std::string> out;
-    for (size_t i = 0; i < tokens.size(); ++i) {
-      if (i + 1 < tokens.size() && tokens[i] != kDocEnd && tokens[i + 1] != kDocEnd &&
-          list->Joins(pass, tokens[i], tokens[i + 1])) {
-        out.push_back(tokens[i] + "_" + tokens[i + 1]);
-        ++i;
-      } else {
-        out.push_back(tokens[i]);
-      }
-    }
-    tokens = std::move(out);
-  }
+  if (list != nullptr) tokens = JoinPhrases(*list, std::move(tokens));
   return tokens;
 }
 
