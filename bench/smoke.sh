@@ -50,6 +50,7 @@ checks=(
   "sgns||^gensim skip-gram +[0-9.]+ s +analogy"
   "subwords|-s 1 -d 20|^  streamglove-subwords +[0-9.]+ s +sem"
   "threads||^every store's dump identical"
+  "tiles|-s 1|^sgns tiles at 1, 2, 3 threads: identical vectors"
   "train||^\| 2 \| [0-9.]+ \| [0-9.]+ \|"
   "vocab||^\(a\) and \(b\) outputs byte-identical"
   "crash_trials||-run by the cooccur.crash_resume test"

@@ -23,7 +23,9 @@
 #      and WS-353 on the GPU against 16 CPU threads, same epochs and seed,
 #      and the GPU's utilisation sampled by nvidia-smi during training;
 #   3. the 16-core rows: bench/threads.sh (ingest at 1-16 threads)
-#      and bench/train.sh (GloVe at 2-16 threads against glove.c).
+#      and bench/train.sh (GloVe at 1-16 threads against glove.c);
+#   4. tiles: one epoch of GloVe and of skip-gram at 1 and 16 threads, the
+#      same bytes.
 # Each step has its own time limit and a failed step does not stop the
 # others. GPU_ONLY=1 leaves out the CPU's runs and the 16-core rows (to
 # confirm a change to the GPU's code in a short call). Everything printed is also written to $OUT/device_check.md, each
@@ -190,6 +192,23 @@ wiki() {
   say "| $label | $(rate "$name-gpu"); $(quality "$name-gpu") | $(rate "$name-cpu"); $(quality "$name-cpu") | $(python3 -c "print('%.2fx' % ($cw / $gw))") | GPU $(utilisation "$name-gpu") |"
 }
 
+# Training in tiles: one epoch of each objective at 1 and 16 threads, whose
+# vectors must be the same bytes.
+same_at_16() {
+  local objective sums
+  for objective in glove sgns; do
+    local store=$work/wiki15 flags=(--dim 50)
+    [ "$objective" = glove ] || { store=$work/wiki5; flags=(--objective sgns --dim 50 --no-subwords); }
+    sums=""
+    for threads in 1 16; do
+      "$bin" train --store "$store" -o "$work/same-$threads.txt" "${flags[@]}" --epochs 1 \
+        --threads "$threads" -q >>"$log" 2>&1 || return 1
+      sums+="$(md5sum <"$work/same-$threads.txt" | cut -c1-12) "
+    done
+    say "| tiles, $objective dim 50, 1 epoch: vectors at 1 and 16 threads | | $sums | | $([ "$(echo $sums | tr ' ' '\n' | sort -u | wc -l)" = 1 ] && echo identical || echo DIFFERENT) |"
+  done
+}
+
 stores() {
   "$bin" ingest --store "$work/wiki15" "$kit/wiki100M.txt.zst" --window 15 --min-count 5 \
     --threads 16 --memory 16G 2>&1 | tail -2 &&
@@ -221,7 +240,7 @@ run() {
   eval_dir=$kit/eval
   export STREAMGLOVE_EVAL_DIR=$eval_dir bin tools eval_dir work out table log kit
   export -f say note rate train utilisation quality planted_accuracy vector_difference kernels \
-    wiki stores
+    wiki stores same_at_16
   say "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(free -g | awk '/Mem:/ {print $2}') GiB; $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | head -1); commit ${SG_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo '?')}"
   say ""
   say "| check | GPU | CPU, 16 threads | CPU / GPU time | notes |"
@@ -230,11 +249,12 @@ run() {
   step "wiki100M stores (16 threads)" 60 stores
   # QUICK=1: one epoch each and two thread counts (to try the script on a
   # small machine, with STREAMGLOVE_CUDA_PLUGIN naming the reference device).
-  local e50=15 e300=3 esg=2 train_threads="2 4 8 16" ingest_threads="1 2 4 8 16"
+  local e50=15 e300=3 esg=2 train_threads="1 2 4 8 16" ingest_threads="1 2 4 8 16"
   [ "${QUICK:-0}" = 0 ] || { e50=1 e300=1 esg=1 train_threads="2" ingest_threads="1 2"; }
   step "GloVe dim 50, $e50 epochs" 100 wiki glove50 "GloVe dim 50, $e50 epochs (glove-demo)" "$work/wiki15" --preset glove-demo --epochs "$e50"
   step "GloVe dim 300, $e300 epochs" 90 wiki glove300 "GloVe dim 300, $e300 epochs" "$work/wiki15" --dim 300 --epochs "$e300" --x-max 10
   step "SGNS dim 100, $esg epochs" 100 wiki sgns100 "SGNS dim 100, $esg epochs (window 5, subsampled)" "$work/wiki5" --objective sgns --dim 100 --epochs "$esg" --no-subwords
+  step "tiles: 1 and 16 threads" 60 same_at_16
   say ""
   if [ "${GPU_ONLY:-0}" = 1 ]; then
     say "total: $SECONDS s"

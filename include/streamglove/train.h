@@ -33,6 +33,16 @@ enum class BlockCompression {
   kNone,  // raw 12-byte records
 };
 
+// How the CPU's threads share an epoch (docs/architecture.md, "Tiles").
+enum class TrainSchedule {
+  // Rounds of tiles whose rows and columns no two threads share: no
+  // Hogwild, and the same vectors at any thread count.
+  kTiles,
+  // Random blocks whose pairs every thread takes, updating shared rows
+  // without locks (Hogwild, as glove.c and word2vec).
+  kHogwild,
+};
+
 // What the vectors are fitted to (docs/sgns.md for the second).
 enum class Objective {
   kGlove,  // weighted least squares on log X_ij (Pennington et al.)
@@ -108,6 +118,10 @@ struct TrainOptions {
   // staging slots (48 MiB; less memory makes smaller blocks). A device
   // needs a planned number of epochs (no budget).
   TrainDevice device = TrainDevice::kCpu;
+  // The CPU's schedule. Default: tiles. A device trains random blocks, and so
+  // does a stream too large for 32 x 32 tiles in memory_bytes
+  // (TrainStats::tile_parts says which ran).
+  TrainSchedule schedule = TrainSchedule::kTiles;
   // With a device: one update at a time, in order, so a run equals
   // threads = 1 on the CPU to float rounding (for checking a device; slow).
   bool device_sequential = false;
@@ -163,6 +177,7 @@ struct TrainStats {
   uint64_t vocab_size = 0;
   uint64_t pairs = 0;  // per epoch
   uint64_t blocks = 0;
+  uint32_t tile_parts = 0;  // the tiles' parts P (blocks = P x P); 0: random blocks
   bool blocks_built = false;
   double block_build_seconds = 0;
   uint32_t start_epoch = 0;  // > 0 when resumed

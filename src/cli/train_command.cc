@@ -173,6 +173,12 @@ TrainCommand::TrainCommand(CLI::App* parent) {
                    "zstd or none")
       ->capture_default_str()
       ->check(CLI::IsMember({"auto", "zstd", "none"}));
+  app_->add_option("--schedule", schedule_,
+                   "tiles (rounds in which no two threads share a word: the same vectors at any "
+                   "--threads) or hogwild (threads share rows without locks). A device trains "
+                   "hogwild")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"tiles", "hogwild"}));
   app_->add_option("--vectors", vectors_,
                    "word, word+context (the paper's) or both (concatenated). Default: word with "
                    "subwords (fastText's, and an unseen word's kind), word+context without")
@@ -237,6 +243,7 @@ Status TrainCommand::Validate() {
   options_.block_compression = compression_ == "zstd"   ? BlockCompression::kZstd
                                : compression_ == "none" ? BlockCompression::kNone
                                                         : BlockCompression::kAuto;
+  options_.schedule = schedule_ == "hogwild" ? TrainSchedule::kHogwild : TrainSchedule::kTiles;
   options_.progress = !quiet_;
   if (!quiet_) {
     options_.on_plan = [budget = options_.budget_seconds, plan = output_ + ".plan"](

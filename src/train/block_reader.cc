@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 #include <tbb/parallel_for.h>
 
+#include "train/block_file_reader.h"
 #include "util/byte_source.h"
 #include "util/crc32.h"
 #include "util/file.h"
@@ -43,59 +44,6 @@ void ResizeDiscarding(std::vector<T>* v, size_t n) {
   if (v->capacity() < n) std::vector<T>().swap(*v);
   v->resize(n);
 }
-
-// One block file's records, read in order: raw blocks as they are (their
-// first bytes could pass for a compression magic), compressed ones through a
-// zstd ByteSource. Finish() checks that the file ended with the records and
-// that they match the manifest's CRC.
-class BlockFileReader {
- public:
-  Status Open(const BlockStreamInfo& info, size_t block) {
-    path_ = BlockPath(info, block);
-    want_crc_ = info.block_crcs.at(block);
-    crc_ = 0;
-    return info.compressed ? OpenByteSource(path_, &zstd_) : plain_.Open(path_);
-  }
-  // Reads exactly n records into `to`.
-  Status Read(PairRecord32* to, size_t n) {
-    char* at = reinterpret_cast<char*>(to);
-    size_t left = n * sizeof(PairRecord32);
-    while (left > 0) {
-      size_t got = 0;
-      SG_RETURN_IF_ERROR(ReadSome(at, left, &got));
-      if (got == 0)
-        return Status::Corruption(fmt::format("{}: block shorter than its manifest says", path_));
-      crc_ = ExtendCrc32(crc_, at, got);
-      at += got;
-      left -= got;
-    }
-    return Status::OK();
-  }
-  Status Finish() {
-    char extra;
-    size_t got = 0;
-    SG_RETURN_IF_ERROR(ReadSome(&extra, 1, &got));
-    if (got != 0)
-      return Status::Corruption(fmt::format("{}: block longer than its manifest says", path_));
-    if (crc_ != want_crc_) {
-      return Status::Corruption(
-          fmt::format("{}: checksum mismatch: the block is damaged (remove its folder and train "
-                      "again: it is rebuilt)",
-                      path_));
-    }
-    return Status::OK();
-  }
-
- private:
-  Status ReadSome(char* to, size_t n, size_t* got) {
-    return zstd_ ? zstd_->Read(to, n, got) : plain_.Read(to, n, got);
-  }
-
-  std::string path_;
-  std::unique_ptr<ByteSource> zstd_;
-  SequentialFile plain_;
-  uint32_t crc_ = 0, want_crc_ = 0;
-};
 
 }  // namespace
 

@@ -48,6 +48,9 @@ struct BlockPart {
   // neither converted nor shuffled within their buckets (a block); otherwise
   // the part is ready as it is (unit updates, shuffled whole by the reader).
   bool unconverted = false;
+  // Tiles: bucket k's column part, which skip-gram draws its noise words
+  // from (RangeContext::noise_part); empty: from every word.
+  std::vector<uint32_t> bucket_noise_part;
   size_t buckets() const { return bucket_begin.empty() ? 0 : bucket_begin.size() - 1; }
 };
 
@@ -56,6 +59,18 @@ struct BlockPart {
 // that is not unconverted is left as it is.
 // Buckets may be prepared on several threads at once.
 void PrepareBucket(BlockPart* part, size_t k, const PairTransform& transform, uint64_t seed);
+
+// An epoch's parts, read one ahead of the trainers: BlockReader (random
+// blocks, here) or TileReader (rounds of tiles, train/tile_reader.h).
+class PartReader {
+ public:
+  virtual ~PartReader() = default;
+  // Fills *part with the next part; *done after the last (part then empty).
+  virtual Status Next(BlockPart* part, bool* done) = 0;
+  // After Next(): whether the part it returned was the last, so that a
+  // consumer can start the reader of what follows before training it.
+  virtual bool exhausted() const = 0;
+};
 
 // Records per bucket: 256 KiB of TrainingPairs, so a bucket is shuffled
 // within a core's L2 cache, and a block of 20 M records scatters into ~1,200
@@ -82,7 +97,7 @@ inline constexpr uint64_t kSpreadMinCopies = 4;
 // blocks as TrainingPairs (one block as records, two parts and the pairs
 // with copies due, at most a sixth of a block of them; beyond that a pair's
 // copies stay in its part), and a block is read in chunks of 64 Ki records.
-class BlockReader {
+class BlockReader final : public PartReader {
  public:
   // With `scatter_arena` (nullable; it must outlive the reader), a block
   // stored raw is read and scattered on its threads, in segments that land
@@ -90,12 +105,9 @@ class BlockReader {
   BlockReader(const BlockStreamInfo* info, std::vector<uint32_t> order,
               std::vector<uint64_t> shuffle_seeds, const PairTransform* transform,
               size_t bucket_records = kBucketRecords, tbb::task_arena* scatter_arena = nullptr);
-  ~BlockReader();
-  // Fills *part with the next part; *done after the last (part then empty).
-  Status Next(BlockPart* part, bool* done);
-  // After Next(): whether the part it returned was the last, so that a
-  // consumer can start the reader of what follows before training it.
-  bool exhausted() const { return exhausted_; }
+  ~BlockReader() override;
+  Status Next(BlockPart* part, bool* done) override;
+  bool exhausted() const override { return exhausted_; }
 
  private:
   // Prefetches the next part, timed; what it throws becomes ahead_status_.

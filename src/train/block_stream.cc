@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 #include <tbb/parallel_for.h>
 
+#include "train/tile_schedule.h"
 #include "util/byte_source.h"
 #include "util/crc32.h"
 #include "util/file.h"
@@ -26,7 +27,7 @@ namespace {
 
 constexpr uint32_t kMaxBlocks = 1024;
 constexpr size_t kBlockWriteBufferBytes = size_t{32} << 10;
-constexpr const char* kManifestMagic = "streamglove-blocks 3";
+constexpr const char* kManifestMagic = "streamglove-blocks 4";
 constexpr int kBlockZstdLevel = 1;  // 12-byte records shrink to ~45% at ~120 MB/s per core
 
 // The page cache this machine could give the stream (MemAvailable), or 0.
@@ -110,8 +111,10 @@ Status ReadManifest(const std::string& dir, std::string* stamp, BlockStreamInfo*
   std::string compression;
   uint64_t blocks = 0;
   if (!field("stamp", stamp) || !field("vocab", &info->vocab) || !field("pairs", &info->pairs) ||
-      !field("compression", &compression) || !field("blocks", &blocks) || blocks > kMaxBlocks ||
-      (compression != "zstd" && compression != "none")) {
+      !field("compression", &compression) || !field("tiles", &info->tile_parts) ||
+      !field("blocks", &blocks) || blocks > kMaxBlocks ||
+      (compression != "zstd" && compression != "none") ||
+      (info->tile_parts > 0 && blocks != uint64_t{info->tile_parts} * info->tile_parts)) {
     return Status::Corruption(fmt::format("{}: malformed manifest", path));
   }
   info->compressed = compression == "zstd";
@@ -160,8 +163,8 @@ namespace {
 // Builds the stream of `store` into `dir` (emptied first) for the words of
 // `ranked`, as OpenBlockStream describes; `stamp`: StoreStamp(store).
 Status BuildBlockStream(Store* store, const std::string& dir, const RankedVocab& ranked,
-                        size_t block_bytes, BlockCompression compression, const std::string& stamp,
-                        BlockStreamInfo* info) {
+                        size_t block_bytes, BlockLayout layout, BlockCompression compression,
+                        const std::string& stamp, BlockStreamInfo* info) {
   const uint32_t vocab = ranked.size();
   std::error_code ec;
   std::filesystem::remove_all(dir, ec);
@@ -174,8 +177,12 @@ Status BuildBlockStream(Store* store, const std::string& dir, const RankedVocab&
   // Rounded up: rounded down, a stream of 1.5 blocks' bytes came out as one
   // block too large for the reuse check below, and was rebuilt on every run.
   const size_t target = std::max<size_t>(block_bytes, 1);
-  const auto blocks = static_cast<uint32_t>(
-      std::clamp<uint64_t>((estimated_bytes + target - 1) / target, 1, kMaxBlocks));
+  const uint32_t parts =
+      layout == BlockLayout::kTiles ? ChooseTileParts(estimated_bytes, target) : 0;
+  info->tile_parts = parts;
+  const auto blocks = parts > 0 ? parts * parts
+                                : static_cast<uint32_t>(std::clamp<uint64_t>(
+                                      (estimated_bytes + target - 1) / target, 1, kMaxBlocks));
   // Compression pays when the page cache cannot hold the stream, so that
   // every epoch reads it from the disk: half the bytes to read (and to store).
   info->compressed =
@@ -196,7 +203,8 @@ Status BuildBlockStream(Store* store, const std::string& dir, const RankedVocab&
   SG_RETURN_IF_ERROR(
       ForEachRankedPair(store, ranked, [&](uint32_t row, uint32_t col, uint64_t value) {
         const PairRecord32 r{row, col, static_cast<float>(static_cast<double>(value) / scale)};
-        const uint32_t b = static_cast<uint32_t>(rng() % blocks);
+        const uint32_t b = parts > 0 ? TileId(TilePart(row, parts), TilePart(col, parts), parts)
+                                     : static_cast<uint32_t>(rng() % blocks);
         ++info->block_records[b];
         ++info->pairs;
         return files[b].Append(r);
@@ -205,9 +213,9 @@ Status BuildBlockStream(Store* store, const std::string& dir, const RankedVocab&
     SG_RETURN_IF_ERROR(f.Close());
     info->block_crcs.push_back(f.crc());
   }
-  std::string manifest =
-      fmt::format("{}\nstamp {}\nvocab {}\npairs {}\ncompression {}\nblocks {}\n", kManifestMagic,
-                  stamp, vocab, info->pairs, info->compressed ? "zstd" : "none", blocks);
+  std::string manifest = fmt::format(
+      "{}\nstamp {}\nvocab {}\npairs {}\ncompression {}\ntiles {}\nblocks {}\n", kManifestMagic,
+      stamp, vocab, info->pairs, info->compressed ? "zstd" : "none", parts, blocks);
   for (uint32_t b = 0; b < blocks; ++b)
     manifest += fmt::format("{} {}\n", info->block_records[b], info->block_crcs[b]);
   AtomicFileWriter out;
@@ -222,7 +230,8 @@ Status BuildBlockStream(Store* store, const std::string& dir, const RankedVocab&
 }  // namespace
 
 Status OpenBlockStream(Store* store, const std::string& dir, const RankedVocab& ranked,
-                       size_t block_bytes, BlockCompression compression, BlockStreamInfo* info) {
+                       size_t block_bytes, BlockLayout layout, BlockCompression compression,
+                       BlockStreamInfo* info) {
   const uint32_t vocab = ranked.size();
   *info = BlockStreamInfo();
   info->dir = dir;
@@ -231,10 +240,17 @@ Status OpenBlockStream(Store* store, const std::string& dir, const RankedVocab& 
   BlockStreamInfo existing;
   // Reused only when built for this store and cut, with blocks that fit this
   // run's budget (random routing makes blocks differ from the target a little).
+  // Tiles: the layout asked for, with rounds (1/P of the pairs) that fit,
+  // and no fewer parts than the budget would choose now; a stream too large
+  // for tiles is random blocks, as it would be built.
   const auto fits = [&](const BlockStreamInfo& b) {
+    const uint64_t limit = block_bytes + block_bytes / 4;
+    const uint64_t bytes = b.pairs * sizeof(PairRecord32);
+    const uint32_t parts = layout == BlockLayout::kTiles ? ChooseTileParts(bytes, block_bytes) : 0;
+    if (parts > 0) return b.tile_parts >= parts && bytes / b.tile_parts <= limit;
     uint64_t largest = 0;
     for (uint64_t n : b.block_records) largest = std::max(largest, n);
-    return largest * sizeof(PairRecord32) <= block_bytes + block_bytes / 4;
+    return b.tile_parts == 0 && largest * sizeof(PairRecord32) <= limit;
   };
   const auto compression_ok = [&](const BlockStreamInfo& b) {
     return compression == BlockCompression::kAuto ||
@@ -250,7 +266,8 @@ Status OpenBlockStream(Store* store, const std::string& dir, const RankedVocab& 
   // A build that fails (a full disk) leaves no partial blocks: without a
   // manifest they are never read, and would hold the disk until the next
   // training rebuilt them.
-  const Status s = BuildBlockStream(store, dir, ranked, block_bytes, compression, stamp, info);
+  const Status s =
+      BuildBlockStream(store, dir, ranked, block_bytes, layout, compression, stamp, info);
   if (!s.ok()) {
     std::error_code ec;
     std::filesystem::remove_all(dir, ec);

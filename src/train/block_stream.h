@@ -2,7 +2,8 @@
 //
 // Built in one pass over the store: each pair (both ids below the vocabulary
 // cut) goes to a uniformly random block file, so every block is a random
-// sample of the matrix; a block is a sequence of 12-byte records
+// sample of the matrix, or, laid out as tiles (train/tile_schedule.h), to the
+// block of its tile; a block is a sequence of 12-byte records
 // {uint32 row, uint32 col, float32 count}, little-endian. STORE/blocks/MANIFEST
 // records the store stamp and vocabulary cut it was built for, and each
 // block's record count and CRC-32; a stream whose manifest does not match is
@@ -58,8 +59,15 @@ struct PairTransform {
   bool unit_updates = false;
 };
 
+// How pairs are dealt to blocks: at random (trained by Hogwild threads or a
+// device), or by tile (trained round by round, no row shared between
+// workers: train/tile_schedule.h).
+enum class BlockLayout { kRandom, kTiles };
+
 struct BlockStreamInfo {
   std::string dir;
+  // Tiles: the parts P (block r * P + c is tile (r, c)); 0: random blocks.
+  uint32_t tile_parts = 0;
   bool compressed = false;  // block files are zstd frames (block-NNNNN.zst)
   uint32_t vocab = 0;       // the ranks below this are kept (RankedVocab)
   uint64_t pairs = 0;
@@ -84,13 +92,16 @@ std::string StoreStamp(Store* store);
 
 // Opens or (re)builds the block stream of `store` in `dir` for the words of
 // `vocab` (records hold their ranks), with blocks of about `block_bytes` (an existing stream whose
-// blocks are much larger, or compressed otherwise than `compression` asks, is rebuilt). kAuto
+// blocks are much larger, laid out or compressed otherwise than `layout` and `compression` ask,
+// is rebuilt). Tiles: P is the fewest parts (ChooseTileParts) whose rounds hold about
+// `block_bytes`; a stream too large for any is laid out at random (info->tile_parts 0). kAuto
 // compresses when the stream, estimated from the store's size, exceeds half the memory available
 // for the page cache; compressed blocks are written compressed (a zstd frame per 32 KiB of
 // records), never raw first. Memory: two 32 KiB buffers per block (at most 1024 blocks) and one
 // compressor.
 Status OpenBlockStream(Store* store, const std::string& dir, const RankedVocab& vocab,
-                       size_t block_bytes, BlockCompression compression, BlockStreamInfo* info);
+                       size_t block_bytes, BlockLayout layout, BlockCompression compression,
+                       BlockStreamInfo* info);
 
 }  // namespace streamglove
 

@@ -22,6 +22,24 @@ uint64_t BucketTag(const PartPosition& at, size_t k) {
   return (uint64_t{1} << 63) | (uint64_t{at.block} << 32) | k;
 }
 
+// Trains a bucket in ranges of at most kBucketRecords, each with its share
+// of the bucket's schedule and a seed of its own. A tile is one bucket of
+// up to a round's pairs, and skip-gram's subword runs group a range's pairs
+// by word: over a whole tile they would be runs of hundreds of pairs.
+void TrainInRanges(EmbeddingModel* model, const TrainingPair* pairs, size_t n,
+                   const RangeContext& whole, RangeTotals* totals) {
+  if (n <= kBucketRecords) return model->TrainRange(pairs, n, whole, totals);
+  const double span = whole.progress_end - whole.progress_begin;
+  for (size_t at = 0; at < n; at += kBucketRecords) {
+    const size_t m = std::min(kBucketRecords, n - at);
+    RangeContext range = whole;
+    range.progress_begin = whole.progress_begin + span * static_cast<double>(at) / n;
+    range.progress_end = whole.progress_begin + span * static_cast<double>(at + m) / n;
+    range.seed = MixSeed(whole.seed, at, 0);
+    model->TrainRange(pairs + at, m, range, totals);
+  }
+}
+
 }  // namespace
 
 uint64_t BucketShuffleSeed(const PartPosition& at, size_t k) {
@@ -36,6 +54,7 @@ RangeContext BucketContext(const PartPosition& at, const BlockPart& part, size_t
   context.progress_end =
       (at.before + at.records_per_pair * static_cast<double>(end)) / at.run_records;
   context.seed = MixSeed(at.seed, at.epoch, BucketTag(at, k) | (uint64_t{1} << 62));
+  if (!part.bucket_noise_part.empty()) context.noise_part = part.bucket_noise_part[k];
   return context;
 }
 
@@ -49,8 +68,8 @@ Status HogwildBucketTrainer::Train(BlockPart* part, size_t* next, const PartPosi
         if (deadline != TrainClock::time_point::max() && TrainClock::now() >= deadline) break;
         PrepareBucket(part, k, *transform_, BucketShuffleSeed(at, k));
         const size_t begin = part->bucket_begin[k], end = part->bucket_begin[k + 1];
-        model_->TrainRange(part->pairs.data() + begin, end - begin, BucketContext(at, *part, k),
-                           &totals_[t]);
+        TrainInRanges(model_, part->pairs.data() + begin, end - begin, BucketContext(at, *part, k),
+                      &totals_[t]);
         pairs.fetch_add(end - begin, std::memory_order_relaxed);
       }
     });

@@ -27,12 +27,12 @@ using Clock = std::chrono::steady_clock;
 // reader takes per part beside the trainers; the slower of the two is the
 // rate. *rates says what was measured, for people.
 Status MeasureBudgetCandidates(const BlockStreamInfo& blocks, const PairTransform& transform,
-                               const TrainOptions& o, uint32_t vocab, const AliasTable* noise,
+                               const TrainOptions& o, uint32_t vocab, const NoiseTables& noise,
                                const SubwordIndex* subwords, tbb::task_arena* arena, int threads,
                                const std::vector<uint32_t>& dims, uint32_t min_epochs,
                                double seconds_each, const std::string& scratch,
                                std::vector<BudgetCandidate>* candidates, std::string* rates) {
-  std::unique_ptr<BlockReader> reader = OpenEpoch(&blocks, o.seed, 0, &transform);
+  std::unique_ptr<PartReader> reader = OpenEpoch(&blocks, o.seed, 0, &transform);
   BlockPart part;
   size_t next_bucket =
       0;  // in part: a bucket is prepared (converted) once, so each dim trains its own
@@ -135,7 +135,7 @@ Status StartBudget(const StoreConfig& store, const std::string& checkpoint,
 }
 
 Status MeasureAndPlanBudget(const BlockStreamInfo& blocks, const PairTransform& transform,
-                            const AliasTable* noise, const SubwordIndex* subwords, uint32_t cut,
+                            const NoiseTables& noise, const SubwordIndex* subwords, uint32_t cut,
                             const std::vector<uint32_t>& dims, const std::string& checkpoint,
                             Clock::time_point call_start, tbb::task_arena* arena, int threads,
                             TrainOptions* o, BudgetPlan* plan, double* save_seconds,

@@ -19,6 +19,7 @@
 #include "streamglove/train.h"
 #include "train/block_stream.h"
 #include "train/budget_plan.h"
+#include "train/sgns_model.h"
 #include "util/alias_table.h"
 #include "vocab/subword_index.h"
 
@@ -35,7 +36,7 @@ Status StartBudget(const StoreConfig& store, const std::string& checkpoint,
 // the objective's dim and epochs that fit what is left of the budget (into
 // *o and *plan); *save_seconds: the chosen dim's checkpoint time.
 Status MeasureAndPlanBudget(const BlockStreamInfo& blocks, const PairTransform& transform,
-                            const AliasTable* noise, const SubwordIndex* subwords, uint32_t cut,
+                            const NoiseTables& noise, const SubwordIndex* subwords, uint32_t cut,
                             const std::vector<uint32_t>& dims, const std::string& checkpoint,
                             std::chrono::steady_clock::time_point call_start,
                             tbb::task_arena* arena, int threads, TrainOptions* o, BudgetPlan* plan,

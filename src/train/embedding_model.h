@@ -34,9 +34,13 @@ class SubwordRows;
 // Where a range sits in the whole run, for objectives whose learning rate
 // decays (fractions of all epochs' pairs, 0 at the start, 1 at the end), and
 // the seed of the range's own random numbers.
+// Tiles (train/tile_schedule.h): skip-gram draws the range's noise words
+// from one column part, `noise_part`; kAllParts: from every word.
+inline constexpr uint32_t kAllParts = UINT32_MAX;
 struct RangeContext {
   double progress_begin = 0, progress_end = 0;
   uint64_t seed = 0;
+  uint32_t noise_part = kAllParts;
 };
 
 struct RangeTotals {

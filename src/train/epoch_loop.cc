@@ -68,7 +68,7 @@ class EpochLoop {
   Status Train(uint32_t epoch, const std::string& checkpoint, EpochStats* e) {
     // A plan lengthened after what was its last epoch has no reader open yet.
     if (!reader_) reader_ = OpenEpoch(blocks_, o_->seed, epoch, transform_, scatter_arena_.get());
-    std::unique_ptr<BlockReader> next_reader;
+    std::unique_ptr<PartReader> next_reader;
     uint64_t epoch_pairs = 0;  // stored records trained so far this epoch
     const bool last = epoch + 1 == o_->epochs;
     const Clock::time_point deadline = last ? last_epoch_deadline_ : Clock::time_point::max();
@@ -178,7 +178,7 @@ class EpochLoop {
   const uint32_t first_epoch_;
   ProgressMeter meter_;
   const Clock::time_point start_;
-  std::unique_ptr<BlockReader> reader_;  // the next epoch's
+  std::unique_ptr<PartReader> reader_;  // the next epoch's
   BlockPart part_;
   uint64_t pairs_trained_ = 0;
   Clock::time_point last_epoch_deadline_ = Clock::time_point::max();
@@ -219,8 +219,11 @@ Status TrainEpochs(EpochRun run, uint32_t epoch, TrainOptions* o, BudgetPlan* pl
   // starts the reader), checkpoints included: the budget's measured rate.
   double later_epochs_seconds = 0;
   uint32_t later_epochs = 0;
-  // A plan may grow to twice its length when epochs run faster than measured.
-  const double max_budget_epochs = 2 * PlannedEpochs(*plan);
+  // A plan may grow to twice its length when epochs run faster than measured,
+  // never past the most a plan is given (kBudgetMaxEpochs).
+  const double planned = PlannedEpochs(*plan);
+  const double max_budget_epochs =
+      std::max(planned, std::min(2 * planned, static_cast<double>(kBudgetMaxEpochs)));
   for (const uint32_t first = epoch; epoch < o->epochs; ++epoch) {
     const auto start = Clock::now();
     // Room is kept for the last checkpoint, the vectors file and the exit.

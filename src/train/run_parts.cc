@@ -12,6 +12,7 @@
 #include "train/glove_model.h"
 #include "train/sgns_model.h"
 #include "train/subword_rows.h"
+#include "train/tile_reader.h"
 #include "train/train_tuning.h"
 
 namespace streamglove {
@@ -32,11 +33,14 @@ size_t ParameterBytes(const TrainOptions& o, uint32_t vocab, uint32_t dim) {
   return words + SubwordRows::MemoryBytes(o.subwords.buckets, dim, /*adagrad=*/glove);
 }
 
-Status MakeModel(const TrainOptions& o, uint32_t vocab, uint32_t dim, const AliasTable* noise,
+Status MakeModel(const TrainOptions& o, uint32_t vocab, uint32_t dim, const NoiseTables& noise,
                  const SubwordIndex* subwords, std::unique_ptr<EmbeddingModel>* model) {
   try {
     if (o.objective == Objective::kSgns) {
-      *model = std::make_unique<SgnsModel>(vocab, dim, o.seed, SgnsHyperOf(o), noise, subwords);
+      auto sgns =
+          std::make_unique<SgnsModel>(vocab, dim, o.seed, SgnsHyperOf(o), noise.all, subwords);
+      sgns->set_part_noise(noise.parts);
+      *model = std::move(sgns);
     } else {
       *model = std::make_unique<GloveModel>(vocab, dim, o.seed, GloveHyperOf(o), subwords);
     }
@@ -50,9 +54,15 @@ Status MakeModel(const TrainOptions& o, uint32_t vocab, uint32_t dim, const Alia
   return Status::OK();
 }
 
-std::unique_ptr<BlockReader> OpenEpoch(const BlockStreamInfo* blocks, uint64_t seed, uint32_t e,
-                                       const PairTransform* transform,
-                                       tbb::task_arena* scatter_arena) {
+std::unique_ptr<PartReader> OpenEpoch(const BlockStreamInfo* blocks, uint64_t seed, uint32_t e,
+                                      const PairTransform* transform,
+                                      tbb::task_arena* scatter_arena) {
+  if (blocks->tile_parts > 0) {
+    // A slice of unit updates holds half a round's records in copies.
+    const uint64_t round = blocks->pairs / blocks->tile_parts;
+    return std::make_unique<TileReader>(blocks, seed, e, transform,
+                                        static_cast<size_t>(std::max<uint64_t>(1, round / 2)));
+  }
   std::vector<uint32_t> order(blocks->block_records.size());
   for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
   std::mt19937_64 order_rng(MixSeed(seed, e, ~uint64_t{0}));

@@ -33,19 +33,22 @@ SgnsHyper SgnsHyperOf(const TrainOptions& o);
 size_t ParameterBytes(const TrainOptions& o, uint32_t vocab, uint32_t dim);
 
 // The objective's model of `dim`, fresh from options.seed, in *model. SGNS
-// draws its noise words from `noise`; a subword model's words have the
-// n-grams of `subwords` (nullptr: words are atoms); both must outlive it.
+// draws its noise words from `noise` (a tile's from noise.parts); a subword
+// model's words have the n-grams of `subwords` (nullptr: words are atoms);
+// both must outlive it.
 // Parameters the machine (or ulimit -v) refuses are an error naming their
 // size.
-Status MakeModel(const TrainOptions& o, uint32_t vocab, uint32_t dim, const AliasTable* noise,
+Status MakeModel(const TrainOptions& o, uint32_t vocab, uint32_t dim, const NoiseTables& noise,
                  const SubwordIndex* subwords, std::unique_ptr<EmbeddingModel>* model);
 
-// Epoch e's reader: the blocks in their own order, each scattered by its own
-// seed, deterministic per (seed, epoch, block), so a resumed run reads as an
-// uninterrupted one would. `blocks` and `transform` must outlive it.
-std::unique_ptr<BlockReader> OpenEpoch(const BlockStreamInfo* blocks, uint64_t seed, uint32_t e,
-                                       const PairTransform* transform,
-                                       tbb::task_arena* scatter_arena = nullptr);
+// Epoch e's reader: random blocks in their own order, each scattered by its
+// own seed, deterministic per (seed, epoch, block); or a tiled stream's
+// rounds (TileReader), deterministic per (seed, epoch, tile); so a resumed
+// run reads as an uninterrupted one would. `blocks` and `transform` must
+// outlive it.
+std::unique_ptr<PartReader> OpenEpoch(const BlockStreamInfo* blocks, uint64_t seed, uint32_t e,
+                                      const PairTransform* transform,
+                                      tbb::task_arena* scatter_arena = nullptr);
 
 }  // namespace streamglove
 

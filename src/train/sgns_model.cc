@@ -118,8 +118,7 @@ void SgnsModel::TrainRange(const TrainingPair* pairs, size_t n, const RangeConte
   SplitMix64 random(context.seed);
   const auto draw = [&](size_t i) {
     uint32_t* slot = noise.data() + (i % kAhead) * negatives;
-    for (uint32_t k = 0; k < negatives; ++k)
-      slot[k] = static_cast<uint32_t>(noise_->Sample(random.Next()));
+    for (uint32_t k = 0; k < negatives; ++k) slot[k] = NoiseWord(context, random.Next());
     Prefetch(pairs[i].row, pairs[i].col, slot);
   };
   for (size_t i = 0; i < std::min(n, kAhead); ++i) draw(i);
@@ -161,8 +160,7 @@ void SgnsModel::TrainRangeByWord(const TrainingPair* pairs, size_t n, const Rang
   SplitMix64 random(context.seed);
   const auto draw = [&](size_t i) {
     uint32_t* slot = noise.data() + (i % 2) * negatives;
-    for (uint32_t k = 0; k < negatives; ++k)
-      slot[k] = static_cast<uint32_t>(noise_->Sample(random.Next()));
+    for (uint32_t k = 0; k < negatives; ++k) slot[k] = NoiseWord(context, random.Next());
     const TrainingPair& p = pairs[order[i]];
     if (i == 0 || p.row != pairs[order[i - 1]].row) {
       Prefetch(p.row, p.col, slot);  // a new run: its word's rows too

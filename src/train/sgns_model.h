@@ -29,6 +29,7 @@
 
 #include "streamglove/vocab_file.h"
 #include "train/embedding_model.h"
+#include "train/tile_schedule.h"
 #include "util/alias_table.h"
 #include "util/large_array.h"
 
@@ -55,6 +56,13 @@ std::vector<float> SubsampleKeepProbabilities(const std::vector<VocabEntry>& voc
 // positive updates, spread by the reader as unit updates.
 PairTransform SgnsTransform(std::vector<float> keep);
 
+// Skip-gram's noise: over every word, and within each column part for tiles
+// (nullptr without tiles). Neither is owned.
+struct NoiseTables {
+  const AliasTable* all = nullptr;
+  const PartNoise* parts = nullptr;
+};
+
 class SgnsModel final : public EmbeddingModel {
  public:
   // The AliasTable `noise` (of NoiseWeights) and `subwords` (nullptr:
@@ -75,7 +83,17 @@ class SgnsModel final : public EmbeddingModel {
 
   std::vector<LargeArray<float>*> WordArrays() override { return {&word_, &context_}; }
 
+  // Tiles: the noise of each column part (train/tile_schedule.h), which a
+  // range with a noise_part draws from; it must outlive the model.
+  void set_part_noise(const PartNoise* part_noise) { part_noise_ = part_noise; }
+
  private:
+  // A noise word for a range of `context`, from 64 random bits.
+  uint32_t NoiseWord(const RangeContext& context, uint64_t bits) const {
+    return context.noise_part == kAllParts ? static_cast<uint32_t>(noise_->Sample(bits))
+                                           : part_noise_->Sample(context.noise_part, bits);
+  }
+
   // One positive update of (row, col) and its noise words `noise`
   // (hyper_.negatives of them, drawn beforehand) at learning rate lr;
   // returns its loss.
@@ -104,6 +122,7 @@ class SgnsModel final : public EmbeddingModel {
 
   SgnsHyper hyper_;
   const AliasTable* noise_;
+  const PartNoise* part_noise_ = nullptr;
 };
 
 }  // namespace streamglove

@@ -28,6 +28,7 @@
 #include "train/epoch_loop.h"
 #include "train/run_parts.h"
 #include "train/subword_rows.h"
+#include "train/tile_schedule.h"
 #include "train/train_tuning.h"
 #include "train/warm_start.h"
 #include "util/alias_table.h"
@@ -165,7 +166,7 @@ Status OpenDevice(const TrainOptions& o, uint32_t cut, std::unique_ptr<DevicePlu
 // What trains `model`'s buckets: the device's trainer, or Hogwild threads.
 Status MakeBucketTrainer(const TrainOptions& o, DevicePlugin* plugin,
                          const DeviceTrainerOptions& device_options, EmbeddingModel* model,
-                         const AliasTable* noise, const PairTransform* transform,
+                         const NoiseTables& noise, const PairTransform* transform,
                          tbb::task_arena* arena, int threads,
                          std::unique_ptr<BucketTrainer>* trainer, TrainStats* stats) {
   if (o.device != TrainDevice::kCuda) {
@@ -177,7 +178,7 @@ Status MakeBucketTrainer(const TrainOptions& o, DevicePlugin* plugin,
   objective.objective = o.objective;
   objective.glove = GloveHyperOf(o);
   objective.sgns = SgnsHyperOf(o);
-  objective.noise = noise;
+  objective.noise = noise.all;
   std::unique_ptr<DeviceTrainer> device;
   SG_RETURN_IF_ERROR(DeviceTrainer::Open(plugin, kCudaPurpose, model, objective, arena, transform,
                                          device_options, &device));
@@ -221,6 +222,7 @@ void NoteStream(const BlockStreamInfo& blocks, uint32_t cut, double store_subsam
                 TrainStats* stats) {
   stats->blocks_built = blocks.built;
   stats->blocks = blocks.block_records.size();
+  stats->tile_parts = blocks.tile_parts;
   stats->pairs = blocks.pairs;
   stats->vocab_size = cut;
   stats->store_subsample = store_subsample;
@@ -237,18 +239,20 @@ void NotePlan(const TrainOptions& o, const BudgetPlan& plan, bool budget, TrainS
   if (o.on_plan) o.on_plan(*stats);
 }
 
-// The objective's view of the pairs, and skip-gram's noise table (over the
-// `cut` first words of `vocab`).
+// The objective's view of the pairs, and skip-gram's noise tables (over the
+// `cut` first words of `vocab`; within each of `tile_parts` parts, if any).
 void MakeObjective(const TrainOptions& o, const std::vector<VocabEntry>& vocab, uint32_t cut,
-                   double store_subsample, std::unique_ptr<AliasTable>* noise,
-                   PairTransform* transform) {
+                   double store_subsample, uint32_t tile_parts, std::unique_ptr<AliasTable>* noise,
+                   std::unique_ptr<PartNoise>* part_noise, PairTransform* transform) {
   if (o.objective != Objective::kSgns) {
     *transform = GloveTransform(o.x_max, o.alpha);
     return;
   }
   uint64_t tokens = 0;  // as word2vec's train_words: the trained vocabulary's counts
   for (uint32_t i = 0; i < cut; ++i) tokens += vocab[i].count;
-  *noise = std::make_unique<AliasTable>(NoiseWeights(vocab, cut, o.noise_power));
+  const std::vector<double> weights = NoiseWeights(vocab, cut, o.noise_power);
+  *noise = std::make_unique<AliasTable>(weights);
+  if (tile_parts > 0) *part_noise = std::make_unique<PartNoise>(weights, tile_parts);
   // A store subsampled before windowing holds word2vec's subsampled counts.
   const double subsample = store_subsample > 0 ? 0 : o.subsample;
   *transform = SgnsTransform(SubsampleKeepProbabilities(vocab, cut, tokens, subsample));
@@ -357,20 +361,27 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
       /*pid_required=*/false, &blocks_lock));
   BlockStreamInfo blocks;
   const auto build_start = Clock::now();
+  // A device trains random blocks: its threads are Hogwild warps.
+  const BlockLayout layout = o.device == TrainDevice::kCpu && o.schedule == TrainSchedule::kTiles
+                                 ? BlockLayout::kTiles
+                                 : BlockLayout::kRandom;
   SG_RETURN_IF_ERROR(OpenBlockStream(store.get(), store_dir + "/" + kBlockStreamDir, ranked,
-                                     block_bytes, o.block_compression, &blocks));
+                                     block_bytes, layout, o.block_compression, &blocks));
   stats->block_build_seconds = SecondsSince(build_start);
   NoteStream(blocks, cut, store->config().subsample, stats);
   store.reset();  // training reads only the blocks: a snapshot of the store
 
-  std::unique_ptr<AliasTable> noise;  // before the models that point to it
+  std::unique_ptr<AliasTable> noise;  // before the models that point to them
+  std::unique_ptr<PartNoise> part_noise;
   PairTransform transform;
-  MakeObjective(o, vocab, cut, stats->store_subsample, &noise, &transform);
+  MakeObjective(o, vocab, cut, stats->store_subsample, blocks.tile_parts, &noise, &part_noise,
+                &transform);
+  const NoiseTables noise_tables{noise.get(), part_noise.get()};
   tbb::task_arena arena(threads);
 
   double save_seconds = 0;  // one checkpoint's write, as last measured
   if (plan_needed) {
-    SG_RETURN_IF_ERROR(MeasureAndPlanBudget(blocks, transform, noise.get(), subwords.get(), cut,
+    SG_RETURN_IF_ERROR(MeasureAndPlanBudget(blocks, transform, noise_tables, subwords.get(), cut,
                                             dims, checkpoint, call_start, &arena, threads, &o,
                                             &plan, &save_seconds, stats));
   }
@@ -378,7 +389,7 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
   NotePlan(o, plan, budget, stats);
 
   std::unique_ptr<EmbeddingModel> model;
-  SG_RETURN_IF_ERROR(MakeModel(o, cut, o.dim, noise.get(), subwords.get(), &model));
+  SG_RETURN_IF_ERROR(MakeModel(o, cut, o.dim, noise_tables, subwords.get(), &model));
   CheckpointStamp stamp;
   stamp.options_hash = OptionsHash(o, cut, blocks.pairs);
   WordsHash words;
@@ -392,7 +403,7 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
   // The trainer takes the model as it is now, fresh or resumed (a device
   // copies it); the plugin outlives it.
   std::unique_ptr<BucketTrainer> trainer;
-  SG_RETURN_IF_ERROR(MakeBucketTrainer(o, plugin.get(), device_options, model.get(), noise.get(),
+  SG_RETURN_IF_ERROR(MakeBucketTrainer(o, plugin.get(), device_options, model.get(), noise_tables,
                                        &transform, &arena, threads, &trainer, stats));
   WritableFile log;
   SG_RETURN_IF_ERROR(OpenLossLog(output + ".log.tsv", epoch, &log));

@@ -449,14 +449,17 @@ TEST_CASE("A block stream whose build fails leaves no block files, and is rebuil
     Status failed;
     {
       const FileSizeLimit limit(40 << 10);  // more than a write buffer of 32 KiB
-      failed = OpenBlockStream(store.get(), dir, ranked, block_bytes, compression, &info);
+      failed = OpenBlockStream(store.get(), dir, ranked, block_bytes, BlockLayout::kRandom,
+                               compression, &info);
     }
     INFO(failed.ToString());
     CHECK(failed.message().find("/blocks/block-") != std::string::npos);
     CHECK(failed.message().find("File too large") != std::string::npos);
     CHECK_FALSE(PathExists(dir));
 
-    REQUIRE(OpenBlockStream(store.get(), dir, ranked, block_bytes, compression, &info).ok());
+    REQUIRE(OpenBlockStream(store.get(), dir, ranked, block_bytes, BlockLayout::kRandom,
+                            compression, &info)
+                .ok());
     CHECK(info.built);
     CHECK(info.block_records.size() > 1);
     const PairTransform transform = CountTransform(false);

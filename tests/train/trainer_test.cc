@@ -243,19 +243,22 @@ TEST_CASE(
   const RankedVocab vocab(store->config(), store->vocab(), 1, 0);
   const std::string dir = f.dir.path() + "/blocks";
   BlockStreamInfo info;
-  REQUIRE(OpenBlockStream(store.get(), dir, vocab, size_t{1} << 30, BlockCompression::kNone, &info)
+  REQUIRE(OpenBlockStream(store.get(), dir, vocab, size_t{1} << 30, BlockLayout::kRandom,
+                          BlockCompression::kNone, &info)
               .ok());
   const uint64_t stream_bytes = info.pairs * sizeof(PairRecord32);
   // Blocks asked for at 1/1.3 of the stream: one block would hold 1.3 times
   // that, more than the reuse check allows (1.25), so the stream must be cut
   // into two, or every later run rebuilds it.
   const auto block_bytes = static_cast<size_t>(static_cast<double>(stream_bytes) / 1.3);
-  REQUIRE(
-      OpenBlockStream(store.get(), dir, vocab, block_bytes, BlockCompression::kNone, &info).ok());
+  REQUIRE(OpenBlockStream(store.get(), dir, vocab, block_bytes, BlockLayout::kRandom,
+                          BlockCompression::kNone, &info)
+              .ok());
   CHECK(info.built);
   CHECK(info.block_records.size() >= 2);
-  REQUIRE(
-      OpenBlockStream(store.get(), dir, vocab, block_bytes, BlockCompression::kNone, &info).ok());
+  REQUIRE(OpenBlockStream(store.get(), dir, vocab, block_bytes, BlockLayout::kRandom,
+                          BlockCompression::kNone, &info)
+              .ok());
   CHECK_FALSE(info.built);
 }
 
@@ -386,6 +389,8 @@ TEST_CASE("A budget plans from the store, trains its plan, and a resume finishes
   TrainOptions o = f.Options();
   o.budget_seconds = kBudgetPastMeasuring;
   o.epochs = 999;  // ignored with a budget
+  // Random blocks: this small store's epoch is then one part (below).
+  o.schedule = TrainSchedule::kHogwild;
   const std::string vectors = f.Run("b.txt", o, &stats);
   REQUIRE(stats.budget_planned);
   CHECK_FALSE(stats.budget_resumed);

@@ -74,6 +74,12 @@ RunResult Run(const TrainFixture& f, const std::string& name, const TrainOptions
   return r;
 }
 
+// A device trains random blocks: so does the CPU run it is compared with.
+TrainOptions CpuLikeDevice(TrainOptions o) {
+  o.schedule = TrainSchedule::kHogwild;
+  return o;
+}
+
 TrainOptions OnDevice(TrainOptions o, int host_threads) {
   o.device = TrainDevice::kCuda;
   o.threads = host_threads;
@@ -236,8 +242,8 @@ TEST_CASE("Training on a device equals one CPU thread: GloVe and SGNS, vectors a
           "[train][device]") {
   TrainFixture f;
   ScopedEnv plugin(kCudaPluginVariable, SG_REFERENCE_DEVICE);
-  TrainOptions glove = f.Options();
-  TrainOptions sgns = f.Options();
+  TrainOptions glove = CpuLikeDevice(f.Options());
+  TrainOptions sgns = glove;
   sgns.objective = Objective::kSgns;
   sgns.subwords.chosen = true;  // words as atoms, as a device trains them
   for (const TrainOptions& o : {glove, sgns}) {
@@ -258,7 +264,7 @@ TEST_CASE("Training on a device equals one CPU thread: GloVe and SGNS, vectors a
 TEST_CASE("A device's checkpoint resumes on the CPU and the CPU's on a device", "[train][device]") {
   TrainFixture f;
   ScopedEnv plugin(kCudaPluginVariable, SG_REFERENCE_DEVICE);
-  TrainOptions o = f.Options();
+  TrainOptions o = CpuLikeDevice(f.Options());
   o.decay_fraction = 0;  // a checkpoint then resumes a longer run
   const RunResult straight = Run(f, "straight.txt", o);
   TrainOptions two = o;

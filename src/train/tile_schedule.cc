@@ -1,0 +1,53 @@
+#include "train/tile_schedule.h"
+
+#include <algorithm>
+#include <numeric>
+#include <random>
+
+#include "train/bucket_trainer.h"
+
+namespace streamglove {
+
+uint32_t PartSize(uint32_t vocab, uint32_t part, uint32_t parts) {
+  const uint32_t laps = vocab / parts;  // whole laps: one word of each part
+  const uint32_t rest = vocab % parts;  // the last lap's first `rest` positions
+  const uint32_t at = laps % 2 == 0 ? part : parts - 1 - part;
+  return laps + (at < rest ? 1 : 0);
+}
+
+uint32_t ChooseTileParts(uint64_t stream_bytes, uint64_t round_bytes) {
+  for (uint32_t parts = kMinTileParts; parts <= kMaxTileParts; parts *= 2) {
+    if (stream_bytes / parts <= round_bytes) return parts;
+  }
+  return 0;
+}
+
+std::vector<uint32_t> RoundTiles(uint64_t seed, uint32_t epoch, uint32_t round, uint32_t parts) {
+  // Tags apart from the block orders' (~0) and buckets' (top bit set).
+  std::mt19937_64 rng(MixSeed(seed, epoch, (uint64_t{1} << 62) | 0x7113));
+  std::vector<uint32_t> cols(parts), shifts(parts);
+  std::iota(cols.begin(), cols.end(), 0u);
+  std::iota(shifts.begin(), shifts.end(), 0u);
+  std::shuffle(cols.begin(), cols.end(), rng);
+  std::shuffle(shifts.begin(), shifts.end(), rng);
+  std::vector<uint32_t> tiles(parts);
+  for (uint32_t r = 0; r < parts; ++r) {
+    tiles[r] = TileId(r, cols[(r + shifts[round]) % parts], parts);
+  }
+  return tiles;
+}
+
+PartNoise::PartNoise(const std::vector<double>& weights, uint32_t parts) : parts_(parts) {
+  const auto vocab = static_cast<uint32_t>(weights.size());
+  tables_.reserve(parts);
+  for (uint32_t c = 0; c < parts; ++c) {
+    std::vector<double> part(PartSize(vocab, c, parts));
+    for (uint32_t i = 0; i < part.size(); ++i) part[i] = weights[PartWord(i, c, parts)];
+    // A part without weight (fewer words than parts) is never drawn from:
+    // it has no columns, so no tile of it holds a pair.
+    if (part.empty() || std::accumulate(part.begin(), part.end(), 0.0) <= 0) part.assign(1, 1.0);
+    tables_.emplace_back(part);
+  }
+}
+
+}  // namespace streamglove
