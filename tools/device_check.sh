@@ -158,7 +158,7 @@ kernels() {
     # Words as atoms on both sides: the device trains no subwords.
     local args=(--store "$c/store" --objective "$objective" --dim 40 --epochs 1 --seed 3 --memory 2G
       --no-subwords)
-    train "seq-cpu-$objective" "${args[@]}" --threads 1 -o "$work/seq-cpu-$objective.txt" >>"$log" &&
+    train "seq-cpu-$objective" "${args[@]}" --threads 1 --schedule hogwild -o "$work/seq-cpu-$objective.txt" >>"$log" &&
       train "seq-gpu-$objective" "${args[@]}" --device cuda --device-sequential \
         -o "$work/seq-gpu-$objective.txt" >>"$log" || return 1
     say "| $objective: --device-sequential vs --threads 1 (planted corpus, dim 40, 1 epoch) | largest difference $(vector_difference "$work/seq-gpu-$objective.txt" "$work/seq-cpu-$objective.txt") | | | |"

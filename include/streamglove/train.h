@@ -1,16 +1,21 @@
 // Training GloVe vectors from a store, without holding the co-occurrence
 // matrix in memory.
 //
-// The store's non-zero pairs are laid out once as shuffled blocks on disk
-// (STORE/blocks/), rebuilt automatically when the store or the vocabulary cut
-// changes. Each epoch visits the blocks in a fresh random order, shuffles each
-// block in memory, and trains it with lock-free (Hogwild) AdaGrad updates
-// across threads: the objective and update of Stanford GloVe's glove.c, its
-// steps scaled by a schedule (TrainOptions::step_scale, decay_fraction; 1 and
-// 0 give glove.c's own). Parameters and AdaGrad state are checkpointed atomically after
-// every epoch (or every `checkpoint_every` epochs), so `--resume` continues as
-// if never stopped; with one thread and a fixed seed, training is
-// reproducible bit for bit.
+// The store's non-zero pairs are laid out once on disk (STORE/blocks/),
+// rebuilt automatically when the store or the vocabulary cut changes: as
+// P x P tiles of word parts (the CPU's default schedule), or as random blocks
+// (TrainSchedule::kHogwild, and on a device). An epoch of tiles is P rounds,
+// each training P tiles that share no word row, one thread each, so the
+// vectors do not depend on the thread count; an epoch of blocks visits them
+// in a fresh random order, shuffles each in memory, and trains it with
+// lock-free (Hogwild) updates across threads. The objective and update are
+// Stanford GloVe's glove.c's, its steps scaled by a schedule
+// (TrainOptions::step_scale, decay_fraction; 1 and 0 give glove.c's own).
+// Parameters and AdaGrad state are checkpointed atomically after every epoch
+// (or every `checkpoint_every` epochs), so `--resume` continues as if never
+// stopped; with a fixed seed, training in tiles is reproducible bit for bit
+// at any thread count (a subword model's n-gram rows, shared by every part,
+// at one thread), and Hogwild training at one thread.
 #ifndef STREAMGLOVE_TRAIN_H_
 #define STREAMGLOVE_TRAIN_H_
 

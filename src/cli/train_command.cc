@@ -62,10 +62,12 @@ void PrintTrainSummary(const TrainOptions& o, const std::string& output, const T
   }
   fmt::print(
       stderr,
-      "train: {} words, {} pairs in {} blocks ({} in {:.1f} s); {} epochs{} in {:.1f} s "
+      "train: {} words, {} pairs in {} ({} in {:.1f} s); {} epochs{} in {:.1f} s "
       "({:.2f} M pairs/s, {}); vectors in {}\n",
-      stats.vocab_size, stats.pairs, stats.blocks, stats.blocks_built ? "built" : "reused",
-      stats.block_build_seconds, stats.epochs.size(),
+      stats.vocab_size, stats.pairs,
+      stats.tile_parts > 0 ? fmt::format("{0} x {0} tiles", stats.tile_parts)
+                           : fmt::format("{} blocks", stats.blocks),
+      stats.blocks_built ? "built" : "reused", stats.block_build_seconds, stats.epochs.size(),
       stats.start_epoch > 0  ? fmt::format(" (resumed after {})", stats.start_epoch)
       : o.warm_start.empty() ? std::string()
                              : fmt::format(" (warm: {} of {} words from {})", stats.warm_words,

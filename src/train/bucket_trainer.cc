@@ -58,32 +58,34 @@ RangeContext BucketContext(const PartPosition& at, const BlockPart& part, size_t
   return context;
 }
 
-Status HogwildBucketTrainer::Train(BlockPart* part, size_t* next, const PartPosition& at,
-                                   TrainClock::time_point deadline, uint64_t* trained) {
+Status ThreadBucketTrainer::Train(BlockPart* part, size_t* next, const PartPosition& at,
+                                  TrainClock::time_point deadline, uint64_t* trained) {
   std::atomic<size_t> next_bucket{*next};
   std::atomic<uint64_t> pairs{0};
+  // Each bucket's totals apart, added in bucket order: the loss logged does
+  // not depend on which thread trained what.
+  std::vector<RangeTotals> bucket_totals(part->buckets());
   arena_->execute([&] {
-    tbb::parallel_for(0, threads_, [&](int t) {
+    tbb::parallel_for(0, threads_, [&](int) {
       for (size_t k; (k = next_bucket.fetch_add(1, std::memory_order_relaxed)) < part->buckets();) {
         if (deadline != TrainClock::time_point::max() && TrainClock::now() >= deadline) break;
         PrepareBucket(part, k, *transform_, BucketShuffleSeed(at, k));
         const size_t begin = part->bucket_begin[k], end = part->bucket_begin[k + 1];
         TrainInRanges(model_, part->pairs.data() + begin, end - begin, BucketContext(at, *part, k),
-                      &totals_[t]);
+                      &bucket_totals[k]);
         pairs.fetch_add(end - begin, std::memory_order_relaxed);
       }
     });
   });
+  for (const RangeTotals& t : bucket_totals) totals_ += t;
   *next = std::min(next_bucket.load(), part->buckets());
   *trained = pairs.load();
   return Status::OK();
 }
 
-Status HogwildBucketTrainer::WaitAll(RangeTotals* totals) {
-  for (RangeTotals& t : totals_) {
-    *totals += t;
-    t = RangeTotals();
-  }
+Status ThreadBucketTrainer::WaitAll(RangeTotals* totals) {
+  *totals += totals_;
+  totals_ = RangeTotals();
   return Status::OK();
 }
 

@@ -1,5 +1,5 @@
 // BucketTrainer: trains the buckets of the block stream's parts (train/
-// block_reader.h) into a model — on the CPU's threads (HogwildBucketTrainer,
+// block_reader.h) into a model — on the CPU's threads (ThreadBucketTrainer,
 // here), or on a device (DeviceTrainer, train/device/device_trainer.h). The
 // epoch loop reads parts and hands them over; each bucket is prepared
 // (converted and shuffled) and trained with the seeds and schedule position
@@ -70,14 +70,16 @@ class BucketTrainer {
 
 // The CPU's threads in `arena` take the buckets in turn, each preparing a
 // bucket (converted and shuffled: the second pass of the reader's shuffle)
-// and training it, without locks (Hogwild). One thread takes them in order,
-// so its run is reproducible. `arena`, `model` and `transform` must outlive
-// it.
-class HogwildBucketTrainer final : public BucketTrainer {
+// and training it, without locks. A round of tiles (train/tile_reader.h)
+// has buckets that share no row, so the run does not depend on the thread
+// count; a random block's buckets share rows (Hogwild), and one thread
+// taking them in order makes its run reproducible. `arena`, `model` and
+// `transform` must outlive it.
+class ThreadBucketTrainer final : public BucketTrainer {
  public:
-  HogwildBucketTrainer(tbb::task_arena* arena, int threads, EmbeddingModel* model,
-                       const PairTransform* transform)
-      : arena_(arena), threads_(threads), model_(model), transform_(transform), totals_(threads) {}
+  ThreadBucketTrainer(tbb::task_arena* arena, int threads, EmbeddingModel* model,
+                      const PairTransform* transform)
+      : arena_(arena), threads_(threads), model_(model), transform_(transform) {}
 
   Status Train(BlockPart* part, size_t* next, const PartPosition& at,
                TrainClock::time_point deadline, uint64_t* trained) override;
@@ -90,7 +92,7 @@ class HogwildBucketTrainer final : public BucketTrainer {
   const int threads_;
   EmbeddingModel* const model_;
   const PairTransform* const transform_;
-  std::vector<RangeTotals> totals_;  // a thread's each
+  RangeTotals totals_;  // since the last WaitAll()
 };
 
 }  // namespace streamglove

@@ -59,7 +59,7 @@ Status MeasureBudgetCandidates(const BlockStreamInfo& blocks, const PairTransfor
   const auto train_for = [&](EmbeddingModel* model, double seconds, double* records) -> Status {
     const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                              std::chrono::duration<double>(seconds));
-    HogwildBucketTrainer trainer(arena, threads, model, &transform);
+    ThreadBucketTrainer trainer(arena, threads, model, &transform);
     while (Clock::now() < deadline) {
       if (next_bucket >= part.buckets()) SG_RETURN_IF_ERROR(next_part());
       PartPosition at;  // the start of a run of min_epochs

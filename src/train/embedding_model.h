@@ -9,9 +9,10 @@
 // fastText's output rows.
 //
 // Thread-safety: TrainRange() runs on many threads at once over disjoint
-// ranges of one block, updating shared rows without locks (Hogwild, as
-// glove.c and word2vec); the other calls are made from one thread while no
-// TrainRange() runs.
+// ranges, without locks: the tiles of a round (train/tile_schedule.h) share
+// no word row (a subword model's n-gram rows excepted), a random block's
+// ranges do (Hogwild, as glove.c and word2vec). The other calls are made
+// from one thread while no TrainRange() runs.
 #ifndef STREAMGLOVE_TRAIN_EMBEDDING_MODEL_H_
 #define STREAMGLOVE_TRAIN_EMBEDDING_MODEL_H_
 

@@ -171,7 +171,7 @@ Status MakeBucketTrainer(const TrainOptions& o, DevicePlugin* plugin,
                          std::unique_ptr<BucketTrainer>* trainer, TrainStats* stats) {
   if (o.device != TrainDevice::kCuda) {
     stats->device = TrainDeviceName(o.device);
-    *trainer = std::make_unique<HogwildBucketTrainer>(arena, threads, model, transform);
+    *trainer = std::make_unique<ThreadBucketTrainer>(arena, threads, model, transform);
     return Status::OK();
   }
   DeviceObjective objective;

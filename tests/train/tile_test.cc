@@ -5,6 +5,8 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <sstream>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -62,6 +64,19 @@ void ReadEpochChecked(TileReader* reader, const BlockStreamInfo& info, uint64_t 
     if (!sliced) ++round;
   }
   CHECK(records == info.pairs);
+}
+
+// The loss column of a run's log.
+std::string Losses(const TrainFixture& f, const std::string& name) {
+  std::istringstream log(ReadFile(f.dir.path() + "/" + name + ".log.tsv"));
+  std::string losses, line;
+  while (std::getline(log, line)) {
+    std::istringstream fields(line);
+    std::string epoch, loss;
+    fields >> epoch >> loss;
+    losses += loss + " ";
+  }
+  return losses;
 }
 
 }  // namespace
@@ -257,6 +272,7 @@ TEST_CASE("Tiles train the same vectors at any thread count, and resumed on anot
       TrainOptions many = o;
       many.threads = threads;
       CHECK(f.Run("many.txt", many, &stats) == vectors);
+      CHECK(Losses(f, "many.txt") == Losses(f, "one.txt"));  // summed in one order
     }
     // Interrupted (SIGINT) on 3 threads once epoch 2's checkpoint is
     // written, resumed on 2: the same vectors.

@@ -1,5 +1,5 @@
 // DeviceTrainer: trains the block stream's parts on a training device
-// through its plugin (train/device/device_api.h), as HogwildBucketTrainer
+// through its plugin (train/device/device_api.h), as ThreadBucketTrainer
 // does on the CPU's threads: the same buckets, prepared (converted and
 // shuffled) by the same seeds on the host's threads, trained with the same
 // schedule positions. The host's model stays the run's model of record: the

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `train --device cuda` from the command line: without a plugin, one line and
 # exit 1; with the reference device (a plugin made of the CPU) as the plugin,
-# the vectors of `--threads 1` on the CPU byte for byte, and the summary
+# the vectors of `--threads 1 --schedule hogwild` on the CPU byte for byte, and the summary
 # naming the device; a budget with a device refused before any work.
 . "$(dirname "$0")/../../lib.sh" device-cli
 bin=$1
@@ -28,7 +28,8 @@ cat "$dir/none.err"
 
 for objective in glove sgns; do
   # Words as atoms, as a device trains them.
-  "${train[@]}" --objective "$objective" --no-subwords --threads 1 -o "$dir/cpu-$objective.txt" -q
+  "${train[@]}" --objective "$objective" --no-subwords --threads 1 --schedule hogwild \
+    -o "$dir/cpu-$objective.txt" -q
   STREAMGLOVE_CUDA_PLUGIN=$reference "${train[@]}" --objective "$objective" --threads 2 \
     --device cuda -o "$dir/device-$objective.txt" 2>"$dir/device-$objective.err"
   grep -q "reference device" "$dir/device-$objective.err" ||

@@ -192,7 +192,7 @@ TEST_CASE("Slots cycle while the device trains: the updates are one CPU thread's
   };
 
   GloveModel cpu(kVocab, kDim, 4, hyper);
-  HogwildBucketTrainer one_thread(&arena, 1, &cpu, &transform);
+  ThreadBucketTrainer one_thread(&arena, 1, &cpu, &transform);
   RangeTotals cpu_totals;
   train(&one_thread, false, &cpu_totals);
 
