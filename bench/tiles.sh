@@ -26,7 +26,14 @@ sim=$data/eval/similarity
 sg_need "$SG_BIN" "$corpus" "$data/eval/analogy/questions-words.txt" "$sim/EN-WS-353-ALL.txt" \
   "$sim/EN-SIMLEX-999.txt" "$sim/EN-MEN-TR-3k.txt"
 sg_scratch tiles
-epochs_flag() { if sg_smoke; then echo "--epochs 2 --dim 8"; fi; }
+# Smoke runs: 2 epochs of dim 8 whatever the variant.
+smoke_flags() {
+  if sg_smoke; then
+    echo "$1" | sed -E 's/ --(dim|epochs) [0-9]+//g; s/$/ --epochs 2 --dim 8/'
+  else
+    echo "$1"
+  fi
+}
 
 # ROW NAME VECTORS TIME_REPORT: one line of figures.
 report() {
@@ -65,9 +72,9 @@ for objective in $objectives; do
     for seed in $seeds; do
       for schedule in tiles hogwild; do
         v=$work/$label-$schedule-$seed.txt
-        # shellcheck disable=SC2046,SC2086  # the flags are words
-        sg_time "$work/t" "$SG_BIN" train --store "$store" -o "$v" $flags --seed "$seed" \
-          --threads 2 --schedule "$schedule" $(epochs_flag) -q
+        # shellcheck disable=SC2046  # the flags are words
+        sg_time "$work/t" "$SG_BIN" train --store "$store" -o "$v" $(smoke_flags "$flags") \
+          --seed "$seed" --threads 2 --schedule "$schedule" -q
         report "$label $schedule s$seed" "$v" "$work/t"
       done
     done
