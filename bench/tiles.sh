@@ -85,7 +85,7 @@ for objective in $objectives; do
   sums=""
   for threads in 1 2 3; do
     # shellcheck disable=SC2086
-    "$SG_BIN" train --store "$store" -o "$work/same-$threads.txt" $flags --epochs 1 \
+    "$SG_BIN" train --store "$store" -o "$work/same-$threads.txt" $flags --schedule tiles --epochs 1 \
       --threads "$threads" -q
     sums+="$(md5sum <"$work/same-$threads.txt" | cut -c1-12) "
   done

@@ -201,7 +201,7 @@ same_at_16() {
     [ "$objective" = glove ] || { store=$work/wiki5; flags=(--objective sgns --dim 50 --no-subwords); }
     sums=""
     for threads in 1 16; do
-      "$bin" train --store "$store" -o "$work/same-$threads.txt" "${flags[@]}" --epochs 1 \
+      "$bin" train --store "$store" -o "$work/same-$threads.txt" "${flags[@]}" --schedule tiles --epochs 1 \
         --threads "$threads" -q >>"$log" 2>&1 || return 1
       sums+="$(md5sum <"$work/same-$threads.txt" | cut -c1-12) "
     done

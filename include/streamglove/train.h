@@ -3,7 +3,7 @@
 //
 // The store's non-zero pairs are laid out once on disk (STORE/blocks/),
 // rebuilt automatically when the store or the vocabulary cut changes: as
-// P x P tiles of word parts (the CPU's default schedule), or as random blocks
+// P x P tiles of word parts (GloVe's default schedule on the CPU), or as random blocks
 // (TrainSchedule::kHogwild, and on a device). An epoch of tiles is P rounds,
 // each training P tiles that share no word row, one thread each, so the
 // vectors do not depend on the thread count; an epoch of blocks visits them
@@ -13,9 +13,9 @@
 // (TrainOptions::step_scale, decay_fraction; 1 and 0 give glove.c's own).
 // Parameters and AdaGrad state are checkpointed atomically after every epoch
 // (or every `checkpoint_every` epochs), so `--resume` continues as if never
-// stopped; with a fixed seed, training in tiles is reproducible bit for bit
-// at any thread count (a subword model's n-gram rows, shared by every part,
-// at one thread), and Hogwild training at one thread.
+// stopped; with a fixed seed, training in tiles (GloVe's default) is
+// reproducible bit for bit at any thread count (a subword model's n-gram rows, shared by every
+// part, at one thread), and Hogwild training at one thread.
 #ifndef STREAMGLOVE_TRAIN_H_
 #define STREAMGLOVE_TRAIN_H_
 
@@ -40,6 +40,9 @@ enum class BlockCompression {
 
 // How the CPU's threads share an epoch (docs/architecture.md, "Tiles").
 enum class TrainSchedule {
+  // Tiles for GloVe, Hogwild for skip-gram, whose rounds of one column part
+  // at a time cost analogies on a planted corpus (docs/benchmarks.md, "Tiles").
+  kAuto,
   // Rounds of tiles whose rows and columns no two threads share: no
   // Hogwild, and the same vectors at any thread count.
   kTiles,
@@ -123,10 +126,10 @@ struct TrainOptions {
   // staging slots (48 MiB; less memory makes smaller blocks). A device
   // needs a planned number of epochs (no budget).
   TrainDevice device = TrainDevice::kCpu;
-  // The CPU's schedule. Default: tiles. A device trains random blocks, and so
+  // The CPU's schedule. Default: kAuto. A device trains random blocks, and so
   // does a stream too large for 32 x 32 tiles in memory_bytes
   // (TrainStats::tile_parts says which ran).
-  TrainSchedule schedule = TrainSchedule::kTiles;
+  TrainSchedule schedule = TrainSchedule::kAuto;
   // With a device: one update at a time, in order, so a run equals
   // threads = 1 on the CPU to float rounding (for checking a device; slow).
   bool device_sequential = false;

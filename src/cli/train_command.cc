@@ -177,10 +177,10 @@ TrainCommand::TrainCommand(CLI::App* parent) {
       ->check(CLI::IsMember({"auto", "zstd", "none"}));
   app_->add_option("--schedule", schedule_,
                    "tiles (rounds in which no two threads share a word: the same vectors at any "
-                   "--threads) or hogwild (threads share rows without locks). A device trains "
-                   "hogwild")
+                   "--threads), hogwild (threads share rows without locks) or auto (tiles for "
+                   "GloVe, hogwild for sgns). A device trains hogwild")
       ->capture_default_str()
-      ->check(CLI::IsMember({"tiles", "hogwild"}));
+      ->check(CLI::IsMember({"auto", "tiles", "hogwild"}));
   app_->add_option("--vectors", vectors_,
                    "word, word+context (the paper's) or both (concatenated). Default: word with "
                    "subwords (fastText's, and an unseen word's kind), word+context without")
@@ -245,7 +245,9 @@ Status TrainCommand::Validate() {
   options_.block_compression = compression_ == "zstd"   ? BlockCompression::kZstd
                                : compression_ == "none" ? BlockCompression::kNone
                                                         : BlockCompression::kAuto;
-  options_.schedule = schedule_ == "hogwild" ? TrainSchedule::kHogwild : TrainSchedule::kTiles;
+  options_.schedule = schedule_ == "hogwild" ? TrainSchedule::kHogwild
+                      : schedule_ == "tiles" ? TrainSchedule::kTiles
+                                             : TrainSchedule::kAuto;
   options_.progress = !quiet_;
   if (!quiet_) {
     options_.on_plan = [budget = options_.budget_seconds, plan = output_ + ".plan"](

@@ -29,7 +29,7 @@ class TrainCommand final : public Command {
   std::string vectors_;  // empty: TrainOptions' default
   std::string format_ = "glove";
   std::string compression_ = "auto";
-  std::string schedule_ = "tiles";
+  std::string schedule_ = "auto";
   std::string preset_;
   std::string objective_ = ObjectiveName(TrainOptions().objective);
   std::string device_ = TrainDeviceName(TrainOptions().device);

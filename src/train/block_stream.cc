@@ -27,6 +27,11 @@ namespace {
 
 constexpr uint32_t kMaxBlocks = 1024;
 constexpr size_t kBlockWriteBufferBytes = size_t{32} << 10;
+// The most the writers' buffers take together (two a block): 1024 tiles
+// at 32 KiB each would hold 64 MiB while the stream is built, which a small
+// --memory does not leave; a writer's buffer is then smaller, down to 4 KiB.
+constexpr size_t kBlockWriteBuffersBytes = size_t{8} << 20;
+constexpr size_t kMinBlockWriteBufferBytes = size_t{4} << 10;
 constexpr const char* kManifestMagic = "streamglove-blocks 4";
 constexpr int kBlockZstdLevel = 1;  // 12-byte records shrink to ~45% at ~120 MB/s per core
 
@@ -50,15 +55,16 @@ class BlockFileWriter {
  public:
   // `cctx` (shared by the writers of one thread, may be null for raw blocks)
   // and `frame` (scratch) must outlive the writer.
-  Status Open(const std::string& path, ZSTD_CCtx* cctx, std::string* frame) {
+  Status Open(const std::string& path, size_t buffer_bytes, ZSTD_CCtx* cctx, std::string* frame) {
     cctx_ = cctx;
     frame_ = frame;
-    buffer_.reserve(kBlockWriteBufferBytes);
-    return file_.Open(path, kBlockWriteBufferBytes);
+    buffer_bytes_ = buffer_bytes;
+    buffer_.reserve(buffer_bytes);
+    return file_.Open(path, buffer_bytes);
   }
   Status Append(const PairRecord32& r) {
     buffer_.append(reinterpret_cast<const char*>(&r), sizeof(r));
-    return buffer_.size() >= kBlockWriteBufferBytes ? Flush() : Status::OK();
+    return buffer_.size() >= buffer_bytes_ ? Flush() : Status::OK();
   }
   Status Close() {
     SG_RETURN_IF_ERROR(Flush());
@@ -87,6 +93,7 @@ class BlockFileWriter {
   }
 
   WritableFile file_;
+  size_t buffer_bytes_ = kBlockWriteBufferBytes;
   std::string buffer_;
   ZSTD_CCtx* cctx_ = nullptr;
   std::string* frame_ = nullptr;
@@ -194,8 +201,10 @@ Status BuildBlockStream(Store* store, const std::string& dir, const RankedVocab&
     return Status::IOError(fmt::format("{}: cannot create a zstd compressor", dir));
   std::string frame;
   std::vector<BlockFileWriter> files(blocks);
+  const size_t buffer_bytes = std::clamp(kBlockWriteBuffersBytes / (2 * size_t{blocks}),
+                                         kMinBlockWriteBufferBytes, kBlockWriteBufferBytes);
   for (uint32_t b = 0; b < blocks; ++b)
-    SG_RETURN_IF_ERROR(files[b].Open(BlockPath(*info, b), cctx.get(), &frame));
+    SG_RETURN_IF_ERROR(files[b].Open(BlockPath(*info, b), buffer_bytes, cctx.get(), &frame));
   info->block_records.assign(blocks, 0);
   // Deterministic for a given store, so a rebuilt stream is the same stream.
   std::mt19937_64 rng(HashBytes(stamp) ^ vocab);

@@ -96,9 +96,9 @@ std::string StoreStamp(Store* store);
 // is rebuilt). Tiles: P is the fewest parts (ChooseTileParts) whose rounds hold about
 // `block_bytes`; a stream too large for any is laid out at random (info->tile_parts 0). kAuto
 // compresses when the stream, estimated from the store's size, exceeds half the memory available
-// for the page cache; compressed blocks are written compressed (a zstd frame per 32 KiB of
-// records), never raw first. Memory: two 32 KiB buffers per block (at most 1024 blocks) and one
-// compressor.
+// for the page cache; compressed blocks are written compressed (a zstd frame per write buffer of
+// records), never raw first. Memory: two write buffers per block, 32 KiB each or as many as 8 MiB
+// hold (4 KiB at the least: 1024 tiles), and one compressor.
 Status OpenBlockStream(Store* store, const std::string& dir, const RankedVocab& vocab,
                        size_t block_bytes, BlockLayout layout, BlockCompression compression,
                        BlockStreamInfo* info);

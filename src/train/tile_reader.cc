@@ -22,6 +22,18 @@ uint64_t TileSeed(uint64_t seed, uint32_t epoch, uint32_t tile) {
   return MixSeed(seed, epoch, (uint64_t{1} << 61) | tile);
 }
 
+// Empties v with room for n, never holding two buffers at once (a vector
+// grown by doubling holds its old buffer while copying to the new one:
+// three times a round's records at the peak).
+template <typename T>
+void ClearWithRoom(std::vector<T>* v, size_t n) {
+  v->clear();
+  if (v->capacity() < n) {
+    std::vector<T>().swap(*v);
+    v->reserve(n);
+  }
+}
+
 // Copies of a record with `copies` copies in slice `slice` of `slices`, its
 // copies dealt from slice `offset` on.
 uint64_t CopiesInSlice(uint64_t copies, uint64_t offset, uint64_t slice, uint64_t slices) {
@@ -86,8 +98,10 @@ void TileReader::PrefetchPart() {
 Status TileReader::ReadRound() {
   tiles_ = RoundTiles(seed_, epoch_, round_, parts_);
   const bool units = transform_->unit_updates;
-  round_pairs_.clear();
-  copies_.clear();
+  uint64_t records = 0;
+  for (uint32_t tile : tiles_) records += info_->block_records.at(tile);
+  ClearWithRoom(units ? &round_pairs_ : &ahead_.pairs, records);
+  if (units) ClearWithRoom(&copies_, records);
   tile_begin_.assign(1, 0);
   ahead_.bucket_begin.clear();
   ahead_.bucket_noise_part.clear();
@@ -132,16 +146,24 @@ void TileReader::FillSlice() {
   ahead_.records = n * (slice_ + 1) / slices_ - n * slice_ / slices_;
   ahead_.bucket_begin.clear();
   ahead_.bucket_noise_part.clear();
+  const auto offset_of = [&](size_t t, size_t i) {
+    return slices_ == 1 ? 0 : SplitMix64::Draw(~TileSeed(seed_, epoch_, tiles_[t]), i) % slices_;
+  };
+  uint64_t updates = 0;
+  for (size_t t = 0; t < tiles_.size(); ++t) {
+    for (size_t i = tile_begin_[t]; i < tile_begin_[t + 1]; ++i)
+      updates += CopiesInSlice(copies_[i], offset_of(t, i), slice_, slices_);
+  }
   std::vector<TrainingPair>& part = ahead_.pairs;
-  part.clear();
+  ClearWithRoom(&part, updates);
   for (size_t t = 0; t < tiles_.size(); ++t) {
     const size_t begin = part.size();
     ahead_.bucket_begin.push_back(begin);
     ahead_.bucket_noise_part.push_back(tiles_[t] % parts_);
     const uint64_t tile_seed = TileSeed(seed_, epoch_, tiles_[t]);
     for (size_t i = tile_begin_[t]; i < tile_begin_[t + 1]; ++i) {
-      const uint64_t offset = slices_ == 1 ? 0 : SplitMix64::Draw(~tile_seed, i) % slices_;
-      part.insert(part.end(), CopiesInSlice(copies_[i], offset, slice_, slices_), round_pairs_[i]);
+      part.insert(part.end(), CopiesInSlice(copies_[i], offset_of(t, i), slice_, slices_),
+                  round_pairs_[i]);
     }
     SplitMix64 shuffling(MixSeed(tile_seed, slice_, 1));
     ShuffleInPlace(part.data() + begin, part.size() - begin, shuffling);

@@ -255,10 +255,21 @@ TEST_CASE("Unit updates from tiles: a record's copies are the same however the r
 
 TEST_CASE("Tiles train the same vectors at any thread count, and resumed on another",
           "[train][tiles]") {
+  {  // By default GloVe trains tiles and skip-gram Hogwild.
+    TrainFixture f;
+    TrainStats stats;
+    TrainOptions o = f.Options();
+    f.Run("glove.txt", o, &stats);
+    CHECK(stats.tile_parts == kMinTileParts);
+    o.objective = Objective::kSgns;
+    f.Run("sgns.txt", o, &stats);
+    CHECK(stats.tile_parts == 0);
+  }
   TrainFixture f;
   TrainStats stats;
   TrainOptions glove = f.Options();
-  TrainOptions sgns = f.Options();
+  glove.schedule = TrainSchedule::kTiles;
+  TrainOptions sgns = glove;
   sgns.objective = Objective::kSgns;
   sgns.subwords.chosen = true;  // words as atoms: n-gram rows are shared by every part
   for (const TrainOptions& o : {glove, sgns}) {
