@@ -146,13 +146,17 @@ void TileReader::FillSlice() {
   ahead_.records = n * (slice_ + 1) / slices_ - n * slice_ / slices_;
   ahead_.bucket_begin.clear();
   ahead_.bucket_noise_part.clear();
-  const auto offset_of = [&](size_t t, size_t i) {
-    return slices_ == 1 ? 0 : SplitMix64::Draw(~TileSeed(seed_, epoch_, tiles_[t]), i) % slices_;
+  // Each tile's seed once (MixSeed hashes a formatted string); a record's
+  // offset is a pure function of it and the record's index.
+  std::vector<uint64_t> tile_seeds(tiles_.size());
+  for (size_t t = 0; t < tiles_.size(); ++t) tile_seeds[t] = TileSeed(seed_, epoch_, tiles_[t]);
+  const auto copies_in_slice = [&](size_t t, size_t i) {
+    const uint64_t offset = slices_ == 1 ? 0 : SplitMix64::Draw(~tile_seeds[t], i) % slices_;
+    return CopiesInSlice(copies_[i], offset, slice_, slices_);
   };
   uint64_t updates = 0;
   for (size_t t = 0; t < tiles_.size(); ++t) {
-    for (size_t i = tile_begin_[t]; i < tile_begin_[t + 1]; ++i)
-      updates += CopiesInSlice(copies_[i], offset_of(t, i), slice_, slices_);
+    for (size_t i = tile_begin_[t]; i < tile_begin_[t + 1]; ++i) updates += copies_in_slice(t, i);
   }
   std::vector<TrainingPair>& part = ahead_.pairs;
   ClearWithRoom(&part, updates);
@@ -160,12 +164,9 @@ void TileReader::FillSlice() {
     const size_t begin = part.size();
     ahead_.bucket_begin.push_back(begin);
     ahead_.bucket_noise_part.push_back(tiles_[t] % parts_);
-    const uint64_t tile_seed = TileSeed(seed_, epoch_, tiles_[t]);
-    for (size_t i = tile_begin_[t]; i < tile_begin_[t + 1]; ++i) {
-      part.insert(part.end(), CopiesInSlice(copies_[i], offset_of(t, i), slice_, slices_),
-                  round_pairs_[i]);
-    }
-    SplitMix64 shuffling(MixSeed(tile_seed, slice_, 1));
+    for (size_t i = tile_begin_[t]; i < tile_begin_[t + 1]; ++i)
+      part.insert(part.end(), copies_in_slice(t, i), round_pairs_[i]);
+    SplitMix64 shuffling(MixSeed(tile_seeds[t], slice_, 1));
     ShuffleInPlace(part.data() + begin, part.size() - begin, shuffling);
   }
   ahead_.bucket_begin.push_back(part.size());

@@ -30,26 +30,20 @@ namespace {
 using Cell = std::pair<uint32_t, uint32_t>;
 
 // Every part of an epoch of `reader`, each checked to hold in bucket k only
-// pairs of round tile k (the rounds as RoundTiles deals them, counted in
-// *round); fn(pair) for every pair read.
+// pairs of round tile k (the rounds as RoundTiles deals them, one part a
+// round); fn(pair) for every pair read.
 template <typename Fn>
 void ReadEpochChecked(TileReader* reader, const BlockStreamInfo& info, uint64_t seed,
-                      uint32_t epoch, bool sliced, Fn fn) {
+                      uint32_t epoch, Fn fn) {
   const uint32_t parts = info.tile_parts;
   BlockPart part;
   uint32_t round = 0;
   uint64_t records = 0;
-  std::vector<uint32_t> tiles;
   for (bool done = false;;) {
     REQUIRE(reader->Next(&part, &done).ok());
     if (done) break;
     records += part.records;
-    // Without slices each part is the next round; with them, a round's
-    // parts follow each other until its records are counted.
-    if (!sliced || tiles.empty() ||
-        records > info.pairs * static_cast<uint64_t>(round) / parts + info.pairs / parts) {
-      tiles = RoundTiles(seed, epoch, round, parts);
-    }
+    const std::vector<uint32_t> tiles = RoundTiles(seed, epoch, round, parts);  // a part a round
     REQUIRE(part.buckets() == parts);
     REQUIRE(part.bucket_noise_part.size() == parts);
     for (size_t k = 0; k < parts; ++k) {
@@ -61,7 +55,7 @@ void ReadEpochChecked(TileReader* reader, const BlockStreamInfo& info, uint64_t 
         fn(p);
       }
     }
-    if (!sliced) ++round;
+    ++round;
   }
   CHECK(records == info.pairs);
 }
@@ -188,7 +182,7 @@ TEST_CASE("A tiled stream is read whole each epoch, each bucket within its round
     for (uint32_t epoch = 0; epoch < 2; ++epoch) {
       TileReader reader(&info, 9, epoch, &counts, 1);
       std::map<Cell, float> got;
-      ReadEpochChecked(&reader, info, 9, epoch, false, [&](const TrainingPair& p) {
+      ReadEpochChecked(&reader, info, 9, epoch, [&](const TrainingPair& p) {
         CHECK(got.emplace(Cell{p.row, p.col}, p.weight).second);  // each pair once
       });
       CHECK(got == want);
@@ -226,7 +220,7 @@ TEST_CASE("Unit updates from tiles: a record's copies are the same however the r
   double expected = 0;
   {
     TileReader reader(&info, 4, 1, &units, size_t{1} << 30);  // one part per round
-    ReadEpochChecked(&reader, info, 4, 1, false, [&](const TrainingPair& p) {
+    ReadEpochChecked(&reader, info, 4, 1, [&](const TrainingPair& p) {
       CHECK(p.weight == 1);
       ++whole[{p.row, p.col}];
       ++copies;
