@@ -8,16 +8,19 @@
 # epoch of each objective (words as atoms) at --threads 1, 2 and 3, whose
 # vectors files must be byte-identical.
 #
-#   bench/tiles.sh [-s "SEED..."] [-o "glove sgns"]     (default: seeds "1 2", both)
+#   bench/tiles.sh [-s "SEED..."] [-o "glove sgns"] [-k "tiles hogwild"]
+#                                        (default: seeds "1 2", both, both)
 . "$(dirname "$0")/lib.sh"
 cd "$SG_ROOT"
 seeds="1 2"
 objectives="glove sgns"
-while getopts "s:o:" opt; do
+schedules="tiles hogwild"
+while getopts "s:o:k:" opt; do
   case $opt in
     s) seeds=$OPTARG ;;
     o) objectives=$OPTARG ;;
-    *) echo "usage: bench/tiles.sh [-s SEEDS] [-o OBJECTIVES]" >&2; exit 2 ;;
+    k) schedules=$OPTARG ;;
+    *) echo "usage: bench/tiles.sh [-s SEEDS] [-o OBJECTIVES] [-k SCHEDULES]" >&2; exit 2 ;;
   esac
 done
 data=$SG_SHARED_DATA
@@ -70,7 +73,7 @@ for objective in $objectives; do
   for variant in "${variants[@]}"; do
     IFS='|' read -r label flags <<<"$variant"
     for seed in $seeds; do
-      for schedule in tiles hogwild; do
+      for schedule in $schedules; do
         v=$work/$label-$schedule-$seed.txt
         # shellcheck disable=SC2046  # the flags are words
         sg_time "$work/t" "$SG_BIN" train --store "$store" -o "$v" $(smoke_flags "$flags") \

@@ -40,8 +40,7 @@ enum class BlockCompression {
 
 // How the CPU's threads share an epoch (docs/architecture.md, "Tiles").
 enum class TrainSchedule {
-  // Tiles for GloVe, Hogwild for skip-gram, whose rounds of one column part
-  // at a time cost analogies on a planted corpus (docs/benchmarks.md, "Tiles").
+  // Tiles on the CPU, random blocks on a device.
   kAuto,
   // Rounds of tiles whose rows and columns no two threads share: no
   // Hogwild, and the same vectors at any thread count.

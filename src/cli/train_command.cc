@@ -177,8 +177,8 @@ TrainCommand::TrainCommand(CLI::App* parent) {
       ->check(CLI::IsMember({"auto", "zstd", "none"}));
   app_->add_option("--schedule", schedule_,
                    "tiles (rounds in which no two threads share a word: the same vectors at any "
-                   "--threads), hogwild (threads share rows without locks) or auto (tiles for "
-                   "GloVe, hogwild for sgns). A device trains hogwild")
+                   "--threads), hogwild (threads share rows without locks) or auto (tiles; a "
+                   "device trains hogwild)")
       ->capture_default_str()
       ->check(CLI::IsMember({"auto", "tiles", "hogwild"}));
   app_->add_option("--vectors", vectors_,

@@ -58,13 +58,13 @@ std::unique_ptr<PartReader> OpenEpoch(const BlockStreamInfo* blocks, uint64_t se
                                       const PairTransform* transform,
                                       tbb::task_arena* scatter_arena) {
   if (blocks->tile_parts > 0) {
-    // A slice of unit updates holds a quarter of a round's records in
-    // copies: the round's records, their copy counts and two slices are
-    // then what a block of records and two half-block parts are (28 bytes
-    // a record), which the memory plan holds.
+    // A slice of unit updates holds an eighth of a round's records in
+    // copies: the round's records, their copy counts and offsets and two
+    // slices are then at most what a block of records and two half-block
+    // parts are (28 bytes a record), which the memory plan holds.
     const uint64_t round = blocks->pairs / blocks->tile_parts;
     return std::make_unique<TileReader>(blocks, seed, e, transform,
-                                        static_cast<size_t>(std::max<uint64_t>(1, round / 4)));
+                                        static_cast<size_t>(std::max<uint64_t>(1, round / 8)));
   }
   std::vector<uint32_t> order(blocks->block_records.size());
   for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;

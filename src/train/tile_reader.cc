@@ -50,7 +50,10 @@ TileReader::TileReader(const BlockStreamInfo* info, uint64_t seed, uint32_t epoc
       epoch_(epoch),
       parts_(info->tile_parts),
       transform_(transform),
-      part_updates_(std::max<size_t>(1, part_updates)) {
+      part_updates_(std::max<size_t>(1, part_updates)),
+      sweeps_(transform->unit_updates ? kUnitSweeps : 1),
+      order_(SweepRounds(seed, epoch, 0, parts_)),
+      round_copies_(parts_, kCopiesUnknown) {
   prefetch_ = std::thread([this] { Prefetch(); });
 }
 
@@ -82,82 +85,139 @@ void TileReader::PrefetchPart() {
   ahead_.records = 0;
   ahead_.updates_per_record = 1;
   ahead_.unconverted = !transform_->unit_updates;
-  if (transform_->unit_updates && slice_ < slices_ && !round_pairs_.empty()) {
-    FillSlice();
-    return;
+  const bool units = transform_->unit_updates;
+  // A round or slice without records or pairs (a tiny stream's) is passed
+  // over: such a part means the end.
+  while (ahead_status_.ok() && ahead_.records == 0 && ahead_.pairs.empty()) {
+    if (units && slice_ < slice_end_ && round_records_ > 0) {
+      FillSlice();
+      continue;
+    }
+    if (sweep_ == sweeps_) return;
+    ahead_status_ = ReadRound(order_[visit_]);
+    if (++visit_ == parts_ && ++sweep_ < sweeps_) {
+      visit_ = 0;
+      order_ = SweepRounds(seed_, epoch_, sweep_, parts_);
+    }
+    if (units) ahead_.records = 0;  // its slices say theirs
   }
-  // A round without records (a tiny stream) is passed over: a part with
-  // no records means the end.
-  while (ahead_status_.ok() && ahead_.records == 0 && round_ < parts_) {
-    ahead_status_ = ReadRound();
-    ++round_;
-  }
-  if (ahead_status_.ok() && transform_->unit_updates && ahead_.records > 0) FillSlice();
 }
 
-Status TileReader::ReadRound() {
-  tiles_ = RoundTiles(seed_, epoch_, round_, parts_);
-  const bool units = transform_->unit_updates;
+Status TileReader::ReadRound(uint32_t round) {
+  tiles_ = RoundTiles(seed_, epoch_, round, parts_);
+  if (transform_->unit_updates) return ReadRoundUnits(round);
   uint64_t records = 0;
   for (uint32_t tile : tiles_) records += info_->block_records.at(tile);
-  ClearWithRoom(units ? &round_pairs_ : &ahead_.pairs, records);
-  if (units) ClearWithRoom(&copies_, records);
-  tile_begin_.assign(1, 0);
+  ClearWithRoom(&ahead_.pairs, records);
   ahead_.bucket_begin.clear();
   ahead_.bucket_noise_part.clear();
-  std::vector<TrainingPair>& out = units ? round_pairs_ : ahead_.pairs;
-  uint64_t copies = 0;
   for (uint32_t tile : tiles_) {
-    ahead_.bucket_begin.push_back(out.size());
+    ahead_.bucket_begin.push_back(ahead_.pairs.size());
     ahead_.bucket_noise_part.push_back(tile % parts_);
     SG_RETURN_IF_ERROR(ReadBlock(*info_, tile, &records_));
-    SplitMix64 random(TileSeed(seed_, epoch_, tile));
-    for (const PairRecord32& r : records_) {
-      if (!units) {
-        out.push_back(TrainingPair{r.row, r.col, 0.0f, r.count});
-        continue;
-      }
-      TrainingPair p = transform_->convert(r);
-      const double x = std::min(static_cast<double>(p.weight), 4e9);
-      auto n = static_cast<uint64_t>(x);
-      // The top 53 bits as a uniform double in [0, 1).
-      if (static_cast<double>(random.Next() >> 11) * 0x1.0p-53 < x - static_cast<double>(n)) ++n;
-      p.weight = 1;
-      out.push_back(p);
-      copies_.push_back(static_cast<uint32_t>(n));
-      copies += n;
-    }
-    tile_begin_.push_back(out.size());
+    for (const PairRecord32& r : records_)
+      ahead_.pairs.push_back(TrainingPair{r.row, r.col, 0.0f, r.count});
   }
-  ahead_.bucket_begin.push_back(out.size());
-  ahead_.records = out.size();
-  if (units) {
-    slices_ = std::max<uint64_t>(1, (copies + part_updates_ - 1) / part_updates_);
-    slice_ = 0;
-    ahead_.updates_per_record =
-        out.empty() ? 1 : static_cast<double>(copies) / static_cast<double>(out.size());
-  }
+  ahead_.bucket_begin.push_back(ahead_.pairs.size());
+  ahead_.records = ahead_.pairs.size();
   std::vector<PairRecord32>().swap(records_);
   return Status::OK();
 }
 
+void TileReader::SetSlices(uint64_t copies) {
+  const uint64_t per_sweep = sweeps_ * uint64_t{part_updates_};
+  const uint64_t sweep_slices = std::max<uint64_t>(1, (copies + per_sweep - 1) / per_sweep);
+  slices_ = sweeps_ * sweep_slices;
+  slice_ = sweep_ * sweep_slices;
+  slice_end_ = slice_ + sweep_slices;
+}
+
+Status TileReader::ReadRoundUnits(uint32_t round) {
+  uint64_t records = 0;
+  for (uint32_t tile : tiles_) records += info_->block_records.at(tile);
+  // The round's first sweep keeps every record until the round's copies,
+  // and so its slices, are known; later sweeps keep their own records only.
+  const bool known = round_copies_[round] != kCopiesUnknown;
+  if (known) SetSlices(round_copies_[round]);
+  ClearWithRoom(&round_pairs_, records);
+  ClearWithRoom(&copies_, records);
+  offsets_.clear();
+  tile_begin_.assign(1, 0);
+  uint64_t copies = 0;
+  for (uint32_t tile : tiles_) {
+    SG_RETURN_IF_ERROR(ReadBlock(*info_, tile, &records_));
+    const uint64_t tile_seed = TileSeed(seed_, epoch_, tile);
+    SplitMix64 random(tile_seed);
+    for (size_t j = 0; j < records_.size(); ++j) {
+      TrainingPair p = transform_->convert(records_[j]);
+      const double x = std::min(static_cast<double>(p.weight), 4e9);
+      auto n = static_cast<uint64_t>(x);
+      // The top 53 bits as a uniform double in [0, 1).
+      if (static_cast<double>(random.Next() >> 11) * 0x1.0p-53 < x - static_cast<double>(n)) ++n;
+      copies += n;
+      uint64_t offset = 0;
+      if (known && !InSweep(n, tile_seed, j, &offset)) continue;
+      p.weight = 1;
+      round_pairs_.push_back(p);
+      copies_.push_back(static_cast<uint32_t>(n));
+      if (known) offsets_.push_back(static_cast<uint32_t>(offset));
+    }
+    tile_begin_.push_back(round_pairs_.size());
+  }
+  std::vector<PairRecord32>().swap(records_);
+  round_copies_[round] = copies;
+  round_records_ = records;
+  round_updates_per_record_ =
+      records == 0 ? 1 : static_cast<double>(copies) / static_cast<double>(records);
+  if (!known) {
+    SetSlices(copies);
+    KeepSweepRecords();
+  }
+  return Status::OK();
+}
+
+bool TileReader::InSweep(uint64_t copies, uint64_t tile_seed, size_t index,
+                         uint64_t* offset) const {
+  *offset = slices_ == 1 ? 0 : SplitMix64::Draw(~tile_seed, index) % slices_;
+  // Copy m is in slice (offset + m) mod slices_: the copies from position
+  // u = offset - slice_ on, counted over the sweep's slices [0, width).
+  const uint64_t width = slice_end_ - slice_, u = (*offset + slices_ - slice_) % slices_;
+  const uint64_t whole = copies / slices_, rest = copies % slices_;
+  const auto overlap = [](uint64_t a, uint64_t b, uint64_t c, uint64_t d) {
+    return std::min(b, d) > std::max(a, c) ? std::min(b, d) - std::max(a, c) : 0;
+  };
+  return whole * width + overlap(u, u + rest, 0, width) +
+             overlap(u, u + rest, slices_, slices_ + width) >
+         0;
+}
+
+void TileReader::KeepSweepRecords() {
+  size_t kept = 0;
+  for (size_t t = 0; t < tiles_.size(); ++t) {
+    const size_t begin = tile_begin_[t], end = tile_begin_[t + 1];
+    const uint64_t tile_seed = TileSeed(seed_, epoch_, tiles_[t]);
+    tile_begin_[t] = kept;
+    for (size_t i = begin; i < end; ++i) {
+      uint64_t offset = 0;
+      if (!InSweep(copies_[i], tile_seed, i - begin, &offset)) continue;
+      round_pairs_[kept] = round_pairs_[i];
+      copies_[kept++] = copies_[i];
+      offsets_.push_back(static_cast<uint32_t>(offset));
+    }
+  }
+  tile_begin_.back() = kept;
+  round_pairs_.resize(kept);
+  copies_.resize(kept);
+}
+
 void TileReader::FillSlice() {
-  const uint64_t n = round_pairs_.size();
-  ahead_.records = n * (slice_ + 1) / slices_ - n * slice_ / slices_;
+  ahead_.records = round_records_ * (slice_ + 1) / slices_ - round_records_ * slice_ / slices_;
+  ahead_.updates_per_record = round_updates_per_record_;
   ahead_.bucket_begin.clear();
   ahead_.bucket_noise_part.clear();
-  // Each tile's seed once (MixSeed hashes a formatted string); a record's
-  // offset is a pure function of it and the record's index.
-  std::vector<uint64_t> tile_seeds(tiles_.size());
-  for (size_t t = 0; t < tiles_.size(); ++t) tile_seeds[t] = TileSeed(seed_, epoch_, tiles_[t]);
-  const auto copies_in_slice = [&](size_t t, size_t i) {
-    const uint64_t offset = slices_ == 1 ? 0 : SplitMix64::Draw(~tile_seeds[t], i) % slices_;
-    return CopiesInSlice(copies_[i], offset, slice_, slices_);
-  };
   uint64_t updates = 0;
-  for (size_t t = 0; t < tiles_.size(); ++t) {
-    for (size_t i = tile_begin_[t]; i < tile_begin_[t + 1]; ++i) updates += copies_in_slice(t, i);
-  }
+  for (size_t i = 0; i < round_pairs_.size(); ++i)
+    updates += CopiesInSlice(copies_[i], offsets_[i], slice_, slices_);
   std::vector<TrainingPair>& part = ahead_.pairs;
   ClearWithRoom(&part, updates);
   for (size_t t = 0; t < tiles_.size(); ++t) {
@@ -165,15 +225,17 @@ void TileReader::FillSlice() {
     ahead_.bucket_begin.push_back(begin);
     ahead_.bucket_noise_part.push_back(tiles_[t] % parts_);
     for (size_t i = tile_begin_[t]; i < tile_begin_[t + 1]; ++i)
-      part.insert(part.end(), copies_in_slice(t, i), round_pairs_[i]);
-    SplitMix64 shuffling(MixSeed(tile_seeds[t], slice_, 1));
+      part.insert(part.end(), CopiesInSlice(copies_[i], offsets_[i], slice_, slices_),
+                  round_pairs_[i]);
+    SplitMix64 shuffling(MixSeed(TileSeed(seed_, epoch_, tiles_[t]), slice_, 1));
     ShuffleInPlace(part.data() + begin, part.size() - begin, shuffling);
   }
   ahead_.bucket_begin.push_back(part.size());
   ++slice_;
-  if (slice_ == slices_) {  // the round is spent: its memory goes back
+  if (slice_ == slice_end_) {  // the sweep's share is spent: its memory goes back
     std::vector<TrainingPair>().swap(round_pairs_);
     std::vector<uint32_t>().swap(copies_);
+    std::vector<uint32_t>().swap(offsets_);
   }
 }
 
@@ -187,7 +249,7 @@ Status TileReader::Next(BlockPart* part, bool* done) {
     return Status::OK();
   }
   std::swap(*part, ahead_);
-  exhausted_ = round_ >= parts_ && (!transform_->unit_updates || slice_ >= slices_);
+  exhausted_ = sweep_ >= sweeps_ && (!transform_->unit_updates || slice_ >= slice_end_);
   if (!exhausted_) {
     prefetch_ = std::thread([this] { Prefetch(); });
   } else {

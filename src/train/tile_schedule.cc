@@ -37,6 +37,14 @@ std::vector<uint32_t> RoundTiles(uint64_t seed, uint32_t epoch, uint32_t round, 
   return tiles;
 }
 
+std::vector<uint32_t> SweepRounds(uint64_t seed, uint32_t epoch, uint32_t sweep, uint32_t parts) {
+  std::mt19937_64 rng(MixSeed(seed, epoch, (uint64_t{1} << 62) | (uint64_t{sweep} << 20) | 0x5e3));
+  std::vector<uint32_t> rounds(parts);
+  std::iota(rounds.begin(), rounds.end(), 0u);
+  std::shuffle(rounds.begin(), rounds.end(), rng);
+  return rounds;
+}
+
 PartNoise::PartNoise(const std::vector<double>& weights, uint32_t parts) : parts_(parts) {
   const auto vocab = static_cast<uint32_t>(weights.size());
   tables_.reserve(parts);

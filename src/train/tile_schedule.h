@@ -2,7 +2,8 @@
 //
 // The trained words are dealt to P parts; the block stream's pairs lie in
 // P x P tiles, tile (r, c) holding the pairs whose row is in part r and whose
-// column is in part c. An epoch is P rounds; a round is P tiles whose row
+// column is in part c. An epoch is P rounds (skip-gram's: kUnitSweeps
+// sweeps of them, below); a round is P tiles whose row
 // parts are pairwise distinct and whose column parts are pairwise distinct,
 // so the workers training them at once never touch the same word row,
 // context row, bias or AdaGrad sum, and over the P rounds every tile is
@@ -63,6 +64,22 @@ uint32_t ChooseTileParts(uint64_t stream_bytes, uint64_t round_bytes);
 // cols is a permutation of the parts and shift a permutation of the rounds,
 // both drawn from (seed, epoch).
 std::vector<uint32_t> RoundTiles(uint64_t seed, uint32_t epoch, uint32_t round, uint32_t parts);
+
+// Skip-gram's epoch is kUnitSweeps sweeps over the P rounds, sweep k
+// training slice k of every tile's unit updates, so that a word meets every
+// column part eight times an epoch instead of once. In one sweep a word's
+// updates in a round all pull towards one part's contexts and away from one
+// part's noise; with skip-gram's rate (linear, no AdaGrad) over few epochs
+// the last parts' pull stays in the vectors. Measured on the planted corpus
+// (tests/train/sgns_planted_test.sh, 3 epochs), analogies answered at
+// 1 / 4 / 8 / 16 sweeps: 50.3% / 92.2% / 94.9% / 94.7% (random blocks, Hogwild:
+// 97.8%). GloVe (AdaGrad) trains one sweep: its tiles matched Hogwild.
+inline constexpr uint32_t kUnitSweeps = 8;
+
+// The order in which sweep `sweep` of epoch `epoch` visits the P rounds: a
+// permutation drawn from (seed, epoch, sweep). Each sweep trains the same
+// rounds (RoundTiles), each in its turn.
+std::vector<uint32_t> SweepRounds(uint64_t seed, uint32_t epoch, uint32_t sweep, uint32_t parts);
 
 // Skip-gram's noise distribution within each column part: a pair of tile
 // (r, c) draws its noise words from part c's words alone, with their share of

@@ -362,10 +362,9 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
   BlockStreamInfo blocks;
   const auto build_start = Clock::now();
   // A device trains random blocks: its threads are Hogwild warps.
-  const bool tiles = o.schedule == TrainSchedule::kTiles ||
-                     (o.schedule == TrainSchedule::kAuto && o.objective != Objective::kSgns);
-  const BlockLayout layout =
-      o.device == TrainDevice::kCpu && tiles ? BlockLayout::kTiles : BlockLayout::kRandom;
+  const BlockLayout layout = o.device == TrainDevice::kCpu && o.schedule != TrainSchedule::kHogwild
+                                 ? BlockLayout::kTiles
+                                 : BlockLayout::kRandom;
   SG_RETURN_IF_ERROR(OpenBlockStream(store.get(), store_dir + "/" + kBlockStreamDir, ranked,
                                      block_bytes, layout, o.block_compression, &blocks));
   stats->block_build_seconds = SecondsSince(build_start);

@@ -1,6 +1,7 @@
 // The tile schedule (train/tile_schedule.h) and its reader (train/
 // tile_reader.h), each against a brute-force check, and training in tiles:
 // the same vectors at any thread count.
+#include <cmath>
 #include <csignal>
 #include <map>
 #include <memory>
@@ -30,20 +31,22 @@ namespace {
 using Cell = std::pair<uint32_t, uint32_t>;
 
 // Every part of an epoch of `reader`, each checked to hold in bucket k only
-// pairs of round tile k (the rounds as RoundTiles deals them, one part a
-// round); fn(pair) for every pair read.
+// pairs of round tile k (the rounds as RoundTiles deals them, visited in
+// SweepRounds' order, one part a round); fn(sweep, pair) for every pair read.
 template <typename Fn>
 void ReadEpochChecked(TileReader* reader, const BlockStreamInfo& info, uint64_t seed,
                       uint32_t epoch, Fn fn) {
   const uint32_t parts = info.tile_parts;
   BlockPart part;
-  uint32_t round = 0;
+  uint32_t visit = 0;
   uint64_t records = 0;
   for (bool done = false;;) {
     REQUIRE(reader->Next(&part, &done).ok());
     if (done) break;
     records += part.records;
-    const std::vector<uint32_t> tiles = RoundTiles(seed, epoch, round, parts);  // a part a round
+    const uint32_t sweep = visit / parts;
+    const uint32_t round = SweepRounds(seed, epoch, sweep, parts).at(visit % parts);
+    const std::vector<uint32_t> tiles = RoundTiles(seed, epoch, round, parts);
     REQUIRE(part.buckets() == parts);
     REQUIRE(part.bucket_noise_part.size() == parts);
     for (size_t k = 0; k < parts; ++k) {
@@ -52,10 +55,10 @@ void ReadEpochChecked(TileReader* reader, const BlockStreamInfo& info, uint64_t 
         const TrainingPair& p = part.pairs[i];
         CHECK(TilePart(p.row, parts) == tiles[k] / parts);
         CHECK(TilePart(p.col, parts) == tiles[k] % parts);
-        fn(p);
+        fn(sweep, p);
       }
     }
-    ++round;
+    ++visit;
   }
   CHECK(records == info.pairs);
 }
@@ -131,6 +134,15 @@ TEST_CASE("A round's tiles share no row or column part, and an epoch trains ever
         CHECK(RoundTiles(seed, epoch, 0, parts) == RoundTiles(seed, epoch, 0, parts));
       }
       if (parts >= 16) CHECK(orders.size() > 1);  // epochs differ
+      // Each sweep visits every round once, sweeps in orders of their own.
+      std::set<std::vector<uint32_t>> sweeps;
+      for (uint32_t sweep = 0; sweep < kUnitSweeps; ++sweep) {
+        std::vector<uint32_t> rounds = SweepRounds(seed, 3, sweep, parts);
+        sweeps.insert(rounds);
+        std::sort(rounds.begin(), rounds.end());
+        for (uint32_t r = 0; r < parts; ++r) CHECK(rounds.at(r) == r);
+      }
+      if (parts >= 16) CHECK(sweeps.size() == kUnitSweeps);
     }
   }
 }
@@ -182,7 +194,7 @@ TEST_CASE("A tiled stream is read whole each epoch, each bucket within its round
     for (uint32_t epoch = 0; epoch < 2; ++epoch) {
       TileReader reader(&info, 9, epoch, &counts, 1);
       std::map<Cell, float> got;
-      ReadEpochChecked(&reader, info, 9, epoch, [&](const TrainingPair& p) {
+      ReadEpochChecked(&reader, info, 9, epoch, [&](uint32_t, const TrainingPair& p) {
         CHECK(got.emplace(Cell{p.row, p.col}, p.weight).second);  // each pair once
       });
       CHECK(got == want);
@@ -216,15 +228,27 @@ TEST_CASE("Unit updates from tiles: a record's copies are the same however the r
                             },
                             true};
   std::map<Cell, uint64_t> whole, sliced;
+  std::vector<std::map<Cell, uint64_t>> by_sweep(kUnitSweeps);
   uint64_t copies = 0;
   double expected = 0;
   {
     TileReader reader(&info, 4, 1, &units, size_t{1} << 30);  // one part per round
-    ReadEpochChecked(&reader, info, 4, 1, [&](const TrainingPair& p) {
+    ReadEpochChecked(&reader, info, 4, 1, [&](uint32_t sweep, const TrainingPair& p) {
       CHECK(p.weight == 1);
       ++whole[{p.row, p.col}];
+      ++by_sweep.at(sweep)[{p.row, p.col}];
       ++copies;
     });
+  }
+  // Each sweep holds an even share of every record's copies: n copies give
+  // floor(n / sweeps) or one more to each.
+  for (const auto& [cell, n] : whole) {
+    for (uint32_t k = 0; k < kUnitSweeps; ++k) {
+      const auto it = by_sweep[k].find(cell);
+      const uint64_t got = it == by_sweep[k].end() ? 0 : it->second;
+      CHECK(got >= n / kUnitSweeps);
+      CHECK(got <= (n + kUnitSweeps - 1) / kUnitSweeps);
+    }
   }
   REQUIRE(ForEachRankedPair(store.get(), ranked, [&](uint32_t, uint32_t, uint64_t value) {
             expected +=
@@ -243,13 +267,32 @@ TEST_CASE("Unit updates from tiles: a record's copies are the same however the r
       for (const TrainingPair& p : part.pairs) ++sliced[{p.row, p.col}];
     }
   }
-  CHECK(parts_read > 2 * kMinTileParts);
+  CHECK(parts_read > 2 * kUnitSweeps * kMinTileParts);
   CHECK(sliced == whole);
+  // Records of weight 0.0005: most slices of most sweeps are empty, and are
+  // passed over without ending the epoch.
+  const PairTransform sparse{[](const PairRecord32& r) {
+                               return TrainingPair{r.row, r.col, 0.0f, 0.0005f};
+                             },
+                             true};
+  uint64_t sparse_copies = 0;
+  {
+    TileReader reader(&info, 4, 1, &sparse, 97);
+    BlockPart part;
+    for (bool done = false;;) {
+      REQUIRE(reader.Next(&part, &done).ok());
+      if (done) break;
+      sparse_copies += part.pairs.size();
+    }
+  }
+  const double mean = 0.0005 * static_cast<double>(info.pairs);
+  INFO("pairs " << info.pairs);
+  CHECK(std::abs(static_cast<double>(sparse_copies) - mean) < 5 * std::sqrt(mean) + 1);
 }
 
 TEST_CASE("Tiles train the same vectors at any thread count, and resumed on another",
           "[train][tiles]") {
-  {  // By default GloVe trains tiles and skip-gram Hogwild.
+  {  // By default both objectives train tiles.
     TrainFixture f;
     TrainStats stats;
     TrainOptions o = f.Options();
@@ -257,7 +300,7 @@ TEST_CASE("Tiles train the same vectors at any thread count, and resumed on anot
     CHECK(stats.tile_parts == kMinTileParts);
     o.objective = Objective::kSgns;
     f.Run("sgns.txt", o, &stats);
-    CHECK(stats.tile_parts == 0);
+    CHECK(stats.tile_parts == kMinTileParts);
   }
   TrainFixture f;
   TrainStats stats;
@@ -302,4 +345,32 @@ TEST_CASE("Tiles train the same vectors at any thread count, and resumed on anot
     CHECK(f.Run("hogwild.txt", hogwild, &stats) != vectors);
     CHECK(stats.tile_parts == 0);
   }
+}
+
+TEST_CASE("A tiny stream in tiles trains every sweep, its empty slices passed over",
+          "[train][tiles]") {
+  TrainFixture f;
+  std::string text;
+  for (int i = 0; i < 200; ++i)
+    text += "the cafe sells coffee and the cat drinks milk near a station\n";
+  WriteFile(f.dir.path() + "/corpus.txt", text);
+  IngestOptions window5;
+  window5.window = 5;
+  const std::string tiny = f.IngestCorpus("tiny", window5);
+  std::map<TrainSchedule, uint64_t> updates;  // of the last epoch
+  for (const TrainSchedule schedule : {TrainSchedule::kTiles, TrainSchedule::kHogwild}) {
+    TrainOptions o = f.Options();
+    o.objective = Objective::kSgns;
+    o.subwords.chosen = true;
+    o.subsample = 0;  // every count's updates: thousands
+    o.schedule = schedule;
+    o.on_epoch = [&](const TrainStats&, const EpochStats& e) { updates[schedule] = e.updates; };
+    TrainStats stats;
+    REQUIRE(Train(tiny, f.dir.path() + "/tiny.txt", o, &stats).ok());
+    CHECK(stats.pairs < 200);  // fewer records than a round has slices
+  }
+  INFO("tiles " << updates[TrainSchedule::kTiles] << " hogwild "
+                << updates[TrainSchedule::kHogwild]);
+  CHECK(static_cast<double>(updates[TrainSchedule::kTiles]) ==
+        Approx(static_cast<double>(updates[TrainSchedule::kHogwild])).epsilon(0.2));
 }
