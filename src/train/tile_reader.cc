@@ -99,16 +99,19 @@ void TileReader::PrefetchPart() {
       visit_ = 0;
       order_ = SweepRounds(seed_, epoch_, sweep_, parts_);
     }
-    if (units) ahead_.records = 0;  // its slices say theirs
   }
+}
+
+uint64_t TileReader::RoundRecords() const {
+  uint64_t records = 0;
+  for (uint32_t tile : tiles_) records += info_->block_records.at(tile);
+  return records;
 }
 
 Status TileReader::ReadRound(uint32_t round) {
   tiles_ = RoundTiles(seed_, epoch_, round, parts_);
   if (transform_->unit_updates) return ReadRoundUnits(round);
-  uint64_t records = 0;
-  for (uint32_t tile : tiles_) records += info_->block_records.at(tile);
-  ClearWithRoom(&ahead_.pairs, records);
+  ClearWithRoom(&ahead_.pairs, RoundRecords());
   ahead_.bucket_begin.clear();
   ahead_.bucket_noise_part.clear();
   for (uint32_t tile : tiles_) {
@@ -133,8 +136,7 @@ void TileReader::SetSlices(uint64_t copies) {
 }
 
 Status TileReader::ReadRoundUnits(uint32_t round) {
-  uint64_t records = 0;
-  for (uint32_t tile : tiles_) records += info_->block_records.at(tile);
+  const uint64_t records = RoundRecords();
   // The round's first sweep keeps every record until the round's copies,
   // and so its slices, are known; later sweeps keep their own records only.
   const bool known = round_copies_[round] != kCopiesUnknown;
@@ -179,16 +181,12 @@ Status TileReader::ReadRoundUnits(uint32_t round) {
 bool TileReader::InSweep(uint64_t copies, uint64_t tile_seed, size_t index,
                          uint64_t* offset) const {
   *offset = slices_ == 1 ? 0 : SplitMix64::Draw(~tile_seed, index) % slices_;
-  // Copy m is in slice (offset + m) mod slices_: the copies from position
-  // u = offset - slice_ on, counted over the sweep's slices [0, width).
+  // Copy m is in slice (offset + m) mod slices_: counted from the sweep's
+  // first slice, copy 0 is at u and the copies fill u, u + 1, .. cyclically,
+  // so they reach the sweep's slices [0, width) when there are as many as
+  // slices, when u is among them, or when they wrap past the last slice.
   const uint64_t width = slice_end_ - slice_, u = (*offset + slices_ - slice_) % slices_;
-  const uint64_t whole = copies / slices_, rest = copies % slices_;
-  const auto overlap = [](uint64_t a, uint64_t b, uint64_t c, uint64_t d) {
-    return std::min(b, d) > std::max(a, c) ? std::min(b, d) - std::max(a, c) : 0;
-  };
-  return whole * width + overlap(u, u + rest, 0, width) +
-             overlap(u, u + rest, slices_, slices_ + width) >
-         0;
+  return copies > 0 && (copies >= slices_ || u < width || u + copies > slices_);
 }
 
 void TileReader::KeepSweepRecords() {

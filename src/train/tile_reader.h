@@ -51,6 +51,8 @@ class TileReader final : public PartReader {
   // records, or with unit updates into round_pairs_, converted, and their
   // copies drawn (slice_ to slice_end_ are then the sweep's slices).
   Status ReadRound(uint32_t round);
+  // The records of the round read's tiles.
+  uint64_t RoundRecords() const;
   // ReadRound with unit updates: the records with copies in sweep_'s slices.
   Status ReadRoundUnits(uint32_t round);
   // Sets the slices of a round of `copies` copies, and sweep_'s among them.

@@ -22,14 +22,23 @@ uint32_t ChooseTileParts(uint64_t stream_bytes, uint64_t round_bytes) {
   return 0;
 }
 
+namespace {
+
+// 0 .. n-1 in an order drawn from `rng`.
+std::vector<uint32_t> Permutation(uint32_t n, std::mt19937_64* rng) {
+  std::vector<uint32_t> order(n);
+  std::iota(order.begin(), order.end(), 0u);
+  std::shuffle(order.begin(), order.end(), *rng);
+  return order;
+}
+
+}  // namespace
+
 std::vector<uint32_t> RoundTiles(uint64_t seed, uint32_t epoch, uint32_t round, uint32_t parts) {
   // Tags apart from the block orders' (~0) and buckets' (top bit set).
   std::mt19937_64 rng(MixSeed(seed, epoch, (uint64_t{1} << 62) | 0x7113));
-  std::vector<uint32_t> cols(parts), shifts(parts);
-  std::iota(cols.begin(), cols.end(), 0u);
-  std::iota(shifts.begin(), shifts.end(), 0u);
-  std::shuffle(cols.begin(), cols.end(), rng);
-  std::shuffle(shifts.begin(), shifts.end(), rng);
+  const std::vector<uint32_t> cols = Permutation(parts, &rng);
+  const std::vector<uint32_t> shifts = Permutation(parts, &rng);
   std::vector<uint32_t> tiles(parts);
   for (uint32_t r = 0; r < parts; ++r) {
     tiles[r] = TileId(r, cols[(r + shifts[round]) % parts], parts);
@@ -39,10 +48,7 @@ std::vector<uint32_t> RoundTiles(uint64_t seed, uint32_t epoch, uint32_t round, 
 
 std::vector<uint32_t> SweepRounds(uint64_t seed, uint32_t epoch, uint32_t sweep, uint32_t parts) {
   std::mt19937_64 rng(MixSeed(seed, epoch, (uint64_t{1} << 62) | (uint64_t{sweep} << 20) | 0x5e3));
-  std::vector<uint32_t> rounds(parts);
-  std::iota(rounds.begin(), rounds.end(), 0u);
-  std::shuffle(rounds.begin(), rounds.end(), rng);
-  return rounds;
+  return Permutation(parts, &rng);
 }
 
 PartNoise::PartNoise(const std::vector<double>& weights, uint32_t parts) : parts_(parts) {

@@ -269,8 +269,8 @@ TEST_CASE("Unit updates from tiles: a record's copies are the same however the r
   }
   CHECK(parts_read > 2 * kUnitSweeps * kMinTileParts);
   CHECK(sliced == whole);
-  // Records of weight 0.0005: most slices of most sweeps are empty, and are
-  // passed over without ending the epoch.
+  // Records of weight 0.0005: most records have no copy, and most sweeps'
+  // slices hold none of a tile's; the sweeps still keep every copy drawn.
   const PairTransform sparse{[](const PairRecord32& r) {
                                return TrainingPair{r.row, r.col, 0.0f, 0.0005f};
                              },
