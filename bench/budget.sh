@@ -19,7 +19,7 @@
 # seeds and the seeds' range. Run it on an idle machine.
 #
 #   bench/budget.sh -c CORPUS [-d DIM] [-s "SEEDS"] [-t THREADS] [-o KEEP_DIR] [-p] [-e]
-#                   [-b SECONDS]
+#                   [-b SECONDS] [-a "TRAIN FLAGS"]
 #
 # CORPUS: wiki100M, imdb-text8 (imdb100k normalised like text8), imdb-words
 # (imdb100k, --tokenizer words --lowercase) or wiki-plain (the JSONL shards,
@@ -27,7 +27,8 @@
 # 2. With -e it also runs, as system streamglove-embed, the one command
 # `embed INPUTS -o OUT --budget B`, which chooses the store itself. -b gives
 # the budget (fastText's wall time as measured before) instead of running the
-# peers. With -o the vectors, logs and per-run results (results.jsonl) are kept.
+# peers. -a adds flags to our train command (as `-a "--schedule hogwild"`
+# to set Hogwild blocks beside the default tiles). With -o the vectors, logs and per-run results (results.jsonl) are kept.
 # SG_BUILD names the build directory to run (default: build), SG_SHARED_DATA
 # the data (../shared/data). Smoke mode: the budget is 8 s whatever fastText's time
 # (the plan's measurements come first: a smaller one leaves nothing to train).
@@ -42,7 +43,8 @@ keep=
 pairs_too=
 embed_too=
 fixed_budget=
-while getopts "c:d:s:t:o:peb:" opt; do
+train_flags=()
+while getopts "c:d:s:t:o:peb:a:" opt; do
   case $opt in
     c) corpus_name=$OPTARG ;;
     d) dim=$OPTARG ;;
@@ -52,6 +54,7 @@ while getopts "c:d:s:t:o:peb:" opt; do
     p) pairs_too=1 ;;
     e) embed_too=1 ;;
     b) fixed_budget=$OPTARG ;;
+    a) read -ra train_flags <<<"$OPTARG" ;;
     *) exit 2 ;;
   esac
 done
@@ -106,7 +109,7 @@ run_ours() {
   ingest_seconds=$(elapsed "$start")
   train_budget=$(awk -v b="$budget" -v i="$ingest_seconds" 'BEGIN { printf "%.1f", b - i }')
   sg_time "$work/$system.time" "$SG_BIN" train --store "$work/store" -o "$work/$system-$seed.txt" \
-    --budget "${train_budget}s" --threads "$threads" --seed "$seed" --no-subwords -q \
+    --budget "${train_budget}s" --threads "$threads" --seed "$seed" --no-subwords "${train_flags[@]}" -q \
     2>"$work/$system-$seed.err"
   seconds=$(elapsed "$start")
   plan=$(awk -F'\t' '$1 == "objective" || $1 == "dim" || $1 == "epochs" { printf "%s %s, ", $1, $2 }' \
