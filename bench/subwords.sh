@@ -15,10 +15,12 @@
 # model: our OUT.model, fastText's print-word-vectors of its .bin). The end
 # prints each measure per system, the mean over the seeds and their range.
 #
-#   bench/subwords.sh -c CORPUS [-d DIM] [-s "SEEDS"] [-t THREADS] [-o KEEP_DIR]
+#   bench/subwords.sh -c CORPUS [-d DIM] [-s "SEEDS"] [-t THREADS] [-o KEEP_DIR] [-b SECONDS]
 #
 # CORPUS as bench/budget.sh (wiki100M, imdb-text8, imdb-words, wiki-plain).
-# DIM defaults to 50, SEEDS to "1 2", THREADS to 2. Run it on an idle
+# DIM defaults to 50, SEEDS to "1 2", THREADS to 2. -b gives the budget
+# (fastText's default's wall time as measured before) instead of running
+# the peers. Run it on an idle
 # machine. Smoke mode: the budget is 10 s whatever fastText's time.
 . "$(dirname "$0")/lib.sh"
 shopt -s inherit_errexit
@@ -28,13 +30,15 @@ dim=50
 seeds="1 2"
 threads=2
 keep=
-while getopts "c:d:s:t:o:" opt; do
+fixed_budget=
+while getopts "c:d:s:t:o:b:" opt; do
   case $opt in
     c) corpus_name=$OPTARG ;;
     d) dim=$OPTARG ;;
     s) seeds=$OPTARG ;;
     t) threads=$OPTARG ;;
     o) keep=$OPTARG ;;
+    b) fixed_budget=$OPTARG ;;
     *) exit 2 ;;
   esac
 done
@@ -124,10 +128,14 @@ ours() {
 
 for seed in $seeds; do
   echo "seed $seed"
-  fasttext_run fasttext-default "$seed" -minn 3 -maxn 6
-  budget=$took
-  ! sg_smoke || budget=10
-  fasttext_run fasttext-minn0 "$seed" -minn 0 -maxn 0
+  if [ -n "$fixed_budget" ]; then
+    budget=$fixed_budget
+  else
+    fasttext_run fasttext-default "$seed" -minn 3 -maxn 6
+    budget=$took
+    ! sg_smoke || budget=10
+    fasttext_run fasttext-minn0 "$seed" -minn 0 -maxn 0
+  fi
   rm -rf "$work/store"
   start=$(now)
   "$SG_BIN" ingest --store "$work/store" --window $window --min-count $min_count --subsample $subsample \
