@@ -27,8 +27,9 @@
 # 2. With -e it also runs, as system streamglove-embed, the one command
 # `embed INPUTS -o OUT --budget B`, which chooses the store itself. -b gives
 # the budget (fastText's wall time as measured before) instead of running the
-# peers. -a adds flags to our train command (as `-a "--schedule hogwild"`
-# to set Hogwild blocks beside the default tiles). With -o the vectors, logs and per-run results (results.jsonl) are kept.
+# peers. -a adds flags to our train command (`-a "--schedule hogwild"`: Hogwild
+# blocks instead of the default tiles). With -o the vectors, logs and per-run
+# results (results.jsonl) are kept.
 # SG_BUILD names the build directory to run (default: build), SG_SHARED_DATA
 # the data (../shared/data). Smoke mode: the budget is 8 s whatever fastText's time
 # (the plan's measurements come first: a smaller one leaves nothing to train).

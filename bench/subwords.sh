@@ -20,8 +20,8 @@
 # CORPUS as bench/budget.sh (wiki100M, imdb-text8, imdb-words, wiki-plain).
 # DIM defaults to 50, SEEDS to "1 2", THREADS to 2. -b gives the budget
 # (fastText's default's wall time as measured before) instead of running
-# the peers. Run it on an idle
-# machine. Smoke mode: the budget is 10 s whatever fastText's time.
+# the peers. Run it on an idle machine. Smoke mode: the budget is 10 s
+# whatever fastText's time.
 . "$(dirname "$0")/lib.sh"
 shopt -s inherit_errexit
 cd "$SG_ROOT"
