@@ -33,11 +33,12 @@ while [ "$hit" -lt "$kills" ]; do
   "$SG_BIN" train --store "$store" -o "$work/crashed.txt" --resume "${flags[@]}" -q &
   pid=$!
   sleep "$(awk -v f="$scale" -v k="$kills" -v r="$RANDOM" 'BEGIN { printf "%.3f", 1.5 * f / k * r / 32768 }')"
-  if kill -9 "$pid" 2>/dev/null; then
+  killed=0
+  kill -9 "$pid" 2>/dev/null && killed=1
+  wait "$pid" 2>/dev/null || true
+  if [ "$killed" = 1 ]; then
     hit=$((hit + 1))
-    wait "$pid" 2>/dev/null || true
   else
-    wait "$pid" 2>/dev/null || true
     echo "a kill found the run finished after $hit hits: the chain starts again"
     rm -f "$work"/crashed.*
     hit=0

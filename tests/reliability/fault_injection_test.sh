@@ -388,11 +388,13 @@ fault_concurrent_train() {
   # free the store in between: a second run that then succeeds would be
   # right, and the test would call it wrong. Stopped after it let the lock
   # go (on its way out), it leaves nothing to test.
-  local holder
+  local holder stopped=0
   holder=$(cat "$store/LOCK.streamglove" 2>/dev/null)
-  if ! running "$first" || [ "${holder:-0}" = 0 ] || ! kill -STOP "$holder" 2>/dev/null ||
-    flock -n "$store/LOCK.streamglove" true; then
-    [ -n "$holder" ] && kill -CONT "$holder" 2>/dev/null
+  if running "$first" && [ "${holder:-0}" != 0 ] && kill -STOP "$holder" 2>/dev/null; then
+    stopped=1
+  fi
+  if [ "$stopped" = 0 ] || flock -n "$store/LOCK.streamglove" true; then
+    [ "$stopped" = 0 ] || kill -CONT "$holder"
     wait "$first" 2>/dev/null
     background=()
     missed[$fault]=$((${missed[$fault]:-0} + 1))
