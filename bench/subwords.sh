@@ -16,11 +16,13 @@
 # prints each measure per system, the mean over the seeds and their range.
 #
 #   bench/subwords.sh -c CORPUS [-d DIM] [-s "SEEDS"] [-t THREADS] [-o KEEP_DIR] [-b SECONDS]
+#                     [-r "RUNS"]
 #
 # CORPUS as bench/budget.sh (wiki100M, imdb-text8, imdb-words, wiki-plain).
 # DIM defaults to 50, SEEDS to "1 2", THREADS to 2. -b gives the budget
 # (fastText's default's wall time as measured before) instead of running
-# the peers. Run it on an idle machine. Smoke mode: the budget is 10 s
+# the peers. RUNS picks ours among "subwords half words" (default: all
+# three). Run it on an idle machine. Smoke mode: the budget is 10 s
 # whatever fastText's time.
 . "$(dirname "$0")/lib.sh"
 shopt -s inherit_errexit
@@ -31,7 +33,8 @@ seeds="1 2"
 threads=2
 keep=
 fixed_budget=
-while getopts "c:d:s:t:o:b:" opt; do
+runs="subwords half words"
+while getopts "c:d:s:t:o:b:r:" opt; do
   case $opt in
     c) corpus_name=$OPTARG ;;
     d) dim=$OPTARG ;;
@@ -39,7 +42,14 @@ while getopts "c:d:s:t:o:b:" opt; do
     t) threads=$OPTARG ;;
     o) keep=$OPTARG ;;
     b) fixed_budget=$OPTARG ;;
+    r) runs=$OPTARG ;;
     *) exit 2 ;;
+  esac
+done
+for run in $runs; do
+  case $run in
+    subwords | half | words) ;;
+    *) echo "-r: no run named '$run' (subwords, half, words)" >&2; exit 2 ;;
   esac
 done
 command -v fasttext >/dev/null || sg_skip "no fasttext (tools/setup.sh installs it)"
@@ -141,9 +151,13 @@ for seed in $seeds; do
   "$SG_BIN" ingest --store "$work/store" --window $window --min-count $min_count --subsample $subsample \
     --threads "$threads" "${ingest_flags[@]}" "${ingest_inputs[@]}" -q
   ingest_seconds=$(elapsed "$start")
-  ours streamglove-subwords "$seed" "$budget" --subwords
-  ours streamglove-subwords-half "$seed" "$(awk -v b="$budget" 'BEGIN { print b / 2 }')" --subwords
-  ours streamglove-words "$seed" "$budget" --no-subwords
+  for run in $runs; do
+    case $run in
+      subwords) ours streamglove-subwords "$seed" "$budget" --subwords ;;
+      half) ours streamglove-subwords-half "$seed" "$(awk -v b="$budget" 'BEGIN { print b / 2 }')" --subwords ;;
+      words) ours streamglove-words "$seed" "$budget" --no-subwords ;;
+    esac
+  done
 done
 
 $py - "$work/results.jsonl" <<'PY'

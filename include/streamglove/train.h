@@ -100,10 +100,12 @@ struct TrainOptions {
   double step_scale = 2;
   double decay_fraction = 1.0 / 3;
   uint32_t negatives = 5;  // SGNS: noise words per positive update. Default: 5.
-  // SGNS: noise words drawn from unigram^power. Default: 0.75 (word2vec's
-  // and gensim's; against fastText's 0.5 it trades analogies for similarity
-  // on two of three corpora: docs/sgns.md).
-  double noise_power = 0.75;
+  // SGNS: noise words drawn from unigram^power. Default (empty): 0.75 for
+  // words as atoms (word2vec's and gensim's; against fastText's 0.5 it trades
+  // analogies for similarity on two of three corpora: docs/sgns.md), 0.5 for
+  // a subword model (fastText's; higher syntactic, SimLex and MEN scores
+  // there: docs/subwords.md).
+  std::optional<double> noise_power;
   // SGNS: word2vec's subsampling threshold t (0: none), applied to the
   // stored counts; not applied to a store counted with subsampling before
   // windowing (IngestOptions::subsample), whose counts hold it. Default: 1e-4.
@@ -156,11 +158,16 @@ struct TrainOptions {
   double budget_seconds = 0;
   BudgetChoices budget_choices;
   bool progress = true;  // a progress line on a terminal
-  // What the vectors file holds. Default (empty): kWord for a subword model,
-  // fastText's input vectors, the kind an unseen word's vector is (and
-  // better on the syntactic analogies: docs/subwords.md); kWordPlusContext
-  // otherwise.
+  // What the vectors file holds. Default (empty): kWordPlusContext; kWord
+  // for a GloVe subword model (the input vectors, as measured there:
+  // docs/subwords.md).
   std::optional<VectorsKind> vectors;
+  // kWordPlusContext's vectors are w + context_weight * w̃. Default (empty):
+  // 1 for words as atoms (the paper's w + w̃); kSubwordContextWeight for a
+  // subword model, whose input vector w already holds the n-grams: a little
+  // of the context row adds semantic analogy points and costs fewer
+  // syntactic ones (docs/subwords.md). Only with kWordPlusContext.
+  std::optional<float> context_weight;
   VectorsFormat format = VectorsFormat::kGloveText;
   // Reports, called on Train()'s thread (either may be empty): once the
   // settings are final (after a budget's measurement), and after each
@@ -244,11 +251,17 @@ double DefaultEta(Objective objective, bool store_subsampled, uint32_t epochs);
 // SGNS on word2vec's windows: runs of fewer epochs than this get a larger
 // rate (DefaultEta).
 inline constexpr uint32_t kSgnsFullRateEpochs = 10;
+// TrainOptions::noise_power's defaults: word2vec's for words as atoms,
+// fastText's for a subword model.
+inline constexpr double kWordNoisePower = 0.75;
+inline constexpr double kSubwordNoisePower = 0.5;
+// TrainOptions::context_weight's default for a subword model (docs/subwords.md).
+inline constexpr float kSubwordContextWeight = 0.2f;
 
 Status ValidateTrainOptions(const TrainOptions& options);
 
-// Sets options->subwords.enabled and options->vectors to their defaults
-// when they were not chosen (TrainOptions::subwords, vectors). Train()
+// Sets options->subwords.enabled, then the defaults that depend on it
+// (vectors, context_weight, noise_power), where not chosen. Train()
 // calls it once the objective is settled (a budget may choose it).
 void ResolveSubwords(TrainOptions* options);
 

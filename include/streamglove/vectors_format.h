@@ -8,7 +8,7 @@ namespace streamglove {
 // Which rows make a word's vector.
 enum class VectorsKind {
   kWord,             // w
-  kWordPlusContext,  // w + w̃, as the GloVe paper reports
+  kWordPlusContext,  // w + a w̃ (a = 1: the GloVe paper's)
   kBoth,             // w and w̃ concatenated
 };
 

@@ -139,9 +139,10 @@ TrainCommand::TrainCommand(CLI::App* parent) {
       ->capture_default_str();
   app_->add_option("--negatives", options_.negatives, "SGNS: noise words per positive update")
       ->capture_default_str();
-  app_->add_option("--noise-power", options_.noise_power,
-                   "SGNS: noise words drawn from unigram^power")
-      ->capture_default_str();
+  app_->add_option("--noise-power", noise_power_,
+                   fmt::format("SGNS: noise words drawn from unigram^power. Default: {} with "
+                               "subwords (fastText's), {} without (word2vec's)",
+                               kSubwordNoisePower, kWordNoisePower));
   app_->add_option("--subsample", options_.subsample,
                    "SGNS: word2vec's subsampling threshold t (0: none)")
       ->capture_default_str();
@@ -182,9 +183,14 @@ TrainCommand::TrainCommand(CLI::App* parent) {
       ->capture_default_str()
       ->check(CLI::IsMember({"auto", "tiles", "hogwild"}));
   app_->add_option("--vectors", vectors_,
-                   "word, word+context (the paper's) or both (concatenated). Default: word with "
-                   "subwords (fastText's, and an unseen word's kind), word+context without")
+                   "word, word+context or both (concatenated). Default: word+context; word "
+                   "for GloVe with subwords")
       ->check(CLI::IsMember({"word", "word+context", "both"}));
+  app_->add_option("--context-weight", context_weight_,
+                   fmt::format("word+context's vectors are word + this x context. Default: {} "
+                               "with subwords (whose word vector holds the n-grams), 1 without "
+                               "(the paper's)",
+                               kSubwordContextWeight));
   app_->add_option("--format", format_, "glove (text), word2vec (binary) or word2vec-text")
       ->capture_default_str()
       ->check(CLI::IsMember({"glove", "word2vec", "word2vec-text"}));
@@ -233,6 +239,8 @@ Status TrainCommand::Validate() {
     options_.budget_choices.dim = !preset && app_->get_option("--dim")->count() == 0;
     options_.budget_choices.x_max = !preset && app_->get_option("--x-max")->count() == 0;
   }
+  if (app_->get_option("--noise-power")->count() > 0) options_.noise_power = noise_power_;
+  if (app_->get_option("--context-weight")->count() > 0) options_.context_weight = context_weight_;
   if (!vectors_.empty()) {
     options_.vectors = vectors_ == "word"   ? VectorsKind::kWord
                        : vectors_ == "both" ? VectorsKind::kBoth

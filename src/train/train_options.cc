@@ -93,8 +93,10 @@ void ResolveSubwords(TrainOptions* o) {
     o->subwords.enabled = o->objective == Objective::kSgns && o->device == TrainDevice::kCpu &&
                           o->vectors != VectorsKind::kBoth;
   }
-  if (!o->vectors)
-    o->vectors = o->subwords.enabled ? VectorsKind::kWord : VectorsKind::kWordPlusContext;
+  const bool subword_glove = o->subwords.enabled && o->objective == Objective::kGlove;
+  if (!o->vectors) o->vectors = subword_glove ? VectorsKind::kWord : VectorsKind::kWordPlusContext;
+  if (!o->context_weight) o->context_weight = o->subwords.enabled ? kSubwordContextWeight : 1.0f;
+  if (!o->noise_power) o->noise_power = o->subwords.enabled ? kSubwordNoisePower : kWordNoisePower;
 }
 
 Status ValidateTrainOptions(const TrainOptions& o) {
@@ -125,8 +127,14 @@ Status ValidateTrainOptions(const TrainOptions& o) {
     return Status::InvalidArgument(
         fmt::format("--negatives must be between 1 and {}", kMaxNegatives));
   }
-  if (!(o.noise_power >= 0 && o.noise_power <= 1))
+  if (o.noise_power && !(*o.noise_power >= 0 && *o.noise_power <= 1))
     return Status::InvalidArgument("--noise-power must be in [0, 1]");
+  if (o.context_weight && !(*o.context_weight >= 0 && std::isfinite(*o.context_weight)))
+    return Status::InvalidArgument("--context-weight must be a number >= 0");
+  if (o.context_weight && o.vectors && *o.vectors != VectorsKind::kWordPlusContext) {
+    return Status::InvalidArgument(
+        "--context-weight weighs the context row of --vectors word+context, the default");
+  }
   if (!(o.subsample >= 0 && o.subsample < 1))
     return Status::InvalidArgument("--subsample must be in [0, 1)");
   SG_RETURN_IF_ERROR(CheckThreads(o.threads));

@@ -64,7 +64,7 @@ uint64_t WordOptionsHash(const TrainOptions& o, uint32_t vocab, uint64_t pairs) 
     // "spread": the unit-update stream (a checkpoint of the earlier
     // back-to-back updates is not resumed by this one).
     return HashBytes(fmt::format("sgns spread-due {} {} {} {} {} {} {} {} {}", o.dim, o.eta,
-                                 o.negatives, o.noise_power, o.subsample, epochs, o.seed, vocab,
+                                 o.negatives, *o.noise_power, o.subsample, epochs, o.seed, vocab,
                                  pairs));
   }
   const std::string base = fmt::format("{} {} {} {} {} {} {} {}", o.dim, o.x_max, o.alpha, o.eta,
@@ -250,7 +250,7 @@ void MakeObjective(const TrainOptions& o, const std::vector<VocabEntry>& vocab, 
   }
   uint64_t tokens = 0;  // as word2vec's train_words: the trained vocabulary's counts
   for (uint32_t i = 0; i < cut; ++i) tokens += vocab[i].count;
-  const std::vector<double> weights = NoiseWeights(vocab, cut, o.noise_power);
+  const std::vector<double> weights = NoiseWeights(vocab, cut, *o.noise_power);
   *noise = std::make_unique<AliasTable>(weights);
   if (tile_parts > 0) *part_noise = std::make_unique<PartNoise>(weights, tile_parts);
   // A store subsampled before windowing holds word2vec's subsampled counts.
@@ -418,10 +418,11 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
   const ParameterRows rows{model->vocab(), model->dim(), RowStride(model->dim()), model->word(0),
                            model->context(0)};
   SG_RETURN_IF_ERROR(CheckFinite(rows, o));
-  SG_RETURN_IF_ERROR(WriteVectors(output, vocab, rows, *o.vectors, o.format));
+  SG_RETURN_IF_ERROR(WriteVectors(output, vocab, rows, *o.vectors, *o.context_weight, o.format));
   if (const SubwordRows* ngrams = model->subwords()) {
     const NgramRows table{o.subwords, ngrams->stride(), ngrams->rows()};
-    SG_RETURN_IF_ERROR(WriteSubwordModel(output + ".model", vocab, rows, *o.vectors, table));
+    SG_RETURN_IF_ERROR(
+        WriteSubwordModel(output + ".model", vocab, rows, *o.vectors, *o.context_weight, table));
   }
   stats->seconds = SecondsSince(call_start);
   return Status::OK();

@@ -56,7 +56,8 @@ std::vector<uint32_t> UsedBuckets(const std::vector<VocabEntry>& vocab, uint32_t
 }  // namespace
 
 Status WriteSubwordModel(const std::string& path, const std::vector<VocabEntry>& vocab,
-                         const ParameterRows& rows, VectorsKind kind, const NgramRows& ngrams) {
+                         const ParameterRows& rows, VectorsKind kind, float context_weight,
+                         const NgramRows& ngrams) {
   const std::vector<uint32_t> used = UsedBuckets(vocab, rows.count, ngrams.options);
   AtomicFileWriter file;
   SG_RETURN_IF_ERROR(file.Open(path));
@@ -74,7 +75,7 @@ Status WriteSubwordModel(const std::string& path, const std::vector<VocabEntry>&
     PutFixed32(&length, static_cast<uint32_t>(vocab[i].word.size()));
     SG_RETURN_IF_ERROR(out.Append(length));
     SG_RETURN_IF_ERROR(out.Append(vocab[i].word));
-    KindVector(rows, i, kind, v.data());
+    KindVector(rows, i, kind, context_weight, v.data());
     SG_RETURN_IF_ERROR(out.AppendFloats(v.data(), rows.dim));
   }
   std::string bucket;

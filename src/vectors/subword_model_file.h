@@ -33,11 +33,14 @@ struct NgramRows {
 };
 
 // Writes the model file atomically: the vectors of vocab[0 .. rows.count)
-// as WriteVectors computes them for `kind`, then the n-gram rows that at
-// least one of those words uses (the others were never trained), by bucket.
+// as WriteVectors computes them for `kind` and context_weight, then the
+// n-gram rows that at least one of those words uses (the others were never
+// trained), by bucket. An unseen word's vector is its n-grams' mean alone:
+// it has no context row.
 // REQUIRES: kind is not kBoth; vocab.size() >= rows.count.
 Status WriteSubwordModel(const std::string& path, const std::vector<VocabEntry>& vocab,
-                         const ParameterRows& rows, VectorsKind kind, const NgramRows& ngrams);
+                         const ParameterRows& rows, VectorsKind kind, float context_weight,
+                         const NgramRows& ngrams);
 
 // A model file's contents.
 struct SubwordModel {

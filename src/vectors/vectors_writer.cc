@@ -6,7 +6,8 @@
 
 namespace streamglove {
 
-void KindVector(const ParameterRows& rows, uint32_t i, VectorsKind kind, float* out) {
+void KindVector(const ParameterRows& rows, uint32_t i, VectorsKind kind, float context_weight,
+                float* out) {
   const uint32_t d = rows.dim;
   const float* w = rows.word + i * rows.stride;
   const float* c = rows.context + i * rows.stride;
@@ -16,7 +17,7 @@ void KindVector(const ParameterRows& rows, uint32_t i, VectorsKind kind, float* 
         out[b] = w[b];
         break;
       case VectorsKind::kWordPlusContext:
-        out[b] = w[b] + c[b];
+        out[b] = w[b] + context_weight * c[b];
         break;
       case VectorsKind::kBoth:
         out[b] = w[b];
@@ -27,7 +28,8 @@ void KindVector(const ParameterRows& rows, uint32_t i, VectorsKind kind, float* 
 }
 
 Status WriteVectors(const std::string& path, const std::vector<VocabEntry>& vocab,
-                    const ParameterRows& rows, VectorsKind kind, VectorsFormat format) {
+                    const ParameterRows& rows, VectorsKind kind, float context_weight,
+                    VectorsFormat format) {
   const uint32_t d = rows.dim;
   const uint32_t out_dim = kind == VectorsKind::kBoth ? 2 * d : d;
   std::vector<float> v(out_dim);
@@ -37,7 +39,7 @@ Status WriteVectors(const std::string& path, const std::vector<VocabEntry>& voca
     SG_RETURN_IF_ERROR(out.Append(fmt::format("{} {}\n", rows.count, out_dim)));
   std::string line;
   for (uint32_t i = 0; i < rows.count; ++i) {
-    KindVector(rows, i, kind, v.data());
+    KindVector(rows, i, kind, context_weight, v.data());
     line.assign(vocab[i].word);
     if (format == VectorsFormat::kWord2VecBinary) {
       line.push_back(' ');

@@ -25,13 +25,16 @@ struct ParameterRows {
   const float* context = nullptr;
 };
 
-// Word i's vector of `kind` into out (dim floats, 2 dim for kBoth).
-void KindVector(const ParameterRows& rows, uint32_t i, VectorsKind kind, float* out);
+// Word i's vector of `kind` into out (dim floats, 2 dim for kBoth);
+// kWordPlusContext is w + context_weight * w̃ (the paper's: 1).
+void KindVector(const ParameterRows& rows, uint32_t i, VectorsKind kind, float context_weight,
+                float* out);
 
 // Writes the vectors of vocab[0 .. rows.count) to `path` atomically.
 // REQUIRES: vocab.size() >= rows.count.
 Status WriteVectors(const std::string& path, const std::vector<VocabEntry>& vocab,
-                    const ParameterRows& rows, VectorsKind kind, VectorsFormat format);
+                    const ParameterRows& rows, VectorsKind kind, float context_weight,
+                    VectorsFormat format);
 
 }  // namespace streamglove
 

@@ -75,7 +75,7 @@ struct ToySubwordModel {
   }
   Status Write(const std::string& path) const {
     const ParameterRows rows{kWords, kDim, kDim, word.data(), word.data()};
-    return WriteSubwordModel(path, vocab, rows, VectorsKind::kWord,
+    return WriteSubwordModel(path, vocab, rows, VectorsKind::kWord, 1,
                              NgramRows{options, kDim, ngrams.data()});
   }
   std::vector<double> Vector(const std::string& w) const {

@@ -712,3 +712,48 @@ TEST_CASE("Subword options that cannot train are refused before anything runs",
     }
   }
 }
+
+TEST_CASE("Defaults that depend on subwords follow them; a weight needs word+context",
+          "[train][subwords]") {
+  for (const bool subwords : {false, true}) {
+    TrainOptions o;
+    o.objective = Objective::kSgns;
+    o.subwords.chosen = true;
+    o.subwords.enabled = subwords;
+    REQUIRE(ValidateTrainOptions(o).ok());
+    ResolveSubwords(&o);
+    CHECK(*o.vectors == VectorsKind::kWordPlusContext);
+    CHECK(*o.context_weight == (subwords ? 0.2f : 1.0f));
+    CHECK(*o.noise_power == (subwords ? 0.5 : 0.75));
+    // Given values stay.
+    o = TrainOptions();
+    o.objective = Objective::kSgns;
+    o.subwords.chosen = true;
+    o.subwords.enabled = subwords;
+    o.context_weight = 0.7f;
+    o.noise_power = 0.25;
+    REQUIRE(ValidateTrainOptions(o).ok());
+    ResolveSubwords(&o);
+    CHECK(*o.context_weight == 0.7f);
+    CHECK(*o.noise_power == 0.25);
+  }
+  // GloVe's subword model keeps its input vectors, as measured.
+  TrainOptions o;
+  o.subwords.chosen = o.subwords.enabled = true;
+  ResolveSubwords(&o);
+  CHECK(*o.vectors == VectorsKind::kWord);
+  o = TrainOptions();
+  o.context_weight = 0.5f;
+  o.vectors = VectorsKind::kWord;
+  CHECK(ValidateTrainOptions(o).message().find("--context-weight weighs") == 0);
+  o.vectors = VectorsKind::kWordPlusContext;
+  CHECK(ValidateTrainOptions(o).ok());
+  for (const float bad :
+       {-0.1f, std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN()}) {
+    o.context_weight = bad;
+    CHECK(ValidateTrainOptions(o).message().find("--context-weight must be") == 0);
+  }
+  o = TrainOptions();
+  o.noise_power = 1.5;
+  CHECK(ValidateTrainOptions(o).message().find("--noise-power must be") == 0);
+}

@@ -51,8 +51,9 @@ struct Model {
     for (float& x : ngrams) x = u(rng);
   }
   ParameterRows rows() const { return {3, kDim, kStride, word.data(), context.data()}; }
-  Status Write(const std::string& path, VectorsKind kind) const {
-    return WriteSubwordModel(path, vocab, rows(), kind, NgramRows{options, kStride, ngrams.data()});
+  Status Write(const std::string& path, VectorsKind kind, float context_weight) const {
+    return WriteSubwordModel(path, vocab, rows(), kind, context_weight,
+                             NgramRows{options, kStride, ngrams.data()});
   }
 };
 
@@ -63,7 +64,10 @@ TEST_CASE("A model file gives its words' vectors and any other word its n-grams'
   TestDir dir("sg-model-");
   const Model m;
   const std::string path = dir.path() + "/m.model";
-  REQUIRE(m.Write(path, VectorsKind::kWordPlusContext).ok());
+  // A subword model's default: the context row weighs 0.2 (1 would hide a
+  // weight applied twice or not at all).
+  constexpr float kWeight = 0.2f;
+  REQUIRE(m.Write(path, VectorsKind::kWordPlusContext, kWeight).ok());
   Embeddings e;
   REQUIRE(e.Load(path).ok());
   CHECK(e.format() == VectorsFormat::kSubwordModel);
@@ -74,7 +78,7 @@ TEST_CASE("A model file gives its words' vectors and any other word its n-grams'
   for (uint32_t i = 0; i < 3; ++i) {
     REQUIRE(e.WordVector(m.vocab[i].word, &v));
     for (uint32_t k = 0; k < kDim; ++k)
-      CHECK(v[k] == m.word[i * kStride + k] + m.context[i * kStride + k]);
+      CHECK(v[k] == m.word[i * kStride + k] + kWeight * m.context[i * kStride + k]);
   }
   // An unseen word: the mean over its n-grams (here, by hand) of their rows
   // (a row no vocabulary word uses is zero in the file: never trained).
@@ -108,7 +112,7 @@ TEST_CASE("A damaged or truncated model file is refused at its offset", "[vector
   TestDir dir("sg-model-");
   const Model m;
   const std::string path = dir.path() + "/m.model";
-  REQUIRE(m.Write(path, VectorsKind::kWord).ok());
+  REQUIRE(m.Write(path, VectorsKind::kWord, 1).ok());
   const std::string good = ReadFile(path);
   Embeddings e;
   std::string bad = good;
