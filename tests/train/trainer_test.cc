@@ -713,7 +713,7 @@ TEST_CASE("Subword options that cannot train are refused before anything runs",
   }
 }
 
-TEST_CASE("Defaults that depend on subwords follow them; a weight needs word+context",
+TEST_CASE("Defaults that depend on subwords follow them, and a weight needs word+context",
           "[train][subwords]") {
   for (const bool subwords : {false, true}) {
     TrainOptions o;
