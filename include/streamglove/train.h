@@ -159,8 +159,8 @@ struct TrainOptions {
   BudgetChoices budget_choices;
   bool progress = true;  // a progress line on a terminal
   // What the vectors file holds. Default (empty): kWordPlusContext; kWord
-  // for a GloVe subword model (the input vectors, as measured there:
-  // docs/subwords.md).
+  // for a GloVe subword model without a context_weight given (the input
+  // vectors, as measured there: docs/subwords.md).
   std::optional<VectorsKind> vectors;
   // kWordPlusContext's vectors are w + context_weight * w̃. Default (empty):
   // 1 for words as atoms (the paper's w + w̃); kSubwordContextWeight for a

@@ -184,7 +184,7 @@ TrainCommand::TrainCommand(CLI::App* parent) {
       ->check(CLI::IsMember({"auto", "tiles", "hogwild"}));
   app_->add_option("--vectors", vectors_,
                    "word, word+context or both (concatenated). Default: word+context; word "
-                   "for GloVe with subwords")
+                   "for GloVe with subwords and no --context-weight")
       ->check(CLI::IsMember({"word", "word+context", "both"}));
   app_->add_option("--context-weight", context_weight_,
                    fmt::format("word+context's vectors are word + this x context. Default: {} "

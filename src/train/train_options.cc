@@ -93,8 +93,11 @@ void ResolveSubwords(TrainOptions* o) {
     o->subwords.enabled = o->objective == Objective::kSgns && o->device == TrainDevice::kCpu &&
                           o->vectors != VectorsKind::kBoth;
   }
-  const bool subword_glove = o->subwords.enabled && o->objective == Objective::kGlove;
-  if (!o->vectors) o->vectors = subword_glove ? VectorsKind::kWord : VectorsKind::kWordPlusContext;
+  // GloVe's subword model writes its input vectors, unless a weight given
+  // asks for the context rows it weighs.
+  const bool input_only =
+      o->subwords.enabled && o->objective == Objective::kGlove && !o->context_weight;
+  if (!o->vectors) o->vectors = input_only ? VectorsKind::kWord : VectorsKind::kWordPlusContext;
   if (!o->context_weight) o->context_weight = o->subwords.enabled ? kSubwordContextWeight : 1.0f;
   if (!o->noise_power) o->noise_power = o->subwords.enabled ? kSubwordNoisePower : kWordNoisePower;
 }

@@ -742,6 +742,13 @@ TEST_CASE("Defaults that depend on subwords follow them, and a weight needs word
   o.subwords.chosen = o.subwords.enabled = true;
   ResolveSubwords(&o);
   CHECK(*o.vectors == VectorsKind::kWord);
+  // ... unless a weight given asks for the context rows it weighs.
+  o = TrainOptions();
+  o.subwords.chosen = o.subwords.enabled = true;
+  o.context_weight = 0.5f;
+  ResolveSubwords(&o);
+  CHECK(*o.vectors == VectorsKind::kWordPlusContext);
+  CHECK(*o.context_weight == 0.5f);
   o = TrainOptions();
   o.context_weight = 0.5f;
   o.vectors = VectorsKind::kWord;
