@@ -70,12 +70,17 @@ cmp -s "$work/vocab-1.txt" "$work/vocab-4.txt" ||
 
 # Parameters of 200,000 words: GloVe keeps four arrays of RowStride(dim)
 # floats a word (w, w~ and their AdaGrad sums), dim 47 -> 48 floats: 147 MiB;
-# skip-gram two, dim 111 -> 112 floats: 171 MiB.
+# skip-gram as atoms two, dim 111 -> 112 floats: 171 MiB. Skip-gram's
+# default, a subword model, at dim 80 (122 MiB of word rows) gets n-gram
+# rows of half what is left, and its n-gram index beside them.
 measure train-glove-1 "$bin" train --store "$work/store-4" -o "$work/glove-1.txt" --objective glove --dim 47 \
   --epochs 1 --memory $limit --threads 1 -q
 for t in 1 4; do
   measure train-sgns-$t "$bin" train --store "$work/store-4" -o "$work/sgns-$t.txt" --objective sgns --dim 111 \
-    --epochs 1 --memory $limit --threads $t -q
+    --no-subwords --epochs 1 --memory $limit --threads $t -q
+  measure train-subwords-$t "$bin" train --store "$work/store-4" -o "$work/subwords-$t.txt" --objective sgns \
+    --dim 80 --epochs 1 --memory $limit --threads $t -q
+  [ -s "$work/subwords-$t.txt.model" ] || { echo "FAIL: the subword run at $t threads wrote no model"; exit 1; }
 done
 [ "$(wc -l <"$work/glove-1.txt")" -eq $max_vocab ] || { echo "FAIL: the vectors file does not hold $max_vocab words"; exit 1; }
 [ $fail = 0 ] && echo "PASS: every stage within 10% of --memory $limit"
