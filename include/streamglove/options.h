@@ -21,6 +21,10 @@ namespace streamglove {
 
 class PhraseList;
 
+// The most worker threads a stage may be given (every `threads` option; 0
+// there means one per core). More than the cores is honoured.
+inline constexpr int kMaxThreads = 1024;
+
 // How an input's bytes (after decompression) are read as documents.
 enum class InputFormat {
   // JSONL when the name ends in .jsonl/.ndjson, WET when it ends in .wet or

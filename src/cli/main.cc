@@ -9,6 +9,7 @@
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <tbb/global_control.h>
 
 #include "cli/embed_command.h"
 #include "cli/eval_commands.h"
@@ -19,6 +20,7 @@
 #include "cli/train_command.h"
 #include "cli/vocab_command.h"
 #include "streamglove/interrupt.h"
+#include "streamglove/options.h"
 
 namespace {
 
@@ -34,6 +36,10 @@ int FailureExitStatus(bool reports_errors, int status) { return reports_errors ?
 
 int main(int argc, char** argv) {
   using namespace streamglove;
+  // --threads N runs N threads, above the core count too: oneTBB otherwise
+  // caps every arena at the cores, and says so on stderr.
+  const tbb::global_control threads_above_cores(tbb::global_control::max_allowed_parallelism,
+                                                kMaxThreads);
   CLI::App app{"streamglove: GloVe word embeddings for corpora larger than RAM", "streamglove"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "streamglove 0.1.0");

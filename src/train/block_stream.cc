@@ -12,7 +12,6 @@
 #include <sstream>
 
 #include <fmt/format.h>
-#include <tbb/parallel_for.h>
 
 #include "train/tile_schedule.h"
 #include "util/byte_source.h"

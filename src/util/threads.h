@@ -2,11 +2,10 @@
 #ifndef STREAMGLOVE_UTIL_THREADS_H_
 #define STREAMGLOVE_UTIL_THREADS_H_
 
+#include "streamglove/options.h"  // kMaxThreads
 #include "streamglove/status.h"
 
 namespace streamglove {
-
-inline constexpr int kMaxThreads = 1024;
 
 // The cores this process may run on (its CPU affinity, so `taskset` and
 // container limits count), at least 1.

@@ -42,6 +42,17 @@ expect 1 "broken.zst: byte 0: not zstd data" -- "$bin" vocab "$dir/corpus.txt" "
 [ -e "$dir/v" ] && { echo "FAIL: an output file was left after an error"; fail=1; }
 expect 0 "" -- "$bin" vocab "$dir/corpus.txt" -o "$dir/v" --quiet
 [ -s "$dir/err" ] && { echo "FAIL: --quiet printed: $(cat "$dir/err")"; fail=1; }
+# More --threads than cores is honoured, quietly: oneTBB caps an arena at the
+# cores unless told otherwise, and says so on stderr.
+over=$(($(nproc) * 2 + 1))
+for stage in vocab ingest train; do
+  case $stage in
+    vocab) expect 0 "" -- "$bin" vocab "$dir/corpus.txt" -o "$dir/v3" --threads $over -q ;;
+    ingest) expect 0 "" -- "$bin" ingest --store "$dir/small" "$dir/corpus.txt" --min-count 1 --threads $over -q ;;
+    train) expect 0 "" -- "$bin" train --store "$dir/small" -o "$dir/small.vec" --dim 4 --epochs 1 --threads $over -q ;;
+  esac
+  [ -s "$dir/err" ] && { echo "FAIL: $stage --threads $over -q printed: $(cat "$dir/err")"; fail=1; }
+done
 if [ "$(cat "$dir/v")" != "$(printf 'the 3\ncat 1\nend 1\nmat 1\non 1\nsat 1')" ]; then
   echo "FAIL: wrong vocabulary: $(cat "$dir/v")"; fail=1
 fi
