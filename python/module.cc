@@ -15,12 +15,14 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
+#include <tbb/global_control.h>
 
 #include "streamglove/corpus_reader.h"
 #include "streamglove/embed.h"
 #include "streamglove/embeddings.h"
 #include "streamglove/ingest.h"
 #include "streamglove/interrupt.h"
+#include "streamglove/options.h"
 #include "streamglove/phrases.h"
 #include "streamglove/subwords.h"
 #include "streamglove/train.h"
@@ -410,6 +412,11 @@ PYBIND11_MODULE(_streamglove, m) {
   using namespace streamglove;
   using namespace pybind11::literals;
   m.doc() = "streamglove's library: ingest a corpus into a store, train vectors, load them";
+  // threads= above the core count runs that many threads, as --threads does
+  // (src/cli/main.cc): oneTBB otherwise caps an arena at the cores, and says
+  // so on stderr. For the interpreter's life; it only raises oneTBB's cap.
+  static const tbb::global_control threads_above_cores(tbb::global_control::max_allowed_parallelism,
+                                                       kMaxThreads);
   static py::exception<StatusError> error(m, "Error", PyExc_RuntimeError);
   py::register_exception_translator([](std::exception_ptr p) {
     try {

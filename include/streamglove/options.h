@@ -22,7 +22,9 @@ namespace streamglove {
 class PhraseList;
 
 // The most worker threads a stage may be given (every `threads` option; 0
-// there means one per core). More than the cores is honoured.
+// there means one per core). More than the cores is honoured, except by
+// ingest, whose counting workers each own a buffer of --memory and stop at
+// the cores (IngestOptions::threads).
 inline constexpr int kMaxThreads = 1024;
 
 // How an input's bytes (after decompression) are read as documents.

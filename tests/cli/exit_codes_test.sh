@@ -42,8 +42,9 @@ expect 1 "broken.zst: byte 0: not zstd data" -- "$bin" vocab "$dir/corpus.txt" "
 [ -e "$dir/v" ] && { echo "FAIL: an output file was left after an error"; fail=1; }
 expect 0 "" -- "$bin" vocab "$dir/corpus.txt" -o "$dir/v" --quiet
 [ -s "$dir/err" ] && { echo "FAIL: --quiet printed: $(cat "$dir/err")"; fail=1; }
-# More --threads than cores is honoured, quietly: oneTBB caps an arena at the
-# cores unless told otherwise, and says so on stderr.
+# More --threads than cores, quietly under -q: oneTBB caps an arena at the
+# cores unless allowed more (main's global_control), and said so on stderr
+# (vocab and train); ingest uses the cores, and says so unless -q.
 over=$(($(nproc) * 2 + 1))
 for stage in vocab ingest train; do
   case $stage in

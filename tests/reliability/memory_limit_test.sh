@@ -5,8 +5,8 @@
 # that the budget binds in every stage, and the test checks that it did:
 # millions of distinct words (vocab's tables spill runs), mostly distinct
 # pairs (ingest's buffers spill runs), and models whose parameters take most
-# of train's budget (GloVe and skip-gram), leaving blocks of the smallest
-# size the plan allows to be trained and read ahead.
+# of train's budget (GloVe and skip-gram), leaving blocks of 8-15 MiB to be
+# trained and read ahead.
 #
 #   memory_limit_test.sh STREAMGLOVE MAKE_CORPUS
 set -euo pipefail
