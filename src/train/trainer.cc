@@ -309,6 +309,35 @@ Status CheckFinite(const ParameterRows& rows, const TrainOptions& o) {
   return Status::OK();
 }
 
+// What a checkpoint of this run is stamped with: its hyperparameters and
+// its words, so that a resume trains the same model.
+CheckpointStamp MakeStamp(const TrainOptions& o, const std::vector<VocabEntry>& vocab, uint32_t cut,
+                          uint64_t pairs) {
+  CheckpointStamp stamp;
+  stamp.options_hash = OptionsHash(o, cut, pairs);
+  WordsHash words;
+  for (uint32_t i = 0; i < cut; ++i) words.Add(vocab[i].word);
+  stamp.words_hash = words.value();
+  return stamp;
+}
+
+// The trained model's vectors file, and a subword model's OUT.model.
+// Folds the n-gram rows into the word rows: call after the last checkpoint.
+Status WriteTrainedVectors(const TrainOptions& o, const std::vector<VocabEntry>& vocab,
+                           const std::string& output, EmbeddingModel* model) {
+  model->FoldSubwords();
+  const ParameterRows rows{model->vocab(), model->dim(), RowStride(model->dim()), model->word(0),
+                           model->context(0)};
+  SG_RETURN_IF_ERROR(CheckFinite(rows, o));
+  SG_RETURN_IF_ERROR(WriteVectors(output, vocab, rows, *o.vectors, *o.context_weight, o.format));
+  if (const SubwordRows* ngrams = model->subwords()) {
+    const NgramRows table{o.subwords, ngrams->stride(), ngrams->rows()};
+    SG_RETURN_IF_ERROR(
+        WriteSubwordModel(output + ".model", vocab, rows, *o.vectors, *o.context_weight, table));
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 Status Train(const std::string& store_dir, const std::string& output, const TrainOptions& options,
@@ -398,11 +427,7 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
 
   std::unique_ptr<EmbeddingModel> model;
   SG_RETURN_IF_ERROR(MakeModel(o, cut, o.dim, noise_tables, subwords.get(), &model));
-  CheckpointStamp stamp;
-  stamp.options_hash = OptionsHash(o, cut, blocks.pairs);
-  WordsHash words;
-  for (uint32_t i = 0; i < cut; ++i) words.Add(vocab[i].word);
-  stamp.words_hash = words.value();
+  const CheckpointStamp stamp = MakeStamp(o, vocab, cut, blocks.pairs);
   uint32_t epoch = 0;
   const auto load_start = Clock::now();
   SG_RETURN_IF_ERROR(StartModel(o, checkpoint, stamp, vocab, model.get(), &epoch, stats));
@@ -422,16 +447,7 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
   SG_RETURN_IF_ERROR(trainer->CopyModelToHost());
   SG_RETURN_IF_ERROR(log.Close(/*sync=*/false));
   SG_RETURN_IF_ERROR(CheckTrained(o, *stats));
-  model->FoldSubwords();  // the checkpoint is written: the word rows become the vectors
-  const ParameterRows rows{model->vocab(), model->dim(), RowStride(model->dim()), model->word(0),
-                           model->context(0)};
-  SG_RETURN_IF_ERROR(CheckFinite(rows, o));
-  SG_RETURN_IF_ERROR(WriteVectors(output, vocab, rows, *o.vectors, *o.context_weight, o.format));
-  if (const SubwordRows* ngrams = model->subwords()) {
-    const NgramRows table{o.subwords, ngrams->stride(), ngrams->rows()};
-    SG_RETURN_IF_ERROR(
-        WriteSubwordModel(output + ".model", vocab, rows, *o.vectors, *o.context_weight, table));
-  }
+  SG_RETURN_IF_ERROR(WriteTrainedVectors(o, vocab, output, model.get()));
   stats->seconds = SecondsSince(call_start);
   return Status::OK();
 }
