@@ -120,7 +120,7 @@ Status StoreImpl::SetWordsHeld(const std::vector<std::string>& keys) {
 
 Status StoreImpl::GetRecord(const std::string& key, std::string* value, bool* found) {
   *found = false;
-  const rocksdb::Status s = db_->Get(rocksdb::ReadOptions(), key, value);
+  const rocksdb::Status s = db_->Get(StoreReadOptions(), key, value);
   if (s.IsNotFound()) return Status::OK();
   if (!s.ok()) return FromRocks(s, fmt::format("reading {}", key));
   *found = true;
@@ -143,7 +143,7 @@ Status StoreImpl::ListInputs(std::vector<InputRecord>* inputs) {
   std::string end = first;
   end.back() += 1;  // "M/input0": just past every "M/input/..." key
   const rocksdb::Slice upper(end);
-  rocksdb::ReadOptions ro;
+  rocksdb::ReadOptions ro = StoreReadOptions();
   ro.iterate_upper_bound = &upper;
   std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro));
   for (it->Seek(first); it->Valid(); it->Next()) {
@@ -212,7 +212,7 @@ Status StoreImpl::ForEachPairInRows(uint32_t row_begin, uint32_t row_end, const 
   const std::string end =
       row_end == UINT32_MAX ? std::string(1, kPairKeyPrefix + 1) : EncodePairBlockKey(row_end, 0);
   const rocksdb::Slice upper(end);
-  rocksdb::ReadOptions ro;
+  rocksdb::ReadOptions ro = StoreReadOptions();
   ro.iterate_upper_bound = &upper;
   ro.fill_cache = false;  // one pass over everything: keep the cache for metadata and indexes
   std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro));
@@ -237,7 +237,7 @@ Status StoreImpl::ForEachPairOfRows(const std::vector<uint32_t>& rows, const Pai
   // blocks a seek reads are cached for the neighbouring rows' seeks.
   const std::string end(1, kPairKeyPrefix + 1);
   const rocksdb::Slice upper(end);
-  rocksdb::ReadOptions ro;
+  rocksdb::ReadOptions ro = StoreReadOptions();
   ro.iterate_upper_bound = &upper;
   std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro));
   std::vector<ColumnValue> entries;

@@ -36,6 +36,17 @@ inline constexpr char kStoreLockFile[] = "LOCK.streamglove";
 rocksdb::Options StoreOptions(size_t memory_bytes, bool create);
 inline constexpr char kStoreTmpDir[] = "tmp";
 
+// The ReadOptions of every read of a store. On the range-deletion path,
+// RocksDB before 8.6 drops the error of a level's iterator that steps into
+// a file whose first block fails its checksum (facebook/rocksdb#11782): a
+// scan skips the file's keys and ends with an OK status. A store holds no
+// range deletions, so its reads leave that path.
+inline rocksdb::ReadOptions StoreReadOptions() {
+  rocksdb::ReadOptions ro;
+  ro.ignore_range_deletions = true;
+  return ro;
+}
+
 // What identifies a batch's metadata (batch_metadata.cc): CommitBatch
 // compares the metadata it gets with what Batch::WriteMetadata wrote
 // without keeping a copy of the word counts (8 bytes a word).

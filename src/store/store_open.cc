@@ -213,10 +213,10 @@ Status StoreImpl::OpenDb(size_t memory_bytes, bool create, bool read_only) {
 
 Status StoreImpl::LoadMetadata() {
   std::string value;
-  rocksdb::Status s = db_->Get(rocksdb::ReadOptions(), kConfigKey, &value);
+  rocksdb::Status s = db_->Get(StoreReadOptions(), kConfigKey, &value);
   if (s.IsNotFound()) {
     // A store that was never initialized holds nothing at all.
-    std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions()));
+    std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(StoreReadOptions()));
     it->SeekToFirst();
     if (!it->status().ok()) return FromRocks(it->status(), "reading");
     if (it->Valid()) {
@@ -247,7 +247,7 @@ Status StoreImpl::LoadMetadata() {
   vocab_.clear();
   const std::string first(1, kVocabKeyPrefix), end(1, kVocabKeyPrefix + 1);
   const rocksdb::Slice upper(end);
-  rocksdb::ReadOptions ro;
+  rocksdb::ReadOptions ro = StoreReadOptions();
   ro.iterate_upper_bound = &upper;
   std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro));
   for (it->Seek(first); it->Valid(); it->Next()) {
