@@ -13,6 +13,7 @@
 #include <rocksdb/sst_file_writer.h>
 #include <rocksdb/write_batch.h>
 
+#include "store/manifest_length.h"
 #include "store/pair_block.h"
 #include "store/store_impl.h"
 #include "store/store_records.h"
@@ -324,7 +325,7 @@ Status StoreImpl::IngestRecords(const std::function<Status(const RecordPut& put)
   if (!s.ok()) return Status::IOError(fmt::format("{}: {}: {}", dir_, what, s.message()));
   const rocksdb::Status ingested = db_->IngestExternalFile({file.path()}, OneStepIngestion());
   if (!ingested.ok()) return FromRocks(ingested, what);
-  return Status::OK();
+  return RecordManifestLength(db_.get(), dir_);
 }
 
 Status StoreImpl::IngestWithMetadata(std::vector<std::string> pair_files,
@@ -350,7 +351,7 @@ Status StoreImpl::IngestWithMetadata(std::vector<std::string> pair_files,
       vocab_[id].count += metadata.word_counts[id];
     ++vocab_changes_;
   }
-  return Status::OK();
+  return RecordManifestLength(db_.get(), dir_);
 }
 
 Status Store::NewDetachedBatch(const std::string& path_prefix, size_t vocab_size,

@@ -9,6 +9,7 @@
 #include <rocksdb/convenience.h>
 #include <rocksdb/table.h>
 
+#include "store/manifest_length.h"
 #include "store/pair_block_merge_operator.h"
 #include "store/store_impl.h"
 #include "store/store_records.h"
@@ -169,6 +170,7 @@ Status Store::Open(const std::string& dir, size_t memory_bytes, bool create,
   SG_RETURN_IF_ERROR(CheckDirectory(dir, create));
   std::unique_ptr<FileLock> lock;
   SG_RETURN_IF_ERROR(LockDirectory(dir, /*pid_required=*/true, &lock));
+  SG_RETURN_IF_ERROR(CheckManifestLength(dir));
   auto impl = std::make_unique<StoreImpl>(dir, std::move(lock));
   SG_RETURN_IF_ERROR(impl->CheckBeforeWriting(memory_bytes));
   SG_RETURN_IF_ERROR(ResetTmpDir(dir));
@@ -186,6 +188,7 @@ Status Store::OpenForReading(const std::string& dir, size_t memory_bytes,
   SG_RETURN_IF_ERROR(CheckDirectory(dir, /*create=*/false));
   std::unique_ptr<FileLock> lock;
   SG_RETURN_IF_ERROR(LockDirectory(dir, /*pid_required=*/false, &lock));
+  SG_RETURN_IF_ERROR(CheckManifestLength(dir));
   auto impl = std::make_unique<StoreImpl>(dir, std::move(lock));
   SG_RETURN_IF_ERROR(impl->OpenDb(memory_bytes, /*create=*/false, /*read_only=*/true));
   SG_RETURN_IF_ERROR(impl->LoadMetadata());
@@ -208,7 +211,8 @@ Status StoreImpl::OpenDb(size_t memory_bytes, bool create, bool read_only) {
                                       : rocksdb::DB::Open(options_, dir_, &db);
   if (!s.ok()) return FromRocks(s, "opening RocksDB");
   db_.reset(db);
-  return Status::OK();
+  // An open for writing starts a new MANIFEST.
+  return read_only ? Status::OK() : RecordManifestLength(db_.get(), dir_);
 }
 
 Status StoreImpl::LoadMetadata() {

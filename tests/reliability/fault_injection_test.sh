@@ -414,8 +414,8 @@ fault_concurrent_train() {
 
 # The files to damage, by kind: a pattern under the store (one match drawn
 # at random; non-empty ones first), or the checkpoint of a training.
-file_kinds=(CURRENT 'MANIFEST-*' 'CURRENT+MANIFEST-*' '*.sst' '*.log' 'OPTIONS-*' IDENTITY
-            'LOCK.*' blocks/MANIFEST 'blocks/block-*' checkpoint)
+file_kinds=(CURRENT 'MANIFEST-*' 'CURRENT+MANIFEST-*' COMMITTED.streamglove '*.sst' '*.log'
+            'OPTIONS-*' IDENTITY 'LOCK.*' blocks/MANIFEST 'blocks/block-*' checkpoint)
 damages=(delete truncate flip)
 
 # Damages FILE by DAMAGE, saying how in fault_note; returns 1 when the file
@@ -525,14 +525,14 @@ done
 # The table: per fault kind, the faults injected (and not injectable), and
 # per command refused/equal/FAILED ("-": not run after this fault).
 commands=(verify stats dump train ingest resume 2nd-train 1st-train)
-printf '\n%-26s %8s' "fault" "injected"
+printf '\n%-30s %8s' "fault" "injected"
 for c in "${commands[@]}"; do printf ' %9s' "$c"; done
 printf '\n'
 total_failed=0
 for fault in "${faults[@]}"; do
   note=""
   [ "${missed[$fault]:-0}" -gt 0 ] && note=" (+${missed[$fault]} not injectable)"
-  printf '%-26s %8s' "$fault" "${injected[$fault]:-0}"
+  printf '%-30s %8s' "$fault" "${injected[$fault]:-0}"
   for c in "${commands[@]}"; do
     r=${count["$fault|$c|refused"]:-0} e=${count["$fault|$c|equal"]:-0} f=${count["$fault|$c|FAILED"]:-0}
     total_failed=$((total_failed + f))

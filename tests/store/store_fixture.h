@@ -133,6 +133,13 @@ inline std::map<std::string, std::string> StoreFiles(const std::string& dir) {
   return files;
 }
 
+// The name of the MANIFEST that DIR/CURRENT names ("MANIFEST-000005").
+inline std::string CurrentManifest(const std::string& dir) {
+  std::string current = ReadFile(dir + "/CURRENT");
+  while (!current.empty() && current.back() == '\n') current.pop_back();
+  return current;
+}
+
 // Flips a byte in one of the store's table files.
 inline void FlipByteInATable(const std::string& dir) {
   std::string sst;

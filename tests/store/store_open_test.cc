@@ -127,6 +127,85 @@ TEST_CASE("A damaged store is refused, never created over or written to", "[stor
   }
 }
 
+// RocksDB reads a MANIFEST whose end is cut off as its last complete record
+// left the store: the tables of the commits after it are orphans, which the
+// next open for writing deletes. The store keeps the MANIFEST's committed
+// length beside it, so such a store is refused instead of read as older.
+TEST_CASE("A MANIFEST cut short of its last commit is refused, not read as older", "[store]") {
+  // At the last record's start (RocksDB sees a whole, older MANIFEST) and
+  // inside it (a record cut short at the end of a file reads as its end).
+  for (const bool inside_record : {false, true}) {
+    TestDir tmp("sg-store-");
+    const std::string path = tmp.path();
+    const auto manifest_path = [&] { return path + "/" + CurrentManifest(path); };
+    uint64_t first_commit_end = 0, second_commit_end = 0;
+    {
+      std::unique_ptr<Store> store = NewInitializedStore(path);
+      REQUIRE(CommitPairs(store.get(), {{{0, 1}, 3}, {{1, 0}, 3}}).ok());
+      first_commit_end = std::filesystem::file_size(manifest_path());
+      REQUIRE(CommitPairs(store.get(), {{{2, 3}, 5}, {{3, 2}, 5}}).ok());
+      second_commit_end = std::filesystem::file_size(manifest_path());
+    }
+    REQUIRE(second_commit_end > first_commit_end);
+    const uint64_t cut =
+        inside_record ? (first_commit_end + second_commit_end) / 2 : first_commit_end;
+    INFO("cut to " << cut << " of " << second_commit_end << " bytes");
+    std::filesystem::resize_file(manifest_path(), cut);
+    const std::map<std::string, std::string> before = StoreFiles(path);
+    std::unique_ptr<Store> store;
+    for (const bool read_only : {true, false}) {
+      const Status s = read_only ? Store::OpenForReading(path, kMemory, &store)
+                                 : Store::Open(path, kMemory, false, &store);
+      INFO(s.ToString());
+      CHECK(s.code() == Status::Code::kCorruption);
+      CHECK(s.message().find(fmt::format("{}: {} bytes", manifest_path(), cut)) == 0);
+      CHECK(s.message().find(fmt::format("its last commit left {}", second_commit_end)) !=
+            std::string::npos);
+    }
+    CHECK(StoreFiles(path) == before);
+  }
+}
+
+TEST_CASE("The MANIFEST's recorded length follows commits and opens, and is checked", "[store]") {
+  TestDir tmp("sg-store-");
+  const std::string path = tmp.path(), record = path + "/COMMITTED.streamglove";
+  const auto current_manifest = [&] { return CurrentManifest(path); };
+  const auto recorded = [&] {
+    const std::string line = ReadFile(record);
+    return line.substr(0, line.rfind(' '));
+  };
+  {
+    std::unique_ptr<Store> store = NewInitializedStore(path);
+    REQUIRE(CommitPairs(store.get(), {{{0, 1}, 3}, {{1, 0}, 3}}).ok());
+    CHECK(recorded() == fmt::format("{} {}", current_manifest(),
+                                    std::filesystem::file_size(path + "/" + current_manifest())));
+  }
+  // An open for writing starts a new MANIFEST, and records it.
+  const std::string first_manifest = current_manifest();
+  OpenOrDie(path, false).reset();
+  CHECK(current_manifest() != first_manifest);
+  CHECK(recorded().rfind(current_manifest() + " ", 0) == 0);
+  std::unique_ptr<Store> store;
+  SECTION("a damaged record is refused, naming it") {
+    std::string line = ReadFile(record);
+    line[line.find(' ') + 1] ^= 1;  // a digit of the length
+    WriteFile(record, line);
+    const Status s = Store::OpenForReading(path, kMemory, &store);
+    CHECK(s.code() == Status::Code::kCorruption);
+    CHECK(s.message().find(record + ": damaged") == 0);
+    CHECK(Store::Open(path, kMemory, false, &store).code() == Status::Code::kCorruption);
+  }
+  SECTION("no record (an older build's store) is no check") {
+    std::filesystem::remove(record);
+    REQUIRE(Store::OpenForReading(path, kMemory, &store).ok());
+    CHECK(ReadPairs(store.get()) == Pairs{{{0, 1}, 3}, {{1, 0}, 3}});
+    store.reset();
+    CHECK_FALSE(std::filesystem::exists(record));
+    OpenOrDie(path, false).reset();
+    CHECK(std::filesystem::exists(record));
+  }
+}
+
 // RocksDB's recovery drops WAL records unseen when a WAL is damaged or
 // deleted (it cannot tell a deleted WAL at all), where a table's checksums
 // fail: a store keeps none at rest, every write is an ingested table.
