@@ -67,10 +67,13 @@ Status CheckManifestLength(const std::string& dir) {
         "written: restore the store from a copy, or remove this file to use the store unchecked",
         path));
   }
-  // CURRENT is RocksDB's to check: one that does not parse names no
-  // MANIFEST of the record.
+  // CURRENT is RocksDB's and Store::Open's to check: one missing (a
+  // creation killed before RocksDB wrote it) or one that does not parse
+  // names no MANIFEST of the record.
+  const std::string current_path = dir + "/CURRENT";
+  if (!PathExists(current_path)) return Status::OK();
   std::string current;
-  SG_RETURN_IF_ERROR(ReadFileToString(dir + "/CURRENT", &current));
+  SG_RETURN_IF_ERROR(ReadFileToString(current_path, &current));
   if (current != record.manifest + "\n") return Status::OK();
   const std::string manifest = dir + "/" + record.manifest;
   std::error_code ec;
