@@ -267,6 +267,9 @@ void ResolveSubwords(TrainOptions* options);
 
 // Trains on the store in `store_dir` and writes vectors to `output`, a loss
 // log to output + ".log.tsv" and the checkpoint to output + ".checkpoint".
+// For --memory to hold, it sets glibc's mmap threshold of the whole process
+// to 1 MiB (mallopt M_MMAP_THRESHOLD), so that large blocks are returned
+// to the system as they are freed; the setting outlives the call.
 Status Train(const std::string& store_dir, const std::string& output, const TrainOptions& options,
              TrainStats* stats);
 

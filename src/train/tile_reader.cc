@@ -123,7 +123,7 @@ Status TileReader::ReadRound(uint32_t round) {
   }
   ahead_.bucket_begin.push_back(ahead_.pairs.size());
   ahead_.records = ahead_.pairs.size();
-  std::vector<PairRecord32>().swap(records_);
+  records_.clear();  // its room serves the next round
   return Status::OK();
 }
 
@@ -166,7 +166,7 @@ Status TileReader::ReadRoundUnits(uint32_t round) {
     }
     tile_begin_.push_back(round_pairs_.size());
   }
-  std::vector<PairRecord32>().swap(records_);
+  records_.clear();  // its room serves the next round
   round_copies_[round] = copies;
   round_records_ = records;
   round_updates_per_record_ =
@@ -230,10 +230,13 @@ void TileReader::FillSlice() {
   }
   ahead_.bucket_begin.push_back(part.size());
   ++slice_;
-  if (slice_ == slice_end_) {  // the sweep's share is spent: its memory goes back
-    std::vector<TrainingPair>().swap(round_pairs_);
-    std::vector<uint32_t>().swap(copies_);
-    std::vector<uint32_t>().swap(offsets_);
+  if (slice_ == slice_end_) {
+    // The sweep's share is spent. The room stays for the next sweep, which
+    // reads a round again: a buffer freed and allocated anew costs its
+    // page faults each time (MapLargeAllocations maps it apart).
+    round_pairs_.clear();
+    copies_.clear();
+    offsets_.clear();
   }
 }
 

@@ -16,11 +16,15 @@ inline constexpr size_t kMinTrainBlockBytes = size_t{8} << 20;
 inline constexpr size_t kMaxTrainBlockBytes = size_t{256} << 20;
 // The least the parameters must leave: what gives blocks of the smallest
 // size. The baseline is not added to it: the third of it that is not blocks
-// holds about half the baseline, so a plan at this edge exceeds --memory by
-// the rest and the allocator's slack (measured: 77 MiB at --memory 64M,
-// docs/reliability.md); requiring the whole baseline would refuse small
-// runs that train today.
+// holds about half the baseline, so a plan at this edge may exceed --memory
+// by a few MiB (docs/reliability.md);
+// requiring the whole baseline would refuse small runs that train today.
 inline constexpr size_t kMinTrainBlockMemory = kTrainBlockShareDivisor * kMinTrainBlockBytes;
+// Training's allocations of this size or more are mapped on their own and
+// returned when freed (MapLargeAllocations): the blocks' part buffers, a
+// few MiB each, would otherwise stay resident in malloc's arenas once freed
+// (measured at --memory 64M, docs/reliability.md: 80 MiB without, 56 with).
+inline constexpr size_t kTrainMappedAllocationBytes = size_t{1} << 20;
 
 }  // namespace streamglove::config
 

@@ -344,6 +344,7 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
              TrainStats* stats) {
   const auto call_start = Clock::now();
   *stats = TrainStats();
+  MapLargeAllocations(config::kTrainMappedAllocationBytes);  // --memory holds at small budgets
   TrainOptions o = options;  // a budget's plan sets the objective, dim, epochs and x_max
   const int threads = ResolveThreads(o.threads);
   stats->threads = threads;
