@@ -57,8 +57,8 @@ bool DecodeRecord(std::string_view line, ManifestLength* record) {
 
 Status CheckManifestLength(const std::string& dir) {
   const std::string path = dir + "/" + kManifestLengthFile;
-  std::string contents;
   if (!PathExists(path)) return Status::OK();
+  std::string contents;
   SG_RETURN_IF_ERROR(ReadFileToString(path, &contents));
   ManifestLength record;
   if (!DecodeRecord(contents, &record)) {

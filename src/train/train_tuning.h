@@ -17,8 +17,8 @@ inline constexpr size_t kMaxTrainBlockBytes = size_t{256} << 20;
 // The least the parameters must leave: what gives blocks of the smallest
 // size. The baseline is not added to it: the third of it that is not blocks
 // holds about half the baseline, so a plan at this edge may exceed --memory
-// by a few MiB (docs/reliability.md);
-// requiring the whole baseline would refuse small runs that train today.
+// by a few MiB (docs/reliability.md); requiring the whole baseline would
+// refuse small runs that train today.
 inline constexpr size_t kMinTrainBlockMemory = kTrainBlockShareDivisor * kMinTrainBlockBytes;
 // Training's allocations of this size or more are mapped on their own and
 // returned when freed (MapLargeAllocations): the blocks' part buffers, a

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # --memory is a promise: vocab, ingest and train on a generated corpus under
 # --memory 256M, at 1 and 4 threads, and train under 64M, each peak at most
-# 10% above the budget resident (the maximum RSS /usr/bin/time reports). The corpus is shaped so
-# that the budget binds in every stage, and the test checks that it did:
-# millions of distinct words (vocab's tables spill runs), mostly distinct
-# pairs (ingest's buffers spill runs), and models whose parameters take most
-# of train's budget (GloVe and skip-gram), leaving blocks of 8-15 MiB to be
-# trained and read ahead.
+# 10% above the budget resident (the maximum RSS /usr/bin/time reports).
+# The corpus is shaped so that the budget binds in every stage, and the
+# test checks that it did: millions of distinct words (vocab's tables spill
+# runs), mostly distinct pairs (ingest's buffers spill runs), and models
+# whose parameters take most of train's budget (GloVe and skip-gram),
+# leaving blocks of 8-15 MiB to be trained and read ahead.
 #
 #   memory_limit_test.sh STREAMGLOVE MAKE_CORPUS
 set -euo pipefail
