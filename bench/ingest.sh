@@ -34,7 +34,7 @@ done
 timed ingest "$SG_BIN" ingest --store "$work/store" "$corpus" --min-count 5 --fixed-vocab --window 15 --memory "$memory"
 timed ingest-1G "$SG_BIN" ingest --store "$work/store-1G" "$corpus" --min-count 5 --fixed-vocab --window 15 --memory 1G
 split=$(grep -oE 'vocabulary [0-9.]+ s, counting [0-9.]+ s, store [0-9.]+ s' "$work/ingest.err")
-"$SG_BIN" stats --store "$work/store" --json >"$work/stats.json"
+"$SG_BIN" stats --store "$work/store" --json --exact >"$work/stats.json"
 pairs=$(grep -oE '"nonzero_pairs": ?[0-9]+' "$work/stats.json" | grep -oE '[0-9]+$')
 sum=$(grep -oE '"sum_of_counts": ?[0-9.]+' "$work/stats.json" | grep -oE '[0-9.]+$')
 disk=$(grep -oE '"size_on_disk": ?[0-9]+' "$work/stats.json" | grep -oE '[0-9]+$')

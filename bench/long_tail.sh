@@ -36,7 +36,7 @@ text_bytes=$(grep -o '[0-9]* bytes' "$work/corpus.log" | head -1 | cut -d' ' -f1
 rm -rf "$work/store"
 sg_time "$work/ingest.time" "$SG_BIN" ingest --store "$work/store" "$work/corpus" --window "$window" \
   --min-count 5 --memory "$memory" --threads 2 --quiet
-"$SG_BIN" stats --store "$work/store" >"$work/stats.txt"
+"$SG_BIN" stats --store "$work/store" --exact >"$work/stats.txt"
 pairs=$(awk '/^non-zero pairs/ { print $3 }' "$work/stats.txt")
 store_bytes=$(du -sb "$work/store" | cut -f1)
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); build $(git rev-parse --short HEAD)"

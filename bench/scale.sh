@@ -117,7 +117,7 @@ pipeline() {
       --memory $memory -q
     kill "$sampler" 2>/dev/null || true
     wait "$sampler" 2>/dev/null || true
-    "$SG_BIN" stats --store "$dir/store" --json >"$dir/stats.json"
+    "$SG_BIN" stats --store "$dir/store" --json --exact >"$dir/stats.json"
     write_row "$label" "$gb" ingest "$bytes" "$(json_field "$dir/stats.json" "['tokens']")" \
       "$(json_field "$dir/stats.json" "['nonzero_pairs']")" "$(json_field "$dir/stats.json" "['size_on_disk']")" - \
       "$(cat "$dir/ingest.disk" 2>/dev/null || echo -)"

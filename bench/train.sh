@@ -36,7 +36,7 @@ store=$work/store
 
 # Stanford's counts (a fixed vocabulary): glove.c trains on the same pairs.
 [ -d "$store" ] || "$SG_BIN" ingest --store "$store" "$corpus" --window 15 --min-count 5 --fixed-vocab --memory 2G -q
-pairs=$("$SG_BIN" stats --store "$store" --json | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["nonzero_pairs"])')
+pairs=$("$SG_BIN" stats --store "$store" --json --exact | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["nonzero_pairs"])')
 vocab=$("$SG_BIN" stats --store "$store" --json | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["vocab_size"])')
 if [ -n "$glove_bin" ]; then
   if [ ! -f "$work/cooccurrence.shuf.bin" ]; then

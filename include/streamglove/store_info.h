@@ -35,13 +35,26 @@ struct StoreStats {
   bool partly_ingested = false;  // an input was interrupted mid-way
   uint64_t tokens = 0;           // tokens read from ingested inputs
   uint64_t nonzero_pairs = 0;
-  double sum_of_counts = 0;    // exact sum in fixed point, then divided once
-  uint64_t size_on_disk = 0;   // the counts and records (RocksDB's files)
+  bool nonzero_pairs_exact = true;  // false: nonzero_pairs is an upper bound
+  double sum_of_counts = 0;         // exact sum in fixed point, then divided once
+  uint64_t size_on_disk = 0;        // the counts and records (RocksDB's files)
   uint64_t derived_bytes = 0;  // subfolders: data derived from the store (train's block stream)
 };
 
-// Opens the store read-only in spirit (it takes the store's lock) and scans it.
-Status ComputeStoreStats(const std::string& dir, size_t memory_bytes, StoreStats* stats);
+// How ComputeStoreStats gets the non-zero pairs.
+enum class PairCount {
+  // From the record every commit keeps (docs/formats.md), in milliseconds:
+  // exact, or an upper bound where a batch met pairs of earlier ones. A
+  // store without the record is scanned.
+  kRecorded,
+  // Exact: scanned where the record holds an upper bound.
+  kExact,
+};
+
+// Opens the store read-only in spirit (it takes the store's lock) and reads
+// its records; the pairs as `count` says. The sum of counts is exact either way.
+Status ComputeStoreStats(const std::string& dir, size_t memory_bytes, StoreStats* stats,
+                         PairCount count = PairCount::kRecorded);
 
 struct VerifyReport {
   std::vector<std::string> checks;    // what was verified, with figures

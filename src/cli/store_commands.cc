@@ -147,11 +147,16 @@ StatsCommand::StatsCommand(CLI::App* parent) {
       "stats", "Summarise a store: vocabulary, tokens, non-zero pairs, sum of counts");
   app_->add_option("--store", store_, "Store directory")->required();
   app_->add_flag("--json", json_, "Machine-readable output");
+  app_->add_flag("--exact", exact_,
+                 "Count the non-zero pairs by a scan of the store where its record holds an "
+                 "upper bound (a store of several batches); without it, stats reads records "
+                 "alone");
 }
 
 Status StatsCommand::Run() {
   StoreStats s;
-  SG_RETURN_IF_ERROR(ComputeStoreStats(store_, kStoreReadMemoryBytes, &s));
+  SG_RETURN_IF_ERROR(ComputeStoreStats(store_, kStoreReadMemoryBytes, &s,
+                                       exact_ ? PairCount::kExact : PairCount::kRecorded));
   if (json_) {
     const nlohmann::json out = {{"format_version", s.format_version},
                                 {"window", s.window},
@@ -167,6 +172,7 @@ Status StatsCommand::Run() {
                                 {"vocab_size", s.vocab_size},
                                 {"tokens", s.tokens},
                                 {"nonzero_pairs", s.nonzero_pairs},
+                                {"nonzero_pairs_exact", s.nonzero_pairs_exact},
                                 {"sum_of_counts", s.sum_of_counts},
                                 {"inputs", s.inputs},
                                 {"input_paths", s.input_paths},
@@ -185,7 +191,8 @@ Status StatsCommand::Run() {
   fmt::print(
       "store            {}\nformat version   {}\nwindow           {}{}{}{}\nvocabulary       {} "
       "words{}\n"
-      "tokens           {}\nnon-zero pairs   {}\nsum of counts    {:.3f}\ninputs ingested  {}{}\n"
+      "tokens           {}\nnon-zero pairs   {}{}{}\nsum of counts    {:.3f}\ninputs ingested  "
+      "{}{}\n"
       "size on disk     {} ({:.2f} bytes per pair)\n{}",
       store_, s.format_version, s.window, s.symmetric ? ", symmetric" : ", asymmetric", weighting,
       subsampled, s.words,
@@ -196,8 +203,10 @@ Status StatsCommand::Run() {
                         s.vocab_size, s.min_count,
                         s.max_vocab > 0 ? fmt::format(", at most {}", s.max_vocab) : "",
                         s.last_added_words),
-      s.tokens, s.nonzero_pairs, s.sum_of_counts, s.inputs,
-      s.partly_ingested ? " (and one partly)" : "", FormatBytes(s.size_on_disk),
+      s.tokens, s.nonzero_pairs_exact ? "" : "at most ", s.nonzero_pairs,
+      s.nonzero_pairs_exact ? "" : " (batches met earlier pairs; --exact counts them)",
+      s.sum_of_counts, s.inputs, s.partly_ingested ? " (and one partly)" : "",
+      FormatBytes(s.size_on_disk),
       s.nonzero_pairs ? static_cast<double>(s.size_on_disk) / s.nonzero_pairs : 0.0,
       s.phrases.empty() ? "" : fmt::format("phrases joined   the list {}\n", s.phrases));
   if (s.derived_bytes > 0)

@@ -56,6 +56,7 @@ class StatsCommand final : public Command {
  private:
   std::string store_;
   bool json_ = false;
+  bool exact_ = false;
 };
 
 class VerifyCommand final : public Command {

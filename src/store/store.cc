@@ -5,6 +5,7 @@
 #include <rocksdb/write_batch.h>
 
 #include "store/pair_block.h"
+#include "store/pair_totals.h"
 #include "store/store_impl.h"
 #include "store/store_records.h"
 #include "util/file.h"
@@ -57,7 +58,8 @@ Status StoreImpl::Initialize(const StoreConfig& config, std::vector<VocabEntry> 
     }
   }
   const auto records = [&](const RecordPut& put) {
-    // Key order: "M/addition" < "M/config" < "V" + id (big-endian).
+    // Key order: "M/addition" < "M/config" < "V" + id (big-endian) <
+    // "W/totals".
     SG_RETURN_IF_ERROR(put(kAdditionKey, EncodeAddition(0, vocab.size())));
     std::string value;
     EncodeConfig(config, &value);
@@ -67,7 +69,11 @@ Status StoreImpl::Initialize(const StoreConfig& config, std::vector<VocabEntry> 
       EncodeVocabValue(vocab[i], &value);
       SG_RETURN_IF_ERROR(put(VocabKey(static_cast<uint32_t>(i)), value));
     }
-    return Status::OK();
+    // No pairs yet, no input or progress record.
+    __uint128_t occurrences = 0;
+    for (const VocabEntry& e : vocab) occurrences += e.count;
+    return put(kTotalsKey,
+               EncodeTotals(PairTotals(), IngestStateDigest({}, std::string(), occurrences)));
   };
   SG_RETURN_IF_ERROR(IngestRecords(records, "writing config and vocabulary"));
   config_ = config;

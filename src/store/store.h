@@ -10,6 +10,7 @@
 //   "M/addition"            the last ingest's new words: first id, how many
 //   "M/words-held"          inputs whose every word the vocabulary holds
 //   "V" id (4 bytes BE)     vocabulary entry: word '\t' count
+//   "W/totals"              PairTotals, and the ingest state they hold for
 //
 // Word ids are assigned once, in the order words first reach the store, and
 // never change. In a growing store a word's count is what the committed
@@ -22,6 +23,10 @@
 // SST files, one per key range and one of metadata, ingested by one
 // IngestExternalFile (one MANIFEST record): all of them or none is in the
 // store after a crash.
+//
+// Totals: every commit updates "W/totals" in the same ingestion (a file of
+// its own, as the metadata's), with the totals of the batch's files, which
+// each file also carries in its table properties (store/pair_totals.h).
 //
 // Exclusivity: Open() takes an exclusive flock on DIR/LOCK.streamglove for
 // the object's lifetime; a second process gets Status::Busy.
@@ -132,6 +137,19 @@ struct BatchMetadata {
   // vocabulary keeps the counts it was made with (its ranks, and a
   // subsampled store's keep probabilities, depend on them) and ignores these.
   std::vector<uint64_t> word_counts;
+};
+
+// A store's non-zero pairs and the sum of their values, which every commit
+// keeps in a record (docs/formats.md) so that they are read, not counted.
+struct PairTotals {
+  // Exact when pairs_exact; otherwise an upper bound. A batch's pairs are
+  // known to be new only when the store holds no pair block in the key
+  // ranges of its files (a store's first batch, or rows no batch touched
+  // before); telling its new pairs from the old ones elsewhere would cost a
+  // read of every block it touches.
+  uint64_t pairs = 0;
+  bool pairs_exact = true;
+  __uint128_t units = 0;  // the sum of every value, in fixed-point units: always exact
 };
 
 class Store {
@@ -254,6 +272,12 @@ class Store {
 
   // ForEachPairBelow over every row.
   Status ForEachPair(const PairVisitor& f) { return ForEachPairBelow(UINT32_MAX, f); }
+
+  // The totals the store's record holds for its present state. *known is
+  // false when it holds none for it: a store written by a build before the
+  // record (the next Open() for writing counts its pairs once and writes
+  // it), or a commit whose files carried no totals.
+  virtual Status GetPairTotals(PairTotals* totals, bool* known) = 0;
 
   // Bytes of the store's own files on disk: the counts and records, which
   // RocksDB keeps directly in the directory. Subfolders hold data derived

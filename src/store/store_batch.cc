@@ -15,6 +15,7 @@
 
 #include "store/manifest_length.h"
 #include "store/pair_block.h"
+#include "store/pair_totals.h"
 #include "store/store_impl.h"
 #include "store/store_records.h"
 #include "store/store_tuning.h"
@@ -30,7 +31,9 @@ namespace {
 // on destruction (after a commit, RocksDB has moved it).
 //
 // Invariants: entries_ holds the columns of block (row_, block_) added since
-// the last Merge entry; the first error is kept and returned ever after.
+// the last Merge entry; totals_ counts every pair added, and its keys are
+// set when the file is finished; the first error is kept and returned ever
+// after.
 class BatchFile {
  public:
   BatchFile(std::string path, size_t vocab_size, PairBlockLayout layout)
@@ -58,7 +61,7 @@ class BatchFile {
       return Status::InvalidArgument(fmt::format("{}: pair ({}, {}): value 0", path_, row, col));
     }
     if (writer_ == nullptr) {
-      SG_RETURN_IF_ERROR(Open(options, cf));
+      SG_RETURN_IF_ERROR(OpenForPairs(options, cf));
       first_row_ = row;
       first_block_ = PairBlockOf(layout_, row, col);
     }
@@ -69,6 +72,8 @@ class BatchFile {
     col_ = col;
     block_ = block;
     entries_.push_back(ColumnValue{col, value});
+    ++totals_.pairs;
+    totals_.units += value;
     return Status::OK();
   }
 
@@ -83,7 +88,7 @@ class BatchFile {
     return Check(writer_->Merge(EncodePairBlockKey(row_, block_), fragment_));
   }
 
-  // Opens the file; Add() does so at the first pair.
+  // Opens the file for records (Put, Delete); Add() opens it for pairs.
   Status Open(const rocksdb::Options& options, rocksdb::ColumnFamilyHandle* cf) {
     writer_ = std::make_unique<rocksdb::SstFileWriter>(rocksdb::EnvOptions(), options, cf);
     return Check(writer_->Open(path_));
@@ -104,6 +109,10 @@ class BatchFile {
     SG_RETURN_IF_ERROR(FlushBlock());
     if (writer_ == nullptr || finished_) return Status::OK();
     finished_ = true;
+    if (blocks_ > 0) {  // the table's properties, written by Finish, carry them
+      totals_.first_key = EncodePairBlockKey(first_row_, first_block_);
+      totals_.last_key = EncodePairBlockKey(row_, block_);
+    }
     return Check(writer_->Finish());
   }
 
@@ -115,8 +124,16 @@ class BatchFile {
   // The first and last pair blocks written. REQUIRES: blocks() > 0.
   std::pair<uint32_t, uint32_t> first_block() const { return {first_row_, first_block_}; }
   std::pair<uint32_t, uint32_t> last_block() const { return {row_, block_}; }
+  // REQUIRES: Finish().
+  const BatchFileTotals& totals() const { return totals_; }
 
  private:
+  // A pair file carries its totals in its table properties.
+  Status OpenForPairs(rocksdb::Options options, rocksdb::ColumnFamilyHandle* cf) {
+    options.table_properties_collector_factories = {NewBatchTotalsCollectorFactory(&totals_)};
+    return Open(options, cf);
+  }
+
   Status Check(const rocksdb::Status& s) {
     if (!s.ok() && error_.ok())
       error_ = Status::IOError(fmt::format("{}: {}", path_, s.ToString()));
@@ -126,6 +143,7 @@ class BatchFile {
   const std::string path_;
   const size_t vocab_size_;
   const PairBlockLayout layout_;
+  BatchFileTotals totals_;                          // before writer_, whose collector reads it
   std::unique_ptr<rocksdb::SstFileWriter> writer_;  // null until the first pair
   bool finished_ = false;
   Status error_;
@@ -265,9 +283,11 @@ Status StoreImpl::CommitBatch(std::unique_ptr<Batch> batch, const BatchMetadata&
     files.push_back(range.get());
   }
   std::vector<std::string> paths;
+  std::vector<BatchFileTotals> totals;
   for (BatchFile* f : files) {
     SG_RETURN_IF_ERROR(f->Finish());  // a no-op for the ranges finished already
     paths.push_back(f->path());
+    totals.push_back(f->totals());
   }
   std::string metadata_file;
   if (b->metadata_file() != nullptr) {
@@ -284,13 +304,17 @@ Status StoreImpl::CommitBatch(std::unique_ptr<Batch> batch, const BatchMetadata&
     metadata_file = b->metadata_file()->path();
   }
   // `batch` goes out of scope after the ingestion and removes the temporary files.
-  return IngestWithMetadata(std::move(paths), metadata, metadata_file);
+  return IngestWithMetadata(std::move(paths), &totals, metadata, metadata_file);
 }
 
 Status StoreImpl::CommitBatchFiles(const std::vector<std::string>& files,
                                    const BatchMetadata& metadata) {
   SG_RETURN_IF_ERROR(RequireInitialized());
-  SG_RETURN_IF_ERROR(IngestWithMetadata(files, metadata));
+  std::vector<BatchFileTotals> totals(files.size());
+  bool all_present = true;
+  for (size_t i = 0; i < files.size() && all_present; ++i)
+    SG_RETURN_IF_ERROR(ReadBatchFileTotals(options_, files[i], &totals[i], &all_present));
+  SG_RETURN_IF_ERROR(IngestWithMetadata(files, all_present ? &totals : nullptr, metadata));
   // What RocksDB linked into the store is its own now.
   std::error_code ec;
   for (const std::string& path : files) std::filesystem::remove(path, ec);
@@ -329,6 +353,7 @@ Status StoreImpl::IngestRecords(const std::function<Status(const RecordPut& put)
 }
 
 Status StoreImpl::IngestWithMetadata(std::vector<std::string> pair_files,
+                                     const std::vector<BatchFileTotals>* pair_totals,
                                      const BatchMetadata& metadata,
                                      const std::string& metadata_file) {
   // Metadata keys ("M/...", 'V') follow every pair block key ('C' ...):
@@ -343,6 +368,23 @@ Status StoreImpl::IngestWithMetadata(std::vector<std::string> pair_files,
     SG_RETURN_IF_ERROR(WriteMetadataFile(*this, db_->DefaultColumnFamily(), metadata, &*meta));
   }
   pair_files.push_back(metadata_file.empty() ? meta->path() : metadata_file);
+  // The totals' record ('W') follows the metadata's keys: a file of its own.
+  // Without them (files of another build) it is left as it is, and no longer
+  // holds for the store's state, which the metadata changes.
+  std::optional<BatchFile> totals_file;
+  PairTotals totals;
+  bool known = false;
+  if (pair_totals != nullptr) SG_RETURN_IF_ERROR(TotalsAfterBatch(*pair_totals, &totals, &known));
+  if (known) {
+    uint64_t digest = 0;
+    SG_RETURN_IF_ERROR(StateDigest(&metadata, &digest));
+    totals_file.emplace(fmt::format("{}/{}/batch-{}-totals.sst", dir_, kStoreTmpDir, next_batch_++),
+                        0, config_.block_layout());
+    SG_RETURN_IF_ERROR(totals_file->Open(options_, db_->DefaultColumnFamily()));
+    SG_RETURN_IF_ERROR(totals_file->Put(kTotalsKey, EncodeTotals(totals, digest)));
+    SG_RETURN_IF_ERROR(totals_file->Finish());
+    pair_files.push_back(totals_file->path());
+  }
   WaitForL0Compactions(pair_files.size());
   const rocksdb::Status s = db_->IngestExternalFile(pair_files, OneStepIngestion());
   if (!s.ok()) return FromRocks(s, fmt::format("committing batch {}", pair_files.front()));

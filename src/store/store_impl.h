@@ -2,7 +2,7 @@
 // implementation is split by concern: store_open.cc (directory, lock,
 // options, loading metadata), store.cc (metadata reads, pair scans, size),
 // store_batch.cc (batches and their atomic commit), batch_metadata.cc (a
-// batch's metadata as records).
+// batch's metadata as records), store_totals.cc (the totals' record).
 //
 // Invariants: db_ is open for the object's lifetime and lock_ holds the
 // exclusive lock on DIR/LOCK.streamglove; once initialized_, config_ and
@@ -52,6 +52,8 @@ inline rocksdb::ReadOptions StoreReadOptions() {
 // without keeping a copy of the word counts (8 bytes a word).
 uint64_t MetadataDigest(const BatchMetadata& metadata);
 
+struct BatchFileTotals;  // store/pair_totals.h
+
 class StoreImpl final : public Store {
  public:
   // `lock`: DIR/LOCK.streamglove, held until RocksDB is closed.
@@ -73,6 +75,9 @@ class StoreImpl final : public Store {
   Status LoadMetadata();
   // Rewrites an older format's config record as this build's (Open() only).
   Status UpgradeFormat();
+  // Counts the pairs of a store whose totals' record does not hold for its
+  // state (written by an earlier build), and records them (Open() only).
+  Status CountTotalsIfUnknown();
 
   bool initialized() const override { return initialized_; }
   Status Initialize(const StoreConfig& config, std::vector<VocabEntry> vocab) override;
@@ -89,6 +94,7 @@ class StoreImpl final : public Store {
   Status ListInputs(std::vector<InputRecord>* inputs) override;
   Status FindInput(const std::string& fingerprint, InputRecord* record, bool* found) override;
   Status GetProgress(IngestProgress* progress, bool* found) override;
+  Status GetPairTotals(PairTotals* totals, bool* known) override;
 
   Status NewBatch(size_t ranges, std::unique_ptr<Batch>* batch) override;
   Status CommitBatch(std::unique_ptr<Batch> batch, const BatchMetadata& metadata) override;
@@ -137,10 +143,22 @@ class StoreImpl final : public Store {
   Status IngestRecords(const std::function<Status(const RecordPut& put)>& write,
                        std::string_view what);
   // Ingests `pair_files` (key ranges not overlapping, possibly none) with
-  // the metadata changes, all in one step. `metadata_file`: the changes
-  // written already (Batch::WriteMetadata), or empty.
-  Status IngestWithMetadata(std::vector<std::string> pair_files, const BatchMetadata& metadata,
+  // the metadata changes and the totals' record, all in one step.
+  // `pair_totals`: each file's totals, or null when they are not known.
+  // `metadata_file`: the changes written already (Batch::WriteMetadata), or
+  // empty.
+  Status IngestWithMetadata(std::vector<std::string> pair_files,
+                            const std::vector<BatchFileTotals>* pair_totals,
+                            const BatchMetadata& metadata,
                             const std::string& metadata_file = std::string());
+  // The IngestStateDigest of the store's state now, or after `after` is
+  // committed (null: now).
+  Status StateDigest(const BatchMetadata* after, uint64_t* digest);
+  // The store's totals once batch files with `files`' totals are added:
+  // *known is false when the store's are not known. The pairs stay exact
+  // while no file's key range holds a pair block of the store.
+  Status TotalsAfterBatch(const std::vector<BatchFileTotals>& files, PairTotals* totals,
+                          bool* known);
 
   const std::string dir_;
   const std::unique_ptr<FileLock> lock_;

@@ -10,7 +10,8 @@
 
 namespace streamglove {
 
-Status ComputeStoreStats(const std::string& dir, size_t memory_bytes, StoreStats* stats) {
+Status ComputeStoreStats(const std::string& dir, size_t memory_bytes, StoreStats* stats,
+                         PairCount count) {
   *stats = StoreStats();
   std::unique_ptr<Store> store;
   SG_RETURN_IF_ERROR(Store::OpenForReading(dir, memory_bytes, &store));
@@ -42,13 +43,20 @@ Status ComputeStoreStats(const std::string& dir, size_t memory_bytes, StoreStats
     stats->tokens += r.tokens;
     stats->input_paths.push_back(r.path);
   }
-  __uint128_t sum = 0;  // exact: 2^64 units overflow at web scale
-  SG_RETURN_IF_ERROR(store->ForEachPair([&](uint32_t, uint32_t, uint64_t value) {
-    ++stats->nonzero_pairs;
-    sum += value;
-    return Status::OK();
-  }));
-  stats->sum_of_counts = static_cast<double>(sum) / static_cast<double>(c.scale);
+  PairTotals totals;
+  bool known = false;
+  SG_RETURN_IF_ERROR(store->GetPairTotals(&totals, &known));
+  if (!known || (count == PairCount::kExact && !totals.pairs_exact)) {
+    totals = PairTotals();  // units: exact, as 2^64 of them overflow at web scale
+    SG_RETURN_IF_ERROR(store->ForEachPair([&](uint32_t, uint32_t, uint64_t value) {
+      ++totals.pairs;
+      totals.units += value;
+      return Status::OK();
+    }));
+  }
+  stats->nonzero_pairs = totals.pairs;
+  stats->nonzero_pairs_exact = totals.pairs_exact;
+  stats->sum_of_counts = static_cast<double>(totals.units) / static_cast<double>(c.scale);
   stats->size_on_disk = store->SizeOnDisk();
   stats->derived_bytes = MeasureDirectory(dir).subfolders;
   return Status::OK();

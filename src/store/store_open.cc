@@ -178,6 +178,7 @@ Status Store::Open(const std::string& dir, size_t memory_bytes, bool create,
   SG_RETURN_IF_ERROR(impl->OpenDb(memory_bytes, create, /*read_only=*/false));
   SG_RETURN_IF_ERROR(impl->LoadMetadata());
   SG_RETURN_IF_ERROR(impl->UpgradeFormat());
+  SG_RETURN_IF_ERROR(impl->CountTotalsIfUnknown());
   *store = std::move(impl);
   return Status::OK();
 }

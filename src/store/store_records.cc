@@ -36,6 +36,9 @@ constexpr uint64_t kProgressContinuesLine = 1;
 constexpr uint64_t kProgressStartsInToken = 2;
 constexpr uint64_t kProgressFlags = kProgressContinuesLine | kProgressStartsInToken;
 
+// Totals flag bits (on disk: never change).
+constexpr uint64_t kTotalsPairsExact = 1;
+
 constexpr size_t kMagicSize = sizeof(kConfigMagic) - 1;
 
 // A cursor over one record; every Get fails once anything has failed.
@@ -251,6 +254,28 @@ std::string EncodeAddition(uint64_t first_id, uint64_t words) {
 bool DecodeAddition(std::string_view value, uint64_t* first_id, uint64_t* words) {
   Reader r(value);
   return r.Varint(first_id) && r.Varint(words) && r.AtEnd();
+}
+
+std::string EncodeTotals(const PairTotals& totals, uint64_t state_digest) {
+  std::string out;
+  PutVarint64(&out, totals.pairs);
+  PutVarint64(&out, totals.pairs_exact ? kTotalsPairsExact : 0);
+  PutVarint64(&out, static_cast<uint64_t>(totals.units));
+  PutVarint64(&out, static_cast<uint64_t>(totals.units >> 64));
+  PutVarint64(&out, state_digest);
+  return out;
+}
+
+bool DecodeTotals(std::string_view value, PairTotals* totals, uint64_t* state_digest) {
+  Reader r(value);
+  uint64_t flags = 0, low = 0, high = 0;
+  if (!r.Varint(&totals->pairs) || !r.Varint(&flags) || (flags & ~kTotalsPairsExact) != 0 ||
+      !r.Varint(&low) || !r.Varint(&high) || !r.Varint(state_digest) || !r.AtEnd()) {
+    return false;
+  }
+  totals->pairs_exact = (flags & kTotalsPairsExact) != 0;
+  totals->units = __uint128_t{high} << 64 | low;
+  return true;
 }
 
 void EncodeVocabValue(const VocabEntry& entry, std::string* out) {

@@ -20,6 +20,35 @@ uint64_t PairHash(uint32_t a, uint32_t b, uint64_t value) {
   return h ^ (h >> 32);
 }
 
+// Compares the totals' record with the pairs and units the scan found.
+Status CheckTotals(Store* store, uint64_t pairs, __uint128_t units, VerifyReport* report) {
+  const double scale = static_cast<double>(store->config().scale);
+  PairTotals totals;
+  bool known = false;
+  if (Status s = store->GetPairTotals(&totals, &known); !s.ok()) {
+    report->problems.push_back(s.message());
+    return Status::OK();
+  }
+  if (!known) {
+    report->checks.push_back(
+        "no totals' record for the store as it is (written by an earlier build): the next "
+        "ingest records them");
+    return Status::OK();
+  }
+  const bool pairs_ok = totals.pairs_exact ? totals.pairs == pairs : totals.pairs >= pairs;
+  const std::string what = fmt::format(
+      "the totals' record: {}{} non-zero pairs, counts summing to {:.3f}; the pairs hold {}, "
+      "summing to {:.3f}",
+      totals.pairs_exact ? "" : "at most ", totals.pairs, static_cast<double>(totals.units) / scale,
+      pairs, static_cast<double>(units) / scale);
+  if (pairs_ok && totals.units == units) {
+    report->checks.push_back(what);
+  } else {
+    report->problems.push_back(what);
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 Status VerifyStore(const std::string& dir, size_t memory_bytes, VerifyReport* report) {
@@ -64,6 +93,7 @@ Status VerifyStore(const std::string& dir, size_t memory_bytes, VerifyReport* re
   }
 
   uint64_t pairs = 0, upper = 0, lower = 0, pair_problems = 0;
+  __uint128_t units = 0;
   bool have_last = false;
   uint32_t last_row = 0, last_col = 0;
   const uint64_t v = vocab.size();
@@ -84,6 +114,7 @@ Status VerifyStore(const std::string& dir, size_t memory_bytes, VerifyReport* re
     last_row = row;
     last_col = col;
     ++pairs;
+    units += value;
     if (row < col) upper += PairHash(row, col, value);
     if (row > col) lower += PairHash(col, row, value);
     return Status::OK();
@@ -99,6 +130,7 @@ Status VerifyStore(const std::string& dir, size_t memory_bytes, VerifyReport* re
     } else if (config.symmetric) {
       report->checks.push_back("symmetric: both triangles hold the same counts");
     }
+    SG_RETURN_IF_ERROR(CheckTotals(store.get(), pairs, units, report));
   }
 
   std::vector<InputRecord> inputs;

@@ -111,6 +111,27 @@ done
 same_store one killed "three ingests with $kills kills"
 echo "three groupings equal one ingest; $kills of 9 kill -9 hit a running ingest"
 
+# The totals' record, carried through those kills: its sum of counts is the
+# brute-force counter's, its pairs an upper bound of the counter's (batches
+# met earlier pairs), which --exact counts; verify recounts both.
+for store in one killed; do
+  "$bin" verify --store "$store" > "$store.verify" || fail "verify of $store: $(grep -v '^ok' "$store.verify")"
+  grep -q "^ok: the totals' record" "$store.verify" || fail "$store: verify checked no totals"
+  "$bin" stats --store "$store" --json > recorded.json
+  "$bin" stats --store "$store" --json --exact > exact.json
+  python3 - recorded.json exact.json all.pairs <<'EOF' || fail "$store: totals differ from the brute-force counter's"
+import json, sys
+recorded, exact = (json.load(open(p)) for p in sys.argv[1:3])
+lines = open(sys.argv[3]).read().splitlines()
+total = sum(float(line.split(" ")[2]) for line in lines)
+assert exact["nonzero_pairs"] == len(lines) and exact["nonzero_pairs_exact"], exact
+assert recorded["nonzero_pairs"] >= len(lines), recorded
+assert recorded["sum_of_counts"] == exact["sum_of_counts"], (recorded, exact)
+assert abs(exact["sum_of_counts"] - total) <= 1e-9 * total, (exact["sum_of_counts"], total)
+EOF
+done
+echo "totals: $(wc -l < all.pairs) pairs; recorded as an upper bound of $(python3 -c 'import json; print(json.load(open("recorded.json"))["nonzero_pairs"])') after the kills"
+
 # Killed once its counting has begun (the store's runs folder exists), a
 # first ingest and an addition are resumed without reading their inputs for
 # words again (the store records whose words it holds), to the same store.

@@ -9,7 +9,7 @@ corpus=$2/corpus/wiki100M.txt.zst
 work=$(mktemp -d "${TMPDIR:-/tmp}/sg-ingest-wiki.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 "$bin" ingest --store "$work/store" "$corpus" --window 15 --min-count 5 --fixed-vocab --memory 512M
-"$bin" stats --store "$work/store" --json | tee "$work/stats.json"
+"$bin" stats --store "$work/store" --json --exact | tee "$work/stats.json"
 pairs=$(grep -oE '"nonzero_pairs": ?[0-9]+' "$work/stats.json" | grep -oE '[0-9]+$')
 sum=$(grep -oE '"sum_of_counts": ?[0-9.]+' "$work/stats.json" | grep -oE '[0-9.]+$')
 [ "$pairs" = 59716706 ] || { echo "FAIL: $pairs non-zero pairs, expected 59716706"; exit 1; }

@@ -36,7 +36,7 @@ TEST_CASE("verify passes a sound store and names broken invariants", "[store]") 
   VerifyReport report;
   REQUIRE(VerifyStore(path, kMemory, &report).ok());
   CHECK(report.problems.empty());
-  CHECK(report.checks.size() == 7);
+  CHECK(report.checks.size() == 8);
 
   // One more pair above the diagonal only: no longer symmetric.
   {

@@ -1,0 +1,55 @@
+// The totals of a batch's files and of the store's state, for the record
+// that keeps a store's PairTotals (store.h) across commits.
+//
+// A batch file counts its pairs and the sum of their values as they are
+// added, and carries them in its table properties, so that a file written
+// by another process (a rank of a distributed ingest) tells its totals to
+// the store that commits it without being read again.
+//
+// Thread-safety: a BatchFileTotals is written by the one thread that adds
+// the file's pairs; the rest are plain functions.
+#ifndef STREAMGLOVE_STORE_PAIR_TOTALS_H_
+#define STREAMGLOVE_STORE_PAIR_TOTALS_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <rocksdb/options.h>
+#include <rocksdb/table_properties.h>
+
+#include "store/store.h"
+#include "streamglove/status.h"
+
+namespace streamglove {
+
+// One batch file's pairs, the sum of their values, and its first and last
+// pair-block keys (empty when it holds no pair).
+struct BatchFileTotals {
+  uint64_t pairs = 0;
+  __uint128_t units = 0;
+  std::string first_key, last_key;
+};
+
+// A factory whose collectors write `*totals` into every table's properties
+// at its end. `totals` must outlive the tables' writers.
+std::shared_ptr<rocksdb::TablePropertiesCollectorFactory> NewBatchTotalsCollectorFactory(
+    const BatchFileTotals* totals);
+
+// Reads the totals a batch file carries; *present is false when it carries
+// none (a file written without the factory).
+Status ReadBatchFileTotals(const rocksdb::Options& options, const std::string& path,
+                           BatchFileTotals* totals, bool* present);
+
+// What a totals record holds for: the ingest state, as the fingerprints of
+// the store's input records (any order), its progress record's value
+// (empty: none) and the sum of its words' counts. A commit changes one of
+// them (an input forced in again adds to the counts of a growing store), so
+// a record that a build without it did not update no longer matches.
+uint64_t IngestStateDigest(std::vector<std::string> fingerprints, const std::string& progress,
+                           __uint128_t word_occurrences);
+
+}  // namespace streamglove
+
+#endif  // STREAMGLOVE_STORE_PAIR_TOTALS_H_
