@@ -22,8 +22,10 @@
 #      dim 100 on a window-5 subsampled store: wall time, pairs/s, analogy
 #      and WS-353 on the GPU against 16 CPU threads, same epochs and seed,
 #      and the GPU's utilisation sampled by nvidia-smi during training;
-#   3. the 16-core rows: bench/threads.sh (ingest at 1-16 threads)
-#      and bench/train.sh (GloVe at 1-16 threads against glove.c);
+#   3. the 16-core rows: bench/threads.sh (ingest at 1-16 threads), the
+#      generated 1 GB corpus's ingest in MB/s, --memory 2G's peak RSS at 2,
+#      8 and 16 threads, and bench/train.sh (GloVe at 1-16 threads against
+#      glove.c);
 #   4. tiles: one epoch of GloVe and of skip-gram at 1 and 16 threads, the
 #      same bytes.
 # Each step has its own time limit and a failed step does not stop the
@@ -209,6 +211,30 @@ same_at_16() {
   done
 }
 
+# Ingest at the scale of the issue's goals: the generated 1 GB corpus
+# (window 10, --memory 4G) on 16 threads in MB/s of text, and --memory 2G's
+# peak RSS at 2, 8 and 16 threads on wiki100M (window 15), against the
+# 2 GiB + 10% it promises.
+ingest_scale() {
+  local gen=$work/gen1g t wall peak
+  mkdir -p "$gen"
+  "$tools/streamglove-make-corpus" -o "$gen" --bytes 1e9 --vocab 1000000 --shards 16 \
+    --threads 16 >"$work/gen1g.log" 2>&1 || return 1
+  local bytes
+  bytes=$(grep -oE '[0-9]+ bytes' "$work/gen1g.log" | head -1 | cut -d' ' -f1)
+  /usr/bin/time -f "%e %M" -o "$work/gen1g.time" "$bin" ingest --store "$work/gen1g-store" \
+    "$gen"/*.zst --window 10 --memory 4G --threads 16 -q || return 1
+  read -r wall peak <"$work/gen1g.time"
+  say "| ingest, generated 1 GB ($bytes bytes), window 10, --memory 4G | | $wall s, $(echo "scale=1; $bytes / 1000000 / $wall" | bc) MB/s, $((peak / 1024)) MiB | | goal: 150 MB/s or more |"
+  for t in 2 8 16; do
+    rm -rf "$work/mem2g"
+    /usr/bin/time -f "%e %M" -o "$work/mem2g.time" "$bin" ingest --store "$work/mem2g" \
+      "$kit/wiki100M.txt.zst" --window 15 --memory 2G --threads "$t" -q || return 1
+    read -r wall peak <"$work/mem2g.time"
+    say "| ingest --memory 2G, wiki100M window 15, $t threads | | $wall s, peak $((peak / 1024)) MiB | | $([ $((peak / 1024)) -le 2253 ] && echo "holds (2253 MiB allowed)" || echo "EXCEEDS 2253 MiB") |"
+  done
+}
+
 stores() {
   "$bin" ingest --store "$work/wiki15" "$kit/wiki100M.txt.zst" --window 15 --min-count 5 \
     --threads 16 --memory 16G 2>&1 | tail -2 &&
@@ -240,7 +266,7 @@ run() {
   eval_dir=$kit/eval
   export STREAMGLOVE_EVAL_DIR=$eval_dir bin tools eval_dir work out table log kit
   export -f say note rate train utilisation quality planted_accuracy vector_difference kernels \
-    wiki stores same_at_16
+    wiki stores same_at_16 ingest_scale
   say "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(free -g | awk '/Mem:/ {print $2}') GiB; $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | head -1); commit ${SG_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo '?')}"
   say ""
   say "| check | GPU | CPU, 16 threads | CPU / GPU time | notes |"
@@ -266,6 +292,7 @@ run() {
   # they are kept either way.
   step "ingest at 1-16 threads" 100 env SG_SHARED_DATA="$data" MEMORY=16G WORK="$work/bt" THREADS="$ingest_threads" bench/threads.sh "$work/bin" || true
   sed -n '/^| --threads/,/^$/p' "$log" | tee -a "$table"
+  step "ingest at scale; --memory 2G at 2-16 threads" 150 ingest_scale
   local glove_bin=
   if [ -d "$kit/glove" ] && make -C "$kit/glove" >>"$log" 2>&1; then glove_bin=$PWD/$kit/glove/build; fi
   step "GloVe dim 50 at 2-16 threads" 200 env SG_SHARED_DATA="$data" WORK="$work/btr" GLOVE_BIN="$glove_bin" \
