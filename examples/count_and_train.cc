@@ -59,10 +59,11 @@ Status Count(const std::string& store, const std::vector<std::string>& paths) {
   streamglove::StoreStats store_stats;
   SG_RETURN_IF_ERROR(
       streamglove::ComputeStoreStats(store, streamglove::kStoreReadMemoryBytes, &store_stats));
-  std::printf("store: %llu words (%llu seen %llu times or more), %llu non-zero pairs, %s on disk\n",
-              ull{store_stats.words}, ull{store_stats.vocab_size}, ull{store_stats.min_count},
-              ull{store_stats.nonzero_pairs},
-              streamglove::FormatBytes(static_cast<double>(store_stats.size_on_disk)).c_str());
+  std::printf(
+      "store: %llu words (%llu seen %llu times or more), %s%llu non-zero pairs, %s on disk\n",
+      ull{store_stats.words}, ull{store_stats.vocab_size}, ull{store_stats.min_count},
+      store_stats.nonzero_pairs_exact ? "" : "at most ", ull{store_stats.nonzero_pairs},
+      streamglove::FormatBytes(static_cast<double>(store_stats.size_on_disk)).c_str());
   return Status::OK();
 }
 

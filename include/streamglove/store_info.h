@@ -51,10 +51,17 @@ enum class PairCount {
   kExact,
 };
 
+struct StatsOptions {
+  PairCount pairs = PairCount::kRecorded;
+  int threads = 0;  // a scan's threads (0: every core)
+};
+
 // Opens the store read-only in spirit (it takes the store's lock) and reads
-// its records; the pairs as `count` says. The sum of counts is exact either way.
+// its records; the pairs as options.pairs says. The sum of counts is exact
+// either way. REQUIRES: ValidateStatsOptions(options).ok().
 Status ComputeStoreStats(const std::string& dir, size_t memory_bytes, StoreStats* stats,
-                         PairCount count = PairCount::kRecorded);
+                         const StatsOptions& options = StatsOptions());
+Status ValidateStatsOptions(const StatsOptions& options);
 
 struct VerifyReport {
   std::vector<std::string> checks;    // what was verified, with figures

@@ -151,12 +151,16 @@ StatsCommand::StatsCommand(CLI::App* parent) {
                  "Count the non-zero pairs by a scan of the store where its record holds an "
                  "upper bound (a store of several batches); without it, stats reads records "
                  "alone");
+  app_->add_option("--threads", options_.threads, "Threads of a scan (0: every core)")
+      ->capture_default_str();
 }
+
+Status StatsCommand::Validate() { return ValidateStatsOptions(options_); }
 
 Status StatsCommand::Run() {
   StoreStats s;
-  SG_RETURN_IF_ERROR(ComputeStoreStats(store_, kStoreReadMemoryBytes, &s,
-                                       exact_ ? PairCount::kExact : PairCount::kRecorded));
+  options_.pairs = exact_ ? PairCount::kExact : PairCount::kRecorded;
+  SG_RETURN_IF_ERROR(ComputeStoreStats(store_, kStoreReadMemoryBytes, &s, options_));
   if (json_) {
     const nlohmann::json out = {{"format_version", s.format_version},
                                 {"window", s.window},
@@ -193,7 +197,7 @@ Status StatsCommand::Run() {
       "words{}\n"
       "tokens           {}\nnon-zero pairs   {}{}{}\nsum of counts    {:.3f}\ninputs ingested  "
       "{}{}\n"
-      "size on disk     {} ({:.2f} bytes per pair)\n{}",
+      "size on disk     {} ({}{:.2f} bytes per pair)\n{}",
       store_, s.format_version, s.window, s.symmetric ? ", symmetric" : ", asymmetric", weighting,
       subsampled, s.words,
       s.fixed_vocabulary
@@ -206,7 +210,7 @@ Status StatsCommand::Run() {
       s.tokens, s.nonzero_pairs_exact ? "" : "at most ", s.nonzero_pairs,
       s.nonzero_pairs_exact ? "" : " (batches met earlier pairs; --exact counts them)",
       s.sum_of_counts, s.inputs, s.partly_ingested ? " (and one partly)" : "",
-      FormatBytes(s.size_on_disk),
+      FormatBytes(s.size_on_disk), s.nonzero_pairs_exact ? "" : "at least ",
       s.nonzero_pairs ? static_cast<double>(s.size_on_disk) / s.nonzero_pairs : 0.0,
       s.phrases.empty() ? "" : fmt::format("phrases joined   the list {}\n", s.phrases));
   if (s.derived_bytes > 0)

@@ -8,6 +8,7 @@
 #include "cli/command.h"
 #include "cli/corpus_flags.h"
 #include "streamglove/ingest.h"
+#include "streamglove/store_info.h"
 #include "streamglove/units.h"
 
 namespace streamglove {
@@ -50,13 +51,14 @@ class IngestCommand final : public Command {
 class StatsCommand final : public Command {
  public:
   explicit StatsCommand(CLI::App* parent);
-  Status Validate() override { return Status::OK(); }
+  Status Validate() override;
   Status Run() override;
 
  private:
   std::string store_;
   bool json_ = false;
   bool exact_ = false;
+  StatsOptions options_;
 };
 
 class VerifyCommand final : public Command {

@@ -1,12 +1,9 @@
 #include "store/pair_totals.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
 #include <rocksdb/sst_file_reader.h>
 
 #include "util/coding.h"
-#include "util/hash.h"
 
 namespace streamglove {
 
@@ -92,24 +89,11 @@ Status ReadBatchFileTotals(const rocksdb::Options& options, const std::string& p
   if (!s.ok()) return Status::IOError(fmt::format("{}: {}", path, s.ToString()));
   const auto& properties = reader.GetTableProperties()->user_collected_properties;
   const auto it = properties.find(kTotalsProperty);
-  if (it == properties.end()) return Status::OK();
-  if (!DecodeFileTotals(it->second, totals)) {
-    return Status::Corruption(fmt::format("{}: malformed property {}", path, kTotalsProperty));
-  }
-  *present = true;
+  // The checksums vouch for the bytes: a value that does not decode is
+  // another build's, and its totals are as unknown as a missing one's.
+  *present = it != properties.end() && DecodeFileTotals(it->second, totals);
+  if (!*present) *totals = BatchFileTotals();
   return Status::OK();
-}
-
-uint64_t IngestStateDigest(std::vector<std::string> fingerprints, const std::string& progress,
-                           __uint128_t word_occurrences) {
-  std::sort(fingerprints.begin(), fingerprints.end());
-  std::string bytes;
-  PutVarint64(&bytes, fingerprints.size());
-  for (const std::string& f : fingerprints) PutLengthPrefixed(&bytes, f);
-  PutLengthPrefixed(&bytes, progress);
-  PutVarint64(&bytes, static_cast<uint64_t>(word_occurrences));
-  PutVarint64(&bytes, static_cast<uint64_t>(word_occurrences >> 64));
-  return HashBytes(bytes);
 }
 
 }  // namespace streamglove

@@ -38,17 +38,10 @@ std::shared_ptr<rocksdb::TablePropertiesCollectorFactory> NewBatchTotalsCollecto
     const BatchFileTotals* totals);
 
 // Reads the totals a batch file carries; *present is false when it carries
-// none (a file written without the factory).
+// none it can read (a file written without the factory, or by a build
+// whose property this one does not know).
 Status ReadBatchFileTotals(const rocksdb::Options& options, const std::string& path,
                            BatchFileTotals* totals, bool* present);
-
-// What a totals record holds for: the ingest state, as the fingerprints of
-// the store's input records (any order), its progress record's value
-// (empty: none) and the sum of its words' counts. A commit changes one of
-// them (an input forced in again adds to the counts of a growing store), so
-// a record that a build without it did not update no longer matches.
-uint64_t IngestStateDigest(std::vector<std::string> fingerprints, const std::string& progress,
-                           __uint128_t word_occurrences);
 
 }  // namespace streamglove
 

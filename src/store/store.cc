@@ -5,7 +5,6 @@
 #include <rocksdb/write_batch.h>
 
 #include "store/pair_block.h"
-#include "store/pair_totals.h"
 #include "store/store_impl.h"
 #include "store/store_records.h"
 #include "util/file.h"
@@ -57,26 +56,25 @@ Status StoreImpl::Initialize(const StoreConfig& config, std::vector<VocabEntry> 
       return Status::InvalidArgument(fmt::format("{}: vocabulary word {} is empty", dir_, i));
     }
   }
+  // Version 1's record has no flags for the totals (tests make such stores).
+  StoreConfig stored = config;
+  stored.keeps_totals = config.keeps_totals && config.format_version >= 2;
   const auto records = [&](const RecordPut& put) {
     // Key order: "M/addition" < "M/config" < "V" + id (big-endian) <
     // "W/totals".
     SG_RETURN_IF_ERROR(put(kAdditionKey, EncodeAddition(0, vocab.size())));
     std::string value;
-    EncodeConfig(config, &value);
+    EncodeConfig(stored, &value);
     SG_RETURN_IF_ERROR(put(kConfigKey, value));
     for (size_t i = 0; i < vocab.size(); ++i) {
       value.clear();
       EncodeVocabValue(vocab[i], &value);
       SG_RETURN_IF_ERROR(put(VocabKey(static_cast<uint32_t>(i)), value));
     }
-    // No pairs yet, no input or progress record.
-    __uint128_t occurrences = 0;
-    for (const VocabEntry& e : vocab) occurrences += e.count;
-    return put(kTotalsKey,
-               EncodeTotals(PairTotals(), IngestStateDigest({}, std::string(), occurrences)));
+    return stored.keeps_totals ? put(kTotalsKey, EncodeTotals(PairTotals())) : Status::OK();
   };
   SG_RETURN_IF_ERROR(IngestRecords(records, "writing config and vocabulary"));
-  config_ = config;
+  config_ = stored;
   last_added_words_ = vocab.size();
   vocab_ = std::move(vocab);
   initialized_ = true;

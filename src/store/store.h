@@ -26,7 +26,8 @@
 //
 // Totals: every commit updates "W/totals" in the same ingestion (a file of
 // its own, as the metadata's), with the totals of the batch's files, which
-// each file also carries in its table properties (store/pair_totals.h).
+// each file also carries in its table properties (store/pair_totals.h); a
+// commit of files without them deletes the record.
 //
 // Exclusivity: Open() takes an exclusive flock on DIR/LOCK.streamglove for
 // the object's lifetime; a second process gets Status::Busy.
@@ -91,6 +92,11 @@ struct StoreConfig {
   // least min_count occurrences, at most max_vocab of them (0: all).
   uint64_t min_count = 5;
   uint64_t max_vocab = 0;
+  // The store keeps its PairTotals in "W/totals" (formats 2 on). Builds
+  // before the record refuse such a store (an unknown flag): their commits
+  // would change the pairs and leave the record as it was. A store of such
+  // a build gets the record at its first open for writing by this one.
+  bool keeps_totals = true;
 
   // How the store's rows are cut into pair blocks (pair_block.h).
   PairBlockLayout block_layout() const {
@@ -273,11 +279,16 @@ class Store {
   // ForEachPairBelow over every row.
   Status ForEachPair(const PairVisitor& f) { return ForEachPairBelow(UINT32_MAX, f); }
 
-  // The totals the store's record holds for its present state. *known is
-  // false when it holds none for it: a store written by a build before the
-  // record (the next Open() for writing counts its pairs once and writes
-  // it), or a commit whose files carried no totals.
+  // The totals the store's record holds. *known is false when it has none:
+  // a store of a build before the record, not yet opened for writing by
+  // this one, or a commit of files that carried no totals (the next Open()
+  // for writing counts the pairs once and writes it). Corruption: a record
+  // that does not decode.
   virtual Status GetPairTotals(PairTotals* totals, bool* known) = 0;
+  // Counts the non-zero pairs and the sum of their values by a scan of
+  // every pair (exact: totals->pairs_exact), on `threads` threads that each
+  // read a key range of about equal bytes on disk.
+  virtual Status CountPairs(int threads, PairTotals* totals) = 0;
 
   // Bytes of the store's own files on disk: the counts and records, which
   // RocksDB keeps directly in the directory. Subfolders hold data derived

@@ -38,6 +38,9 @@ class BatchFile {
  public:
   BatchFile(std::string path, size_t vocab_size, PairBlockLayout layout)
       : path_(std::move(path)), vocab_size_(vocab_size), layout_(layout) {}
+  // Not copied or moved: the writer's collector points at totals_.
+  BatchFile(const BatchFile&) = delete;
+  BatchFile& operator=(const BatchFile&) = delete;
   ~BatchFile() {
     if (writer_ == nullptr) return;
     writer_.reset();
@@ -369,19 +372,18 @@ Status StoreImpl::IngestWithMetadata(std::vector<std::string> pair_files,
   }
   pair_files.push_back(metadata_file.empty() ? meta->path() : metadata_file);
   // The totals' record ('W') follows the metadata's keys: a file of its own.
-  // Without them (files of another build) it is left as it is, and no longer
-  // holds for the store's state, which the metadata changes.
+  // Files without totals (another build's) leave them unknown: the record is
+  // deleted, and the next open for writing counts the pairs.
   std::optional<BatchFile> totals_file;
-  PairTotals totals;
-  bool known = false;
-  if (pair_totals != nullptr) SG_RETURN_IF_ERROR(TotalsAfterBatch(*pair_totals, &totals, &known));
-  if (known) {
-    uint64_t digest = 0;
-    SG_RETURN_IF_ERROR(StateDigest(&metadata, &digest));
+  if (config_.keeps_totals) {
+    PairTotals totals;
+    bool known = false;
+    if (pair_totals != nullptr) SG_RETURN_IF_ERROR(TotalsAfterBatch(*pair_totals, &totals, &known));
     totals_file.emplace(fmt::format("{}/{}/batch-{}-totals.sst", dir_, kStoreTmpDir, next_batch_++),
                         0, config_.block_layout());
     SG_RETURN_IF_ERROR(totals_file->Open(options_, db_->DefaultColumnFamily()));
-    SG_RETURN_IF_ERROR(totals_file->Put(kTotalsKey, EncodeTotals(totals, digest)));
+    SG_RETURN_IF_ERROR(known ? totals_file->Put(kTotalsKey, EncodeTotals(totals))
+                             : totals_file->Delete(kTotalsKey));
     SG_RETURN_IF_ERROR(totals_file->Finish());
     pair_files.push_back(totals_file->path());
   }

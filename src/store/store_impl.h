@@ -75,8 +75,9 @@ class StoreImpl final : public Store {
   Status LoadMetadata();
   // Rewrites an older format's config record as this build's (Open() only).
   Status UpgradeFormat();
-  // Counts the pairs of a store whose totals' record does not hold for its
-  // state (written by an earlier build), and records them (Open() only).
+  // Counts the pairs of a store without a totals' record (an earlier
+  // build's, or one whose last commit carried no totals) and records them,
+  // with the config flag that keeps earlier builds out (Open() only).
   Status CountTotalsIfUnknown();
 
   bool initialized() const override { return initialized_; }
@@ -95,12 +96,15 @@ class StoreImpl final : public Store {
   Status FindInput(const std::string& fingerprint, InputRecord* record, bool* found) override;
   Status GetProgress(IngestProgress* progress, bool* found) override;
   Status GetPairTotals(PairTotals* totals, bool* known) override;
+  Status CountPairs(int threads, PairTotals* totals) override;
 
   Status NewBatch(size_t ranges, std::unique_ptr<Batch>* batch) override;
   Status CommitBatch(std::unique_ptr<Batch> batch, const BatchMetadata& metadata) override;
   Status CommitBatchFiles(const std::vector<std::string>& files,
                           const BatchMetadata& metadata) override;
 
+  // May run on several threads at once (CountPairs): it reads db_, config_
+  // and vocab_ alone.
   Status ForEachPairInRows(uint32_t row_begin, uint32_t row_end, const PairVisitor& f) override;
   Status ForEachPairOfRows(const std::vector<uint32_t>& rows, const PairVisitor& f) override;
 
@@ -151,14 +155,15 @@ class StoreImpl final : public Store {
                             const std::vector<BatchFileTotals>* pair_totals,
                             const BatchMetadata& metadata,
                             const std::string& metadata_file = std::string());
-  // The IngestStateDigest of the store's state now, or after `after` is
-  // committed (null: now).
-  Status StateDigest(const BatchMetadata* after, uint64_t* digest);
   // The store's totals once batch files with `files`' totals are added:
   // *known is false when the store's are not known. The pairs stay exact
   // while no file's key range holds a pair block of the store.
   Status TotalsAfterBatch(const std::vector<BatchFileTotals>& files, PairTotals* totals,
                           bool* known);
+  // The rows where `ranges` scans of about equal bytes start (the first 0),
+  // from the key ranges of the table files of the lowest level that holds
+  // pairs, where most of them lie; fewer where the files are fewer.
+  std::vector<uint32_t> PairScanStarts(size_t ranges);
 
   const std::string dir_;
   const std::unique_ptr<FileLock> lock_;

@@ -7,11 +7,14 @@
 #include "store/ranked_vocab.h"
 #include "store/store.h"
 #include "util/file.h"
+#include "util/threads.h"
 
 namespace streamglove {
 
+Status ValidateStatsOptions(const StatsOptions& options) { return CheckThreads(options.threads); }
+
 Status ComputeStoreStats(const std::string& dir, size_t memory_bytes, StoreStats* stats,
-                         PairCount count) {
+                         const StatsOptions& options) {
   *stats = StoreStats();
   std::unique_ptr<Store> store;
   SG_RETURN_IF_ERROR(Store::OpenForReading(dir, memory_bytes, &store));
@@ -46,14 +49,8 @@ Status ComputeStoreStats(const std::string& dir, size_t memory_bytes, StoreStats
   PairTotals totals;
   bool known = false;
   SG_RETURN_IF_ERROR(store->GetPairTotals(&totals, &known));
-  if (!known || (count == PairCount::kExact && !totals.pairs_exact)) {
-    totals = PairTotals();  // units: exact, as 2^64 of them overflow at web scale
-    SG_RETURN_IF_ERROR(store->ForEachPair([&](uint32_t, uint32_t, uint64_t value) {
-      ++totals.pairs;
-      totals.units += value;
-      return Status::OK();
-    }));
-  }
+  if (!known || (options.pairs == PairCount::kExact && !totals.pairs_exact))
+    SG_RETURN_IF_ERROR(store->CountPairs(ResolveThreads(options.threads), &totals));
   stats->nonzero_pairs = totals.pairs;
   stats->nonzero_pairs_exact = totals.pairs_exact;
   stats->sum_of_counts = static_cast<double>(totals.units) / static_cast<double>(c.scale);

@@ -24,9 +24,12 @@ constexpr uint64_t kConfigFixedVocabulary = 32;
 // fingerprint follows the other fields, length-prefixed. A build older
 // than phrases refuses such a store (an unknown flag).
 constexpr uint64_t kConfigPhrases = 64;
+// The store keeps "W/totals" (StoreConfig::keeps_totals; version 2 on):
+// builds before it refuse the store.
+constexpr uint64_t kConfigKeepsTotals = 128;
 constexpr uint64_t kConfigFlags = kConfigSymmetric | kConfigDistanceWeighting | kConfigLowercase |
                                   kConfigLinearWeighting | kConfigSubsampled |
-                                  kConfigFixedVocabulary | kConfigPhrases;
+                                  kConfigFixedVocabulary | kConfigPhrases | kConfigKeepsTotals;
 
 // Input record flag bits (version 2; on disk: never change).
 constexpr uint64_t kInputEndsAtDocumentEnd = 1;
@@ -111,7 +114,8 @@ void EncodeConfig(const StoreConfig& config, std::string* out) {
           (config.lowercase ? kConfigLowercase : 0) |
           (config.subsample > 0 ? kConfigSubsampled : 0) |
           (config.fixed_vocabulary && config.format_version >= 2 ? kConfigFixedVocabulary : 0) |
-          (config.phrases.empty() ? 0 : kConfigPhrases));
+          (config.phrases.empty() ? 0 : kConfigPhrases) |
+          (config.keeps_totals && config.format_version >= 2 ? kConfigKeepsTotals : 0));
   PutVarint64(out, config.scale);
   PutLengthPrefixed(out, config.tokenizer);
   PutLengthPrefixed(out, config.json_field);
@@ -147,7 +151,7 @@ bool DecodeConfig(std::string_view value, StoreConfig* config) {
   }
   if (c.format_version == 1) {
     // Version 1 fixed the vocabulary at creation, already cut.
-    if ((flags & kConfigFixedVocabulary) != 0) return false;
+    if ((flags & (kConfigFixedVocabulary | kConfigKeepsTotals)) != 0) return false;
     flags |= kConfigFixedVocabulary;
     c.min_count = 1;
     c.max_vocab = 0;
@@ -163,6 +167,7 @@ bool DecodeConfig(std::string_view value, StoreConfig* config) {
                 : (flags & kConfigLinearWeighting) != 0 ? DistanceWeighting::kLinear
                                                         : DistanceWeighting::kNone;
   c.lowercase = (flags & kConfigLowercase) != 0;
+  c.keeps_totals = (flags & kConfigKeepsTotals) != 0;
   *config = std::move(c);
   return true;
 }
@@ -256,21 +261,20 @@ bool DecodeAddition(std::string_view value, uint64_t* first_id, uint64_t* words)
   return r.Varint(first_id) && r.Varint(words) && r.AtEnd();
 }
 
-std::string EncodeTotals(const PairTotals& totals, uint64_t state_digest) {
+std::string EncodeTotals(const PairTotals& totals) {
   std::string out;
   PutVarint64(&out, totals.pairs);
   PutVarint64(&out, totals.pairs_exact ? kTotalsPairsExact : 0);
   PutVarint64(&out, static_cast<uint64_t>(totals.units));
   PutVarint64(&out, static_cast<uint64_t>(totals.units >> 64));
-  PutVarint64(&out, state_digest);
   return out;
 }
 
-bool DecodeTotals(std::string_view value, PairTotals* totals, uint64_t* state_digest) {
+bool DecodeTotals(std::string_view value, PairTotals* totals) {
   Reader r(value);
   uint64_t flags = 0, low = 0, high = 0;
   if (!r.Varint(&totals->pairs) || !r.Varint(&flags) || (flags & ~kTotalsPairsExact) != 0 ||
-      !r.Varint(&low) || !r.Varint(&high) || !r.Varint(state_digest) || !r.AtEnd()) {
+      !r.Varint(&low) || !r.Varint(&high) || !r.AtEnd()) {
     return false;
   }
   totals->pairs_exact = (flags & kTotalsPairsExact) != 0;

@@ -26,11 +26,10 @@ inline constexpr char kAdditionKey[] = "M/addition";
 // none is known.
 inline constexpr char kWordsHeldKey[] = "M/words-held";
 inline constexpr char kVocabKeyPrefix = 'V';
-// The store's PairTotals and the IngestStateDigest they hold for:
-// varint(pairs) varint(flags: 1 = pairs exact) varint(units' low 64 bits)
-// varint(units' high 64 bits) varint(digest). After every other key, so
-// that a commit writes it in a file of its own. Optional: absent (a store
-// of an earlier build), `stats` counts.
+// The store's PairTotals: varint(pairs) varint(flags: 1 = pairs exact)
+// varint(units' low 64 bits) varint(units' high 64 bits). After every other
+// key, so that a commit writes it in a file of its own. Absent in a store
+// of an earlier build (StoreConfig::keeps_totals), whose pairs are counted.
 inline constexpr char kTotalsKey[] = "W/totals";
 
 // The first bytes of every config value.
@@ -67,8 +66,8 @@ std::string EncodeAddition(uint64_t first_id, uint64_t words);
 bool DecodeAddition(std::string_view value, uint64_t* first_id, uint64_t* words);
 
 // kTotalsKey's value.
-std::string EncodeTotals(const PairTotals& totals, uint64_t state_digest);
-bool DecodeTotals(std::string_view value, PairTotals* totals, uint64_t* state_digest);
+std::string EncodeTotals(const PairTotals& totals);
+bool DecodeTotals(std::string_view value, PairTotals* totals);
 
 // "word\tcount", the count in decimal.
 void EncodeVocabValue(const VocabEntry& entry, std::string* out);

@@ -63,9 +63,12 @@ Pairs RandomPairs(std::mt19937_64* rng, uint32_t row_begin, uint32_t row_end, ui
   return pairs;
 }
 
-StoreStats Stats(const std::string& dir, PairCount count) {
+StoreStats Stats(const std::string& dir, PairCount count, int threads = 2) {
   StoreStats stats;
-  const Status s = ComputeStoreStats(dir, kMemory, &stats, count);
+  StatsOptions options;
+  options.pairs = count;
+  options.threads = threads;
+  const Status s = ComputeStoreStats(dir, kMemory, &stats, options);
   INFO(s.ToString());
   REQUIRE(s.ok());
   return stats;
@@ -108,6 +111,16 @@ TEST_CASE("The totals' record is exact while batches meet no pairs, then bounds 
     // A batch with no pairs changes nothing but the progress.
     REQUIRE(CommitPairs(store.get(), {}).ok());
     CHECK(KnownTotals(store.get()).pairs == batch_pairs);
+    // A scan counts them exactly on any number of threads, in key ranges
+    // cut at the tables' first rows.
+    for (int threads : {1, 2, 3, 8}) {
+      INFO(threads << " threads");
+      PairTotals counted;
+      REQUIRE(store->CountPairs(threads, &counted).ok());
+      CHECK(counted.pairs == expected.size());
+      CHECK(counted.units == SumOf(expected));
+      CHECK(counted.pairs_exact);
+    }
   }
   // Kept across opens; stats reads it, or counts the pairs when asked.
   {
@@ -172,7 +185,39 @@ TEST_CASE("Files written by other processes carry their totals to the commit", "
   }
 }
 
-TEST_CASE("A store whose record no longer holds is counted, and its record written again",
+TEST_CASE("Files whose key ranges interleave give a bound, though their pairs are new", "[store]") {
+  TestDir tmp("sg-totals-");
+  const std::string dir = tmp.path() + "/store";
+  const uint32_t words = 2 * kBlockColumns;
+  std::unique_ptr<Store> store = NewInitializedStore(dir, NumberedVocab(words));
+  // Rows 1 and 3 in one file, 2 and 4 in the other: no pair block in both,
+  // but neither file's range is free of the other's.
+  std::vector<std::string> files;
+  uint64_t pairs = 0;
+  for (uint32_t first : {1u, 2u}) {
+    std::unique_ptr<Store::Batch> batch;
+    REQUIRE(Store::NewDetachedBatch(fmt::format("{}/rank-{}", tmp.path(), first), words,
+                                    store->config().block_layout(), 1, &batch)
+                .ok());
+    for (uint32_t row = first; row <= first + 2; row += 2) {
+      REQUIRE(batch->Add(0, row, 5, 10).ok());
+      ++pairs;
+    }
+    std::vector<std::string> written;
+    REQUIRE(Store::FinishDetachedBatch(std::move(batch), &written).ok());
+    files.insert(files.end(), written.begin(), written.end());
+  }
+  const Status s = store->CommitBatchFiles(files, BatchMetadata());
+  INFO(s.ToString());
+  REQUIRE(s.ok());
+  CHECK(ReadPairs(store.get()).size() == pairs);
+  const PairTotals totals = KnownTotals(store.get());
+  CHECK(totals.pairs == pairs);
+  CHECK_FALSE(totals.pairs_exact);
+  CHECK(totals.units == 10 * pairs);
+}
+
+TEST_CASE("Files without totals leave a store's record unknown until it is counted again",
           "[store]") {
   TestDir tmp("sg-totals-");
   const std::string dir = tmp.path() + "/store";
@@ -183,7 +228,7 @@ TEST_CASE("A store whose record no longer holds is counted, and its record writt
     std::unique_ptr<Store> store = NewInitializedStore(dir, NumberedVocab(words));
     REQUIRE(CommitPairs(store.get(), expected).ok());
     // A file without totals, as a build before them writes: the commit
-    // cannot carry the record forward, and the state it held for is gone.
+    // cannot carry the record forward, and deletes it.
     const std::string file = tmp.path() + "/plain.sst";
     rocksdb::SstFileWriter writer{rocksdb::EnvOptions(), rocksdb::Options()};
     REQUIRE(writer.Open(file).ok());
@@ -199,9 +244,7 @@ TEST_CASE("A store whose record no longer holds is counted, and its record writt
     CHECK_FALSE(TotalsKnown(store.get()));
   }
   // Readers count the pairs, and verify says why it could not compare.
-  StoreStats stats = Stats(dir, PairCount::kRecorded);
-  CHECK(stats.nonzero_pairs == expected.size());
-  CHECK(stats.nonzero_pairs_exact);
+  CHECK(Stats(dir, PairCount::kRecorded).nonzero_pairs == expected.size());
   VerifyReport report;
   REQUIRE(VerifyStore(dir, kMemory, &report).ok());
   CHECK(TotalsProblems(report).empty());
@@ -223,11 +266,8 @@ TEST_CASE("verify reports a totals' record that disagrees with the pairs", "[sto
     std::unique_ptr<Store> store = NewInitializedStore(dir);
     REQUIRE(CommitPairs(store.get(), {{{0, 1}, 7}, {{1, 0}, 7}}).ok());
   }
-  // A record for the right state with one pair too many, written as only
-  // damage or another program could.
+  // A record with one pair too many, written as only another program could.
   {
-    __uint128_t occurrences = 0;
-    for (const VocabEntry& e : TestVocab()) occurrences += e.count;
     PairTotals lying;
     lying.pairs = 3;
     lying.units = 14;
@@ -236,9 +276,7 @@ TEST_CASE("verify reports a totals' record that disagrees with the pairs", "[sto
     rocksdb::DB* raw = nullptr;
     REQUIRE(rocksdb::DB::Open(options, dir, &raw).ok());
     std::unique_ptr<rocksdb::DB> db(raw);
-    REQUIRE(db->Put(rocksdb::WriteOptions(), kTotalsKey,
-                    EncodeTotals(lying, IngestStateDigest({}, std::string(), occurrences)))
-                .ok());
+    REQUIRE(db->Put(rocksdb::WriteOptions(), kTotalsKey, EncodeTotals(lying)).ok());
   }
   CHECK(Stats(dir, PairCount::kRecorded).nonzero_pairs == 3);  // read, not counted
   VerifyReport report;
@@ -254,17 +292,65 @@ TEST_CASE("The totals' record refuses malformed values", "[store]") {
   totals.pairs = 5;
   totals.pairs_exact = false;
   totals.units = (__uint128_t{3} << 64) + 9;
-  const std::string value = EncodeTotals(totals, 42);
+  const std::string value = EncodeTotals(totals);
   PairTotals back;
-  uint64_t digest = 0;
-  REQUIRE(DecodeTotals(value, &back, &digest));
+  REQUIRE(DecodeTotals(value, &back));
   CHECK(back.pairs == 5);
   CHECK_FALSE(back.pairs_exact);
   CHECK(back.units == totals.units);
-  CHECK(digest == 42);
-  CHECK_FALSE(DecodeTotals(value.substr(0, value.size() - 1), &back, &digest));
-  CHECK_FALSE(DecodeTotals(value + "x", &back, &digest));
+  CHECK_FALSE(DecodeTotals(value.substr(0, value.size() - 1), &back));
+  CHECK_FALSE(DecodeTotals(value + "x", &back));
   std::string bad_flags = value;
   bad_flags[1] = 4;  // an unknown flag
-  CHECK_FALSE(DecodeTotals(bad_flags, &back, &digest));
+  CHECK_FALSE(DecodeTotals(bad_flags, &back));
+}
+
+TEST_CASE("A store of a build before the record gets it, and its flag, when opened for writing",
+          "[store]") {
+  TestDir tmp("sg-totals-");
+  const std::string dir = tmp.path() + "/store";
+  const uint32_t words = 2 * kBlockColumns;
+  std::mt19937_64 rng(9);
+  const Pairs expected = RandomPairs(&rng, 0, 30, words, 800);
+  {
+    std::unique_ptr<Store> store = NewInitializedStore(dir, NumberedVocab(words));
+    CHECK(store->config().keeps_totals);
+    REQUIRE(CommitPairs(store.get(), expected).ok());
+  }
+  // As an earlier build leaves it: its config without the flag, no record.
+  {
+    rocksdb::Options options;
+    options.merge_operator = NewPairBlockMergeOperator();
+    rocksdb::DB* raw = nullptr;
+    REQUIRE(rocksdb::DB::Open(options, dir, &raw).ok());
+    std::unique_ptr<rocksdb::DB> db(raw);
+    std::string value;
+    REQUIRE(db->Get(rocksdb::ReadOptions(), kConfigKey, &value).ok());
+    StoreConfig config;
+    REQUIRE(DecodeConfig(value, &config));
+    REQUIRE(config.keeps_totals);
+    config.keeps_totals = false;
+    value.clear();
+    EncodeConfig(config, &value);
+    REQUIRE(db->Put(rocksdb::WriteOptions(), kConfigKey, value).ok());
+    REQUIRE(db->Delete(rocksdb::WriteOptions(), kTotalsKey).ok());
+  }
+  {
+    std::unique_ptr<Store> store;
+    REQUIRE(Store::OpenForReading(dir, kMemory, &store).ok());
+    CHECK_FALSE(store->config().keeps_totals);
+    CHECK_FALSE(TotalsKnown(store.get()));
+  }
+  CHECK(Stats(dir, PairCount::kRecorded).nonzero_pairs == expected.size());  // counted
+  {
+    std::unique_ptr<Store> store = OpenOrDie(dir, /*create=*/false);
+    CHECK(store->config().keeps_totals);
+    const PairTotals totals = KnownTotals(store.get());
+    CHECK(totals.pairs == expected.size());
+    CHECK(totals.units == SumOf(expected));
+  }
+  std::unique_ptr<Store> store;
+  REQUIRE(Store::OpenForReading(dir, kMemory, &store).ok());
+  CHECK(store->config().keeps_totals);  // written with the record
+  CHECK(KnownTotals(store.get()).pairs == expected.size());
 }
