@@ -1,5 +1,5 @@
-// The totals of a batch's files and of the store's state, for the record
-// that keeps a store's PairTotals (store.h) across commits.
+// The totals a batch's files carry, for the record that keeps a store's
+// PairTotals (store.h) across commits.
 //
 // A batch file counts its pairs and the sum of their values as they are
 // added, and carries them in its table properties, so that a file written
@@ -14,12 +14,10 @@
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <vector>
 
 #include <rocksdb/options.h>
 #include <rocksdb/table_properties.h>
 
-#include "store/store.h"
 #include "streamglove/status.h"
 
 namespace streamglove {

@@ -2,7 +2,6 @@
 // carried forward by every commit, counted once for a store of a build
 // before it.
 #include <algorithm>
-#include <set>
 
 #include <fmt/format.h>
 #include <tbb/parallel_for.h>

@@ -48,6 +48,51 @@ void CheckTotals(Store* store, uint64_t pairs, __uint128_t units, VerifyReport* 
   }
 }
 
+// The input and progress records: unique, not both finished and pending,
+// and (where the store's counts allow) holding the tokens its words count.
+Status CheckInputs(Store* store, __uint128_t word_occurrences, VerifyReport* report) {
+  const StoreConfig& config = store->config();
+  std::vector<InputRecord> inputs;
+  SG_RETURN_IF_ERROR(store->ListInputs(&inputs));
+  std::set<std::string> fingerprints;
+  uint64_t tokens = 0;
+  for (const InputRecord& r : inputs) {
+    if (!fingerprints.insert(r.fingerprint).second) {
+      report->problems.push_back(
+          fmt::format("input {} recorded twice (fingerprint {})", r.path, r.fingerprint));
+    }
+    tokens += r.tokens;
+  }
+  IngestProgress progress;
+  bool partial = false;
+  SG_RETURN_IF_ERROR(store->GetProgress(&progress, &partial));
+  if (partial && fingerprints.count(progress.fingerprint) > 0) {
+    report->problems.push_back(
+        fmt::format("{} is both finished and pending at byte {}", progress.path, progress.offset));
+  }
+  // Every token of a growing store is a word occurrence; a fixed store
+  // counts those in its vocabulary (a subsampled one keeps its creation
+  // counts). Checked when no input is partly ingested (an input that grew
+  // is then recorded twice, before and after).
+  if (!partial && config.subsample == 0) {
+    const bool ok =
+        config.fixed_vocabulary ? word_occurrences <= tokens : word_occurrences == tokens;
+    const std::string what = fmt::format("word counts sum to {}; the inputs hold {} tokens",
+                                         static_cast<uint64_t>(word_occurrences), tokens);
+    if (ok) {
+      report->checks.push_back(what);
+    } else {
+      report->problems.push_back(what);
+    }
+  }
+  report->checks.push_back(
+      fmt::format("{} inputs ingested ({} tokens){}", inputs.size(), tokens,
+                  partial ? fmt::format("; {} pending from byte {} (rerun ingest to finish it)",
+                                        progress.path, progress.offset)
+                          : std::string()));
+  return Status::OK();
+}
+
 }  // namespace
 
 Status VerifyStore(const std::string& dir, size_t memory_bytes, VerifyReport* report) {
@@ -132,45 +177,7 @@ Status VerifyStore(const std::string& dir, size_t memory_bytes, VerifyReport* re
     CheckTotals(store.get(), pairs, units, report);
   }
 
-  std::vector<InputRecord> inputs;
-  SG_RETURN_IF_ERROR(store->ListInputs(&inputs));
-  std::set<std::string> fingerprints;
-  uint64_t tokens = 0;
-  for (const InputRecord& r : inputs) {
-    if (!fingerprints.insert(r.fingerprint).second) {
-      report->problems.push_back(
-          fmt::format("input {} recorded twice (fingerprint {})", r.path, r.fingerprint));
-    }
-    tokens += r.tokens;
-  }
-  IngestProgress progress;
-  bool partial = false;
-  SG_RETURN_IF_ERROR(store->GetProgress(&progress, &partial));
-  if (partial && fingerprints.count(progress.fingerprint) > 0) {
-    report->problems.push_back(
-        fmt::format("{} is both finished and pending at byte {}", progress.path, progress.offset));
-  }
-  // Every token of a growing store is a word occurrence; a fixed store
-  // counts those in its vocabulary (a subsampled one keeps its creation
-  // counts). Checked when no input is partly ingested (an input that grew
-  // is then recorded twice, before and after).
-  if (!partial && config.subsample == 0) {
-    const bool ok =
-        config.fixed_vocabulary ? word_occurrences <= tokens : word_occurrences == tokens;
-    const std::string what = fmt::format("word counts sum to {}; the inputs hold {} tokens",
-                                         static_cast<uint64_t>(word_occurrences), tokens);
-    if (ok) {
-      report->checks.push_back(what);
-    } else {
-      report->problems.push_back(what);
-    }
-  }
-  report->checks.push_back(
-      fmt::format("{} inputs ingested ({} tokens){}", inputs.size(), tokens,
-                  partial ? fmt::format("; {} pending from byte {} (rerun ingest to finish it)",
-                                        progress.path, progress.offset)
-                          : std::string()));
-  return Status::OK();
+  return CheckInputs(store.get(), word_occurrences, report);
 }
 
 }  // namespace streamglove
