@@ -123,7 +123,7 @@ struct BatchCounter::Worker {
          BatchRuns* runs)
       : tokenizer(corpus, inputs),
         pairs(PairAccumulator::Layout{vocab->size(), head_words, plan.dense_max_product,
-                                      plan.buffer_records, plan.tail_records},
+                                      plan.buffer_records, plan.tail_records, window.symmetric},
               runs),
         word_counts(vocab->size(), 0),
         counter(vocab, window, &pairs, word_counts.data()) {}
@@ -172,7 +172,8 @@ Status BatchCounter::Create(const std::vector<InputFile>& inputs,
       PlanIngestMemory(options, corpus_options, threads,
                        CountingVocabBytes(vocab->size(), vocab->out_of_line_bytes(), threads),
                        head_words < vocab->size(), &plan));
-  plan.dense_max_product = DenseRegion::MaxProductForBytes(head_words, plan.dense_bytes);
+  plan.dense_max_product =
+      DenseRegion::MaxProductForBytes(head_words, plan.dense_bytes, window.symmetric);
   std::unique_ptr<BatchCounter> c(new BatchCounter(inputs, std::move(fingerprints), complete_vocab,
                                                    window, options.progress, threads, runs_dir));
   c->chunks_in_flight_ = plan.chunks_in_flight;
@@ -188,7 +189,7 @@ Status BatchCounter::Create(const std::vector<InputFile>& inputs,
     // Stitching adds at most reach^2 pairs a chunk: a buffer alone serves it.
     c->stitch_pairs_ = std::make_unique<PairAccumulator>(
         PairAccumulator::Layout{vocab->size(), vocab->size(), /*max_product=*/0,
-                                plan.stitch_records, /*tail_records=*/0},
+                                plan.stitch_records, /*tail_records=*/0, window.symmetric},
         &c->runs_);
   } catch (const std::bad_alloc&) {
     const size_t buffer_bytes =

@@ -1,28 +1,55 @@
 #include "cooccur/dense_region.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace streamglove {
 
 namespace {
 
-uint64_t CellsFor(uint32_t vocab_size, uint64_t max_product) {
+// Key row r's dense columns: 0 .. min(V, max_product / (r + 1)) - 1.
+uint64_t RowWidth(uint32_t vocab_size, uint64_t max_product, uint64_t row) {
+  return std::min<uint64_t>(vocab_size, max_product / (row + 1));
+}
+
+// The cells row r stores: all its dense columns, or in a symmetric region
+// those at or above r (none once r's own cell is not dense).
+uint64_t StoredCells(uint32_t vocab_size, uint64_t max_product, bool symmetric, uint64_t row) {
+  const uint64_t width = RowWidth(vocab_size, max_product, row);
+  if (!symmetric) return width;
+  return width > row ? width - row : 0;
+}
+
+// Rows that store cells: every row after the last of them stores none.
+uint64_t StoringRows(uint32_t vocab_size, uint64_t max_product, bool symmetric) {
+  uint64_t rows = std::min<uint64_t>(vocab_size, max_product);
+  if (symmetric) {
+    while (rows > 0 && StoredCells(vocab_size, max_product, true, rows - 1) == 0) --rows;
+  }
+  return rows;
+}
+
+uint64_t CellsFor(uint32_t vocab_size, uint64_t max_product, bool symmetric) {
   uint64_t cells = 0;
-  for (uint64_t r = 1; r <= vocab_size && r <= max_product; ++r) {
-    cells += std::min<uint64_t>(vocab_size, max_product / r);
+  const uint64_t rows = std::min<uint64_t>(vocab_size, max_product);
+  for (uint64_t r = 0; r < rows; ++r) {
+    const uint64_t stored = StoredCells(vocab_size, max_product, symmetric, r);
+    if (symmetric && stored == 0) break;
+    cells += stored;
   }
   return cells;
 }
 
 }  // namespace
 
-uint64_t DenseRegion::MaxProductForBytes(uint32_t vocab_size, size_t bytes) {
+uint64_t DenseRegion::MaxProductForBytes(uint32_t vocab_size, size_t bytes, bool symmetric) {
+  // The row table (one entry a storing row) is bounded by the vocabulary.
   const uint64_t budget_cells = bytes / 8 > vocab_size + 1 ? bytes / 8 - (vocab_size + 1) : 0;
   if (budget_cells == 0) return 0;
   uint64_t lo = 0, hi = uint64_t{vocab_size} * vocab_size;
   while (lo < hi) {  // the largest product whose cells fit
     const uint64_t mid = lo + (hi - lo + 1) / 2;
-    if (CellsFor(vocab_size, mid) <= budget_cells) {
+    if (CellsFor(vocab_size, mid, symmetric) <= budget_cells) {
       lo = mid;
     } else {
       hi = mid - 1;
@@ -31,25 +58,29 @@ uint64_t DenseRegion::MaxProductForBytes(uint32_t vocab_size, size_t bytes) {
   return lo;
 }
 
-DenseRegion::DenseRegion(uint32_t vocab_size, uint64_t max_product) : max_product_(max_product) {
+DenseRegion::DenseRegion(uint32_t vocab_size, uint64_t max_product, bool symmetric)
+    : vocab_size_(vocab_size), max_product_(max_product), symmetric_(symmetric) {
   if (max_product == 0) return;  // an empty region: no row table either
-  offsets_.assign(vocab_size + 1, 0);
-  for (uint64_t r = 0; r < vocab_size; ++r) {
-    offsets_[r + 1] = offsets_[r] + std::min<uint64_t>(vocab_size, max_product / (r + 1));
+  const uint64_t rows = StoringRows(vocab_size, max_product, symmetric);
+  row_base_.resize(rows);
+  uint64_t offset = 0;
+  for (uint64_t r = 0; r < rows; ++r) {
+    // Row r's first cell holds column 0, or column r in a symmetric region;
+    // the rows before it hold at least one cell each, so the base is >= 0.
+    row_base_[r] = offset - (symmetric ? r : 0);
+    offset += StoredCells(vocab_size, max_product, symmetric, r);
   }
-  cells_ = LargeArray<uint64_t>(offsets_[vocab_size]);
+  cells_ = LargeArray<uint64_t>(offset);
 }
 
-uint64_t DenseRegion::CellAt(uint64_t key) const {
-  if (offsets_.empty()) return 0;
-  const uint64_t rows = offsets_.size() - 1;
-  const uint64_t row = PairRow(key);
-  if (row >= rows) return offsets_[rows];
-  return std::min(offsets_[row] + PairCol(key), offsets_[row + 1]);
+uint64_t DenseRegion::Width(uint32_t row) const { return RowWidth(vocab_size_, max_product_, row); }
+
+uint32_t DenseRegion::KeyRows() const {
+  return static_cast<uint32_t>(cells_.size() == 0 ? 0
+                                                  : std::min<uint64_t>(vocab_size_, max_product_));
 }
 
-void DenseRegion::Absorb(DenseRegion* other, uint64_t begin, uint64_t end) {
-  const uint64_t first = CellAt(begin), last = CellAt(end);
+void DenseRegion::Absorb(DenseRegion* other, uint64_t first, uint64_t last) {
   uint64_t* to = cells_.data();
   uint64_t* from = other->cells_.data();
   for (uint64_t i = first; i < last; ++i) {
@@ -58,61 +89,69 @@ void DenseRegion::Absorb(DenseRegion* other, uint64_t begin, uint64_t end) {
   }
 }
 
+void DenseRegion::Zero(uint64_t first, uint64_t last) {
+  if (first < last) std::memset(cells_.data() + first, 0, (last - first) * sizeof(uint64_t));
+}
+
 void DenseRegion::AppendKeySamples(uint64_t cells_per_sample,
                                    std::vector<std::pair<uint64_t, uint64_t>>* samples) const {
   cells_per_sample = std::max<uint64_t>(cells_per_sample, 1);
-  for (size_t row = 0; row + 1 < offsets_.size(); ++row) {
-    const uint64_t width = offsets_[row + 1] - offsets_[row];
+  for (uint32_t row = 0; row < KeyRows(); ++row) {
+    const uint64_t width = Width(row);
     for (uint64_t col = 0; col < width; col += cells_per_sample) {
-      const uint64_t* first = cells_.data() + offsets_[row] + col;
-      const uint64_t* last = first + std::min(cells_per_sample, width - col);
-      const auto nonzero =
-          static_cast<uint64_t>(std::count_if(first, last, [](uint64_t v) { return v != 0; }));
-      if (nonzero > 0)
-        samples->emplace_back(PairKey(static_cast<uint32_t>(row), static_cast<uint32_t>(col)),
-                              nonzero);
+      const uint64_t last = std::min(width, col + cells_per_sample);
+      uint64_t nonzero = 0;
+      for (uint64_t c = col; c < last; ++c) nonzero += *Cell(row, static_cast<uint32_t>(c)) != 0;
+      if (nonzero > 0) samples->emplace_back(PairKey(row, static_cast<uint32_t>(col)), nonzero);
     }
   }
 }
 
+// Reads the keys in order; in a symmetric region, the keys below a row's own
+// column come from the rows above it, a column of the cells at a time.
 class DenseDrainStream final : public PairStream {
  public:
-  DenseDrainStream(DenseRegion* region, uint64_t first_cell, uint64_t end_cell)
-      : region_(region), cell_(first_cell), end_cell_(end_cell) {
-    const auto& offsets = region_->offsets_;
-    if (cell_ < end_cell_) {
-      row_ = static_cast<uint32_t>(std::upper_bound(offsets.begin(), offsets.end(), cell_) -
-                                   offsets.begin() - 1);
-    }
+  DenseDrainStream(const DenseRegion* region, uint64_t begin, uint64_t end)
+      : region_(region),
+        row_(PairRow(begin)),
+        col_(PairCol(begin)),
+        end_row_(std::min<uint64_t>(PairRow(end), region->KeyRows())),
+        end_col_(PairRow(end) < region->KeyRows() ? PairCol(end) : 0) {
+    StartRow();
   }
   Status Next(PairRecord* record, bool* done) override {
-    const auto& offsets = region_->offsets_;
-    LargeArray<uint64_t>& cells = region_->cells_;
-    while (cell_ < end_cell_) {
-      while (cell_ >= offsets[row_ + 1]) ++row_;
-      uint64_t& value = cells[cell_];
+    while (row_ < end_row_ || (row_ == end_row_ && col_ < std::min(end_col_, width_))) {
+      if (col_ >= width_) {
+        ++row_;
+        col_ = 0;
+        StartRow();
+        continue;
+      }
+      const uint64_t value = *region_->Cell(row_, static_cast<uint32_t>(col_));
+      const uint64_t col = col_++;
       if (value != 0) {
-        *record = PairRecord{PairKey(row_, static_cast<uint32_t>(cell_ - offsets[row_])), value};
-        value = 0;
-        ++cell_;
+        *record = PairRecord{PairKey(row_, static_cast<uint32_t>(col)), value};
         *done = false;
         return Status::OK();
       }
-      ++cell_;
     }
     *done = true;
     return Status::OK();
   }
 
  private:
-  DenseRegion* region_;
-  uint32_t row_ = 0;
-  uint64_t cell_;
-  const uint64_t end_cell_;
+  void StartRow() { width_ = row_ < region_->KeyRows() ? region_->Width(row_) : 0; }
+
+  const DenseRegion* region_;
+  uint32_t row_;
+  uint64_t col_;
+  uint64_t width_ = 0;
+  const uint64_t end_row_;
+  const uint64_t end_col_;
 };
 
-std::unique_ptr<PairStream> DenseRegion::NewDrainStream(uint64_t begin, uint64_t end) {
-  return std::make_unique<DenseDrainStream>(this, CellAt(begin), CellAt(end));
+std::unique_ptr<PairStream> DenseRegion::NewDrainStream(uint64_t begin, uint64_t end) const {
+  return std::make_unique<DenseDrainStream>(this, begin, end);
 }
 
 }  // namespace streamglove

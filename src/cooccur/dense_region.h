@@ -2,11 +2,17 @@
 //
 // Stanford GloVe's layout: with ids as frequency ranks (a store's ids are
 // ranks of its first ingest; words added later follow them), the cell
-// (row, col) is dense when (row + 1) * (col + 1) <= max_product. Every pair that involves
-// one very frequent word, and every pair of fairly frequent words, lands here
-// - most of a Zipfian corpus's increments - at the cost of
-// sum_r min(V, max_product / (r + 1)) cells. Row r's cells are contiguous, so
-// draining in (row, col) order is a linear scan.
+// (row, col) is dense when (row + 1) * (col + 1) <= max_product. Every pair
+// that involves one very frequent word, and every pair of fairly frequent
+// words, lands here - most of a Zipfian corpus's increments - at the cost of
+// sum_r min(V, max_product / (r + 1)) cells. Row r's cells are contiguous.
+//
+// A symmetric region is for symmetric windows, which add the same to (a, b)
+// and (b, a): it keeps each pair once, in the cell (min, max), so a pair
+// costs one random add instead of two and the same memory covers about twice
+// the products. Its rows hold only the columns at or above the row; (a, b)
+// and (b, a) are both read from (min, max), and a diagonal cell holds both
+// of its adds.
 //
 // Thread-safety: not thread-safe; each counting worker owns one (a shared
 // region with atomic adds measured 2x slower: the lock-prefixed adds
@@ -28,48 +34,75 @@ namespace streamglove {
 class DenseRegion {
  public:
   // The largest max_product whose cells fit in `bytes`.
-  static uint64_t MaxProductForBytes(uint32_t vocab_size, size_t bytes);
+  static uint64_t MaxProductForBytes(uint32_t vocab_size, size_t bytes, bool symmetric);
 
-  DenseRegion(uint32_t vocab_size, uint64_t max_product);
+  DenseRegion(uint32_t vocab_size, uint64_t max_product, bool symmetric);
 
+  bool symmetric() const { return symmetric_; }
   bool Contains(uint32_t row, uint32_t col) const {
     return (uint64_t{row} + 1) * (uint64_t{col} + 1) <= max_product_;
   }
   // Starts loading the cell's cache line, if the cell is in the region.
   void Prefetch(uint32_t row, uint32_t col) const {
-    if (Contains(row, col)) __builtin_prefetch(cells_.data() + offsets_[row] + col, /*rw=*/1);
+    if (Contains(row, col)) __builtin_prefetch(Cell(row, col), /*rw=*/1);
   }
-  // REQUIRES: Contains(row, col).
-  void Add(uint32_t row, uint32_t col, uint64_t value) { cells_[offsets_[row] + col] += value; }
+  // Adds to (row, col). REQUIRES: Contains(row, col), !symmetric().
+  void Add(uint32_t row, uint32_t col, uint64_t value) { *Cell(row, col) += value; }
+  // Adds to (a, b) and to (b, a) (twice to (a, a)). REQUIRES: Contains(a, b).
+  void AddBoth(uint32_t a, uint32_t b, uint64_t value) {
+    if (symmetric_) {
+      *Cell(a, b) += a == b ? 2 * value : value;
+    } else {
+      *Cell(a, b) += value;
+      *Cell(b, a) += value;
+    }
+  }
 
   // A stream of the non-zero cells with keys in [begin, end), in (row, col)
-  // order, that zeroes each cell it returns, leaving that range empty once
-  // read to the end. REQUIRES: the region outlives it. Streams of disjoint
-  // ranges may be read by different threads at once.
-  std::unique_ptr<PairStream> NewDrainStream(uint64_t begin = 0, uint64_t end = UINT64_MAX);
+  // order. REQUIRES: the region outlives it and does not change while it is
+  // read. Streams of any ranges may be read by different threads at once.
+  std::unique_ptr<PairStream> NewDrainStream(uint64_t begin = 0, uint64_t end = UINT64_MAX) const;
 
-  // Adds the cells of `other` with keys in [begin, end) to this region's and
-  // zeroes them in `other`. REQUIRES: the same vocabulary size and
-  // max_product. Calls on disjoint ranges may run on different threads.
-  void Absorb(DenseRegion* other, uint64_t begin, uint64_t end);
+  // Adds cells [first, last) of `other` to this region's and zeroes them in
+  // `other`. REQUIRES: the same layout. Calls on disjoint ranges may run on
+  // different threads.
+  void Absorb(DenseRegion* other, uint64_t first, uint64_t last);
+  // Zeroes cells [first, last). Calls on disjoint ranges may run on
+  // different threads.
+  void Zero(uint64_t first, uint64_t last);
 
-  // Appends (key, non-zero cells) samples that split the region into
-  // stretches of at most `cells_per_sample` cells, each keyed by its first
-  // cell: the commit balances its key ranges with them. Reads every cell.
+  // Appends (key, non-zero cells) samples that split the region's keys into
+  // stretches of at most `cells_per_sample` keys, each keyed by its first:
+  // the commit balances its key ranges with them. Reads every cell.
   void AppendKeySamples(uint64_t cells_per_sample,
                         std::vector<std::pair<uint64_t, uint64_t>>* samples) const;
 
   uint64_t max_product() const { return max_product_; }
   size_t cells() const { return cells_.size(); }
-  size_t memory_bytes() const { return cells_.size() * 8 + offsets_.size() * 8; }
+  size_t memory_bytes() const { return cells_.size() * 8 + row_base_.size() * 8; }
 
  private:
-  // The index of the first cell whose key is >= key.
-  uint64_t CellAt(uint64_t key) const;
-
-  uint64_t max_product_;
   friend class DenseDrainStream;
-  std::vector<uint64_t> offsets_;  // row r's cells: [offsets_[r], offsets_[r + 1])
+
+  // The columns of key row `row`: keys (row, 0 .. Width(row) - 1) are dense.
+  uint64_t Width(uint32_t row) const;
+  // The keys' rows: every row at or past this one has no dense key.
+  uint32_t KeyRows() const;
+  // The cell of (row, col), for a symmetric region that of (min, max).
+  uint64_t* Cell(uint32_t row, uint32_t col) {
+    if (symmetric_ && row > col) std::swap(row, col);
+    return cells_.data() + row_base_[row] + col;
+  }
+  const uint64_t* Cell(uint32_t row, uint32_t col) const {
+    return const_cast<DenseRegion*>(this)->Cell(row, col);
+  }
+
+  uint32_t vocab_size_;
+  uint64_t max_product_;
+  bool symmetric_;
+  // The cell of (row, col) is cells_[row_base_[row] + col]: row r's cells
+  // begin at column 0, or at column r in a symmetric region.
+  std::vector<uint64_t> row_base_;
   LargeArray<uint64_t> cells_;
 };
 

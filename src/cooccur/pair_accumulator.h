@@ -36,32 +36,39 @@ class PairAccumulator {
     uint64_t max_product = 0;
     size_t buffer_records = 0;
     size_t tail_records = 0;  // REQUIRES: > 0 when head_words < vocab_size
+    // Pairs come in both orders (AddBoth), never in one (Add): the dense
+    // region keeps each pair once (DenseRegion).
+    bool symmetric = false;
   };
 
   PairAccumulator(const Layout& layout, BatchRuns* runs)
       : head_words_(layout.head_words),
-        dense_(layout.head_words, layout.max_product),
+        dense_(layout.head_words, layout.max_product, layout.symmetric),
         buffer_(layout.buffer_records, layout.vocab_size),
         tail_(layout.head_words < layout.vocab_size ? layout.tail_records : 0, layout.vocab_size),
         runs_(runs) {}
 
-  // A hint that Add(row, col, ...) follows soon.
+  // A hint that Add(row, col, ...) or AddBoth(row, col, ...) follows soon
+  // (a symmetric region's cell is the same for both orders).
   void Prefetch(uint32_t row, uint32_t col) const {
     if (std::max(row, col) < head_words_) dense_.Prefetch(row, col);
   }
 
+  // Adds to (row, col). REQUIRES: the layout is not symmetric.
   void Add(uint32_t row, uint32_t col, uint64_t value) {
-    if (std::max(row, col) >= head_words_) {
-      if (tail_.full()) Spill(&tail_);
-      tail_.Add(row, col, value);
-      return;
+    if (std::max(row, col) >= head_words_) return AddToTail(row, col, value);
+    if (dense_.Contains(row, col)) return dense_.Add(row, col, value);
+    AddToBuffer(row, col, value);
+  }
+  // Adds to (a, b) and to (b, a).
+  void AddBoth(uint32_t a, uint32_t b, uint64_t value) {
+    if (std::max(a, b) >= head_words_) {
+      AddToTail(a, b, value);
+      return AddToTail(b, a, value);
     }
-    if (dense_.Contains(row, col)) {
-      dense_.Add(row, col, value);
-      return;
-    }
-    if (buffer_.full()) MakeRoom();
-    buffer_.Add(row, col, value);
+    if (dense_.Contains(a, b)) return dense_.AddBoth(a, b, value);
+    AddToBuffer(a, b, value);
+    AddToBuffer(b, a, value);
   }
 
   // The first error met while spilling (counting goes on regardless; the
@@ -88,6 +95,14 @@ class PairAccumulator {
   uint64_t spilled_runs() const { return spilled_runs_; }
 
  private:
+  void AddToTail(uint32_t row, uint32_t col, uint64_t value) {
+    if (tail_.full()) Spill(&tail_);
+    tail_.Add(row, col, value);
+  }
+  void AddToBuffer(uint32_t row, uint32_t col, uint64_t value) {
+    if (buffer_.full()) MakeRoom();
+    buffer_.Add(row, col, value);
+  }
   void MakeRoom();
   // Sorts and combines `buffer` and writes it as a run of the batch.
   void Spill(PairBuffer* buffer);

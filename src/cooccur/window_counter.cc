@@ -21,6 +21,15 @@ std::vector<uint64_t> Weights(const WindowConfig& config) {
   return w;
 }
 
+// Adds the pair (left, right), and (right, left) too when symmetric.
+void AddPair(PairAccumulator* out, bool symmetric, uint32_t left, uint32_t right, uint64_t value) {
+  if (symmetric) {
+    out->AddBoth(left, right, value);
+  } else {
+    out->Add(left, right, value);
+  }
+}
+
 }  // namespace
 
 WindowCounter::WindowCounter(const VocabIndex* vocab, const WindowConfig& config,
@@ -101,15 +110,12 @@ void WindowCounter::CountToken(std::string_view token, uint64_t hash) {
 void WindowCounter::AddWindow(uint32_t id, const uint32_t* end, uint64_t n) {
   // The dense cells are random reads of a region far larger than the caches:
   // asking for all of them first lets their misses overlap.
-  for (uint64_t d = 1; d <= n; ++d) {
-    const uint32_t left = end[-static_cast<ptrdiff_t>(d)];
-    out_->Prefetch(left, id);
-    if (symmetric_) out_->Prefetch(id, left);
-  }
-  for (uint64_t d = 1; d <= n; ++d) {
-    const uint32_t left = end[-static_cast<ptrdiff_t>(d)];
-    out_->Add(left, id, weight_[d]);
-    if (symmetric_) out_->Add(id, left, weight_[d]);
+  for (uint64_t d = 1; d <= n; ++d) out_->Prefetch(end[-static_cast<ptrdiff_t>(d)], id);
+  if (symmetric_) {
+    for (uint64_t d = 1; d <= n; ++d)
+      out_->AddBoth(end[-static_cast<ptrdiff_t>(d)], id, weight_[d]);
+  } else {
+    for (uint64_t d = 1; d <= n; ++d) out_->Add(end[-static_cast<ptrdiff_t>(d)], id, weight_[d]);
   }
   edges_->increments += symmetric_ ? 2 * n : n;
 }
@@ -118,9 +124,7 @@ void WindowCounter::AddSubsampledWindow(uint32_t id, const uint32_t* end, uint64
   const size_t m = subsampled_->Weigh(id, end, n, units_.data());
   for (size_t d = 1; d <= m; ++d) {
     if (units_[d - 1] == 0) continue;
-    const uint32_t left = end[-static_cast<ptrdiff_t>(d)];
-    out_->Add(left, id, units_[d - 1]);
-    if (symmetric_) out_->Add(id, left, units_[d - 1]);
+    AddPair(out_, symmetric_, end[-static_cast<ptrdiff_t>(d)], id, units_[d - 1]);
     edges_->increments += symmetric_ ? 2 : 1;
   }
 }
@@ -154,8 +158,7 @@ void ChunkStitcher::Stitch(const ChunkEdges& edges) {
       // Distances up to j reach head words: the chunk's own counter has them.
       for (size_t d = j + 1; d <= weighed; ++d) {
         if (units_[d - 1] == 0) continue;
-        out_->Add(end[-static_cast<ptrdiff_t>(d)], edges.head[j], units_[d - 1]);
-        if (symmetric_) out_->Add(edges.head[j], end[-static_cast<ptrdiff_t>(d)], units_[d - 1]);
+        AddPair(out_, symmetric_, end[-static_cast<ptrdiff_t>(d)], edges.head[j], units_[d - 1]);
       }
     }
   } else {
@@ -163,8 +166,7 @@ void ChunkStitcher::Stitch(const ChunkEdges& edges) {
       for (size_t j = 0; j < edges.head.size(); ++j) {
         const size_t d = (m - i) + j;
         if (d > window_) break;
-        out_->Add(context_[i], edges.head[j], weight_[d]);
-        if (symmetric_) out_->Add(edges.head[j], context_[i], weight_[d]);
+        AddPair(out_, symmetric_, context_[i], edges.head[j], weight_[d]);
       }
     }
   }

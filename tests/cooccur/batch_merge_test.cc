@@ -46,6 +46,10 @@ TEST_CASE("MergeBatch sums dense regions, buffers and runs like std::map, range 
   TestDir dir("sg-merge-");
   const uint32_t vocab = 3 * kBlockColumns + 11;
   const size_t max_ranges = GENERATE(1, 2, 7, 64);
+  // Pairs in both orders, the dense regions keeping each pair once, or in
+  // one order.
+  const bool symmetric = GENERATE(false, true);
+  INFO(max_ranges << " ranges, " << (symmetric ? "symmetric" : "one order"));
   std::mt19937_64 rng(max_ranges);
   std::map<uint64_t, uint64_t> expected;
   // Zipf-like ids, so the dense regions and the low rows get most pairs.
@@ -54,11 +58,11 @@ TEST_CASE("MergeBatch sums dense regions, buffers and runs like std::map, range 
         std::min<uint64_t>(vocab - 1, (rng() % vocab) * (rng() % vocab) / vocab));
   };
 
-  const uint64_t max_product = DenseRegion::MaxProductForBytes(vocab, size_t{1} << 20);
+  const uint64_t max_product = DenseRegion::MaxProductForBytes(vocab, size_t{1} << 20, symmetric);
   std::vector<std::unique_ptr<DenseRegion>> regions;
   BatchCounts counts;
   for (int w = 0; w < 3; ++w) {
-    regions.push_back(std::make_unique<DenseRegion>(vocab, max_product));
+    regions.push_back(std::make_unique<DenseRegion>(vocab, max_product, symmetric));
     counts.dense.push_back(regions.back().get());
   }
   std::vector<std::vector<PairRecord>> buffers(4);
@@ -69,10 +73,16 @@ TEST_CASE("MergeBatch sums dense regions, buffers and runs like std::map, range 
       const uint32_t row = id(), col = id();
       const uint64_t value = 1 + rng() % 1000;
       expected[PairKey(row, col)] += value;
+      if (symmetric) expected[PairKey(col, row)] += value;
       if (source < 3 && regions[source]->Contains(row, col)) {
-        regions[source]->Add(row, col, value);
+        if (symmetric) {
+          regions[source]->AddBoth(row, col, value);
+        } else {
+          regions[source]->Add(row, col, value);
+        }
       } else {
         one[PairKey(row, col)] += value;
+        if (symmetric) one[PairKey(col, row)] += value;
       }
     }
     std::vector<PairRecord> records;

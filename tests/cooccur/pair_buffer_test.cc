@@ -53,38 +53,61 @@ TEST_CASE("PairBuffer's radix sort and combine equal std::map sums", "[cooccur]"
 
 TEST_CASE("DenseRegion holds GloVe's region and drains it in order", "[cooccur]") {
   const uint32_t vocab = 500;
-  const uint64_t product = DenseRegion::MaxProductForBytes(vocab, 64 << 10);
-  DenseRegion region(vocab, product);
+  // A symmetric region keeps each pair once: it covers larger products in
+  // the same bytes.
+  const bool symmetric = GENERATE(false, true);
+  INFO((symmetric ? "symmetric" : "one order"));
+  const uint64_t product = DenseRegion::MaxProductForBytes(vocab, 64 << 10, symmetric);
+  DenseRegion region(vocab, product, symmetric);
   CHECK(region.memory_bytes() <= (64 << 10));
   CHECK(region.Contains(0, vocab - 1));
+  CHECK(region.Contains(vocab - 1, 0));
   CHECK_FALSE(region.Contains(vocab - 1, vocab - 1));
+  if (symmetric) CHECK(product > DenseRegion::MaxProductForBytes(vocab, 64 << 10, false) * 3 / 2);
   std::map<uint64_t, uint64_t> expected;
   std::mt19937_64 rng(4);
   for (int i = 0; i < 100000; ++i) {
     const uint32_t row = static_cast<uint32_t>(rng() % vocab),
-                   col = static_cast<uint32_t>(rng() % vocab);
+                   col = static_cast<uint32_t>(rng() % (i % 10 == 0 ? 20 : vocab));
     if (!region.Contains(row, col)) continue;
     CHECK((uint64_t{row} + 1) * (col + 1) <= product);
-    region.Add(row, col, 3);
-    expected[PairKey(row, col)] += 3;
+    const uint64_t value = 1 + rng() % 5;
+    if (symmetric || i % 2 == 0) {
+      region.AddBoth(row, col, value);
+      expected[PairKey(col, row)] += value;
+    } else {
+      region.Add(row, col, value);
+    }
+    expected[PairKey(row, col)] += value;
   }
-  auto stream = region.NewDrainStream();
-  std::map<uint64_t, uint64_t> got;
-  uint64_t previous = 0;
-  for (;;) {
-    PairRecord r;
-    bool done = false;
-    REQUIRE(stream->Next(&r, &done).ok());
-    if (done) break;
-    CHECK((got.empty() || r.key > previous));
-    previous = r.key;
-    got[r.key] = r.value;
+  // Drained whole, and in ranges that start and end inside rows.
+  const std::vector<uint64_t> cuts{
+      0,         PairKey(0, 7), PairKey(3, 0), PairKey(40, 2), PairKey(41, 499), PairKey(300, 1),
+      UINT64_MAX};
+  for (bool whole : {true, false}) {
+    std::map<uint64_t, uint64_t> got;
+    uint64_t previous = 0;
+    for (size_t i = 0; i + 1 < cuts.size(); ++i) {
+      auto stream = whole ? region.NewDrainStream() : region.NewDrainStream(cuts[i], cuts[i + 1]);
+      for (;;) {
+        PairRecord r;
+        bool done = false;
+        REQUIRE(stream->Next(&r, &done).ok());
+        if (done) break;
+        CHECK((got.empty() || r.key > previous));
+        if (!whole) CHECK((r.key >= cuts[i] && r.key < cuts[i + 1]));
+        previous = r.key;
+        got[r.key] = r.value;
+      }
+      if (whole) break;
+    }
+    CHECK(got == expected);
   }
-  CHECK(got == expected);
+  region.Zero(0, region.cells());
   bool done = false;
   PairRecord r;
   REQUIRE(region.NewDrainStream()->Next(&r, &done).ok());
-  CHECK(done);  // drained cells are zero
+  CHECK(done);
 }
 
 TEST_CASE("A pair buffer spills a run only when combining frees too little", "[cooccur]") {
