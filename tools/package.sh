@@ -7,12 +7,20 @@
 # /usr/share/doc/streamglove/, where Debian looks for a package's copyright.
 # The library and headers (`cmake --install`'s dev component) are not in it.
 #   tools/package.sh [BUILD_DIR]   (default build-package); prints the .deb's path
+#   tools/package.sh --cmake-args  prints the build's configure arguments, one a line
+# A new BUILD_DIR is configured without tests; one configured before keeps
+# them, so tools/test.sh tests the very build it packages (one build, not two).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+cmake_args=(-DCMAKE_BUILD_TYPE=Release -DSG_NATIVE=OFF -DCMAKE_CXX_FLAGS=-march=x86-64-v2 -DSG_MPI=ON)
+if [ "${1:-}" = --cmake-args ]; then
+  printf '%s\n' "${cmake_args[@]}"
+  exit 0
+fi
 dir=${1:-build-package}
+[ -f "$dir/CMakeCache.txt" ] || cmake_args+=(-DBUILD_TESTING=OFF)
 SG_BUILD_TARGETS="streamglove streamglove_cuda _streamglove man" tools/build.sh "$dir" \
-  -DCMAKE_BUILD_TYPE=Release -DSG_NATIVE=OFF -DCMAKE_CXX_FLAGS=-march=x86-64-v2 -DSG_MPI=ON \
-  -DBUILD_TESTING=OFF >&2
+  "${cmake_args[@]}" >&2
 # SG_MPI builds MPI only when CMake finds it: a package without it is refused.
 ldd "$dir/streamglove" | grep -q libmpi ||
   { echo "FAIL: $dir/streamglove was built without MPI (install libopenmpi-dev)" >&2; exit 1; }

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The README's second command: installs what is missing, builds, and runs the
 # tests: first the unit tests under AddressSanitizer + UndefinedBehaviorSanitizer,
-# then the whole suite (unit, CLI and real-data checks) on the release build.
-# Then the library, put in a temporary prefix by `cmake --install`, is found
-# by examples/ (a project of its own, as another would use it), whose program
-# counts a small generated corpus, trains it and prints figures and
-# neighbours. Then the Debian package is built and installed in a fresh
+# then the whole suite (unit, CLI and real-data checks) on the release build,
+# the package's portable one (tools/package.sh). Then the library, put in a
+# temporary prefix by `cmake --install`, is found by examples/ (a project of
+# its own, as another would use it), whose program counts a small generated
+# corpus, trains it and prints figures and neighbours. Then the Debian
+# package is made from the tested build and installed with apt in a fresh
 # Debian 12 root (tools/check_package.sh; a skip without root or a reachable
 # mirror). Last, each libFuzzer target runs for SG_FUZZ_SECONDS (20) under
 # ASan + UBSan.
@@ -23,8 +24,9 @@ if [ "${SG_SKIP_SANITIZERS:-0}" != 1 ]; then
     ctest --test-dir build-asan -L unit --output-on-failure -j2
 fi
 
-echo "== all tests, release build"
-tools/build.sh build -DCMAKE_BUILD_TYPE=Release
+echo "== all tests, release build (the package's portable one)"
+mapfile -t package_args < <(tools/package.sh --cmake-args)
+tools/build.sh build "${package_args[@]}"
 ctest --test-dir build --output-on-failure -j2 | tee build/ctest.log
 # The tests that skipped, and why a skip is allowed: a test that stopped
 # testing (a tool gone missing, a probe that fails) must not pass unseen.
@@ -55,7 +57,7 @@ build/streamglove-make-corpus -o "$installed/corpus" --bytes 2e6 --shards 1 --th
 rm -rf "$installed"
 
 echo "== the Debian package: built portably, installed with apt in a fresh Debian 12 root"
-deb=$(tools/package.sh build-package)
+deb=$(tools/package.sh build)
 package_check=0
 tools/check_package.sh "$deb" || package_check=$?
 [ "$package_check" -eq 0 ] || [ "$package_check" -eq 77 ] || { echo "FAIL: the package check"; exit 1; }
