@@ -79,8 +79,7 @@ Status MergeBatch(BatchCounts* counts, const std::vector<uint64_t>& starts, Stor
   DenseRegion* sum = counts->dense.empty() ? nullptr : counts->dense.front();
   const auto for_cells = [&](const auto& body) {
     if (sum == nullptr) return;
-    tbb::parallel_for(tbb::blocked_range<uint64_t>(0, sum->cells(), kCellsPerTask),
-                      [&](const tbb::blocked_range<uint64_t>& cells) { body(cells); });
+    tbb::parallel_for(tbb::blocked_range<uint64_t>(0, sum->cells(), kCellsPerTask), body);
   };
   for_cells([&](const tbb::blocked_range<uint64_t>& cells) {
     for (size_t d = 1; d < counts->dense.size(); ++d)

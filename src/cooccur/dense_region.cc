@@ -20,21 +20,14 @@ uint64_t StoredCells(uint32_t vocab_size, uint64_t max_product, bool symmetric, 
   return width > row ? width - row : 0;
 }
 
-// Rows that store cells: every row after the last of them stores none.
-uint64_t StoringRows(uint32_t vocab_size, uint64_t max_product, bool symmetric) {
-  uint64_t rows = std::min<uint64_t>(vocab_size, max_product);
-  if (symmetric) {
-    while (rows > 0 && StoredCells(vocab_size, max_product, true, rows - 1) == 0) --rows;
-  }
-  return rows;
-}
-
+// The cells of a region: rows store cells up to the first that stores
+// none (in a symmetric region, the first whose own cell is not dense).
 uint64_t CellsFor(uint32_t vocab_size, uint64_t max_product, bool symmetric) {
   uint64_t cells = 0;
   const uint64_t rows = std::min<uint64_t>(vocab_size, max_product);
   for (uint64_t r = 0; r < rows; ++r) {
     const uint64_t stored = StoredCells(vocab_size, max_product, symmetric, r);
-    if (symmetric && stored == 0) break;
+    if (stored == 0) break;
     cells += stored;
   }
   return cells;
@@ -61,14 +54,15 @@ uint64_t DenseRegion::MaxProductForBytes(uint32_t vocab_size, size_t bytes, bool
 DenseRegion::DenseRegion(uint32_t vocab_size, uint64_t max_product, bool symmetric)
     : vocab_size_(vocab_size), max_product_(max_product), symmetric_(symmetric) {
   if (max_product == 0) return;  // an empty region: no row table either
-  const uint64_t rows = StoringRows(vocab_size, max_product, symmetric);
-  row_base_.resize(rows);
+  const uint64_t rows = std::min<uint64_t>(vocab_size, max_product);
   uint64_t offset = 0;
   for (uint64_t r = 0; r < rows; ++r) {
+    const uint64_t stored = StoredCells(vocab_size, max_product, symmetric, r);
+    if (stored == 0) break;  // as CellsFor: no later row stores any
     // Row r's first cell holds column 0, or column r in a symmetric region;
     // the rows before it hold at least one cell each, so the base is >= 0.
-    row_base_[r] = offset - (symmetric ? r : 0);
-    offset += StoredCells(vocab_size, max_product, symmetric, r);
+    row_base_.push_back(offset - (symmetric ? r : 0));
+    offset += stored;
   }
   cells_ = LargeArray<uint64_t>(offset);
 }
@@ -101,7 +95,8 @@ void DenseRegion::AppendKeySamples(uint64_t cells_per_sample,
     for (uint64_t col = 0; col < width; col += cells_per_sample) {
       const uint64_t last = std::min(width, col + cells_per_sample);
       uint64_t nonzero = 0;
-      for (uint64_t c = col; c < last; ++c) nonzero += *Cell(row, static_cast<uint32_t>(c)) != 0;
+      for (uint64_t c = col; c < last; ++c)
+        nonzero += cells_[Index(row, static_cast<uint32_t>(c))] != 0;
       if (nonzero > 0) samples->emplace_back(PairKey(row, static_cast<uint32_t>(col)), nonzero);
     }
   }
@@ -120,32 +115,42 @@ class DenseDrainStream final : public PairStream {
     StartRow();
   }
   Status Next(PairRecord* record, bool* done) override {
-    while (row_ < end_row_ || (row_ == end_row_ && col_ < std::min(end_col_, width_))) {
-      if (col_ >= width_) {
-        ++row_;
-        col_ = 0;
-        StartRow();
-        continue;
+    for (;;) {
+      while (col_ < stop_) {
+        const uint64_t col = col_++;
+        const uint64_t value = region_->cells_[region_->Index(row_, static_cast<uint32_t>(col))];
+        if (value != 0) {
+          *record = PairRecord{PairKey(row_, static_cast<uint32_t>(col)), value};
+          *done = false;
+          return Status::OK();
+        }
       }
-      const uint64_t value = *region_->Cell(row_, static_cast<uint32_t>(col_));
-      const uint64_t col = col_++;
-      if (value != 0) {
-        *record = PairRecord{PairKey(row_, static_cast<uint32_t>(col)), value};
-        *done = false;
+      if (row_ >= end_row_) {
+        *done = true;
         return Status::OK();
       }
+      ++row_;
+      col_ = 0;
+      StartRow();
     }
-    *done = true;
-    return Status::OK();
   }
 
  private:
-  void StartRow() { width_ = row_ < region_->KeyRows() ? region_->Width(row_) : 0; }
+  // Where reading row_ stops: its width, or the end key's column in the end
+  // row, or at once past it.
+  void StartRow() {
+    const uint64_t width = row_ < region_->KeyRows() ? region_->Width(row_) : 0;
+    if (row_ < end_row_) {
+      stop_ = width;
+    } else {
+      stop_ = row_ == end_row_ ? std::min(end_col_, width) : 0;
+    }
+  }
 
   const DenseRegion* region_;
   uint32_t row_;
   uint64_t col_;
-  uint64_t width_ = 0;
+  uint64_t stop_ = 0;
   const uint64_t end_row_;
   const uint64_t end_col_;
 };

@@ -44,17 +44,17 @@ class DenseRegion {
   }
   // Starts loading the cell's cache line, if the cell is in the region.
   void Prefetch(uint32_t row, uint32_t col) const {
-    if (Contains(row, col)) __builtin_prefetch(Cell(row, col), /*rw=*/1);
+    if (Contains(row, col)) __builtin_prefetch(cells_.data() + Index(row, col), /*rw=*/1);
   }
   // Adds to (row, col). REQUIRES: Contains(row, col), !symmetric().
-  void Add(uint32_t row, uint32_t col, uint64_t value) { *Cell(row, col) += value; }
+  void Add(uint32_t row, uint32_t col, uint64_t value) { cells_[Index(row, col)] += value; }
   // Adds to (a, b) and to (b, a) (twice to (a, a)). REQUIRES: Contains(a, b).
   void AddBoth(uint32_t a, uint32_t b, uint64_t value) {
     if (symmetric_) {
-      *Cell(a, b) += a == b ? 2 * value : value;
+      cells_[Index(a, b)] += a == b ? 2 * value : value;
     } else {
-      *Cell(a, b) += value;
-      *Cell(b, a) += value;
+      cells_[Index(a, b)] += value;
+      cells_[Index(b, a)] += value;
     }
   }
 
@@ -88,13 +88,10 @@ class DenseRegion {
   uint64_t Width(uint32_t row) const;
   // The keys' rows: every row at or past this one has no dense key.
   uint32_t KeyRows() const;
-  // The cell of (row, col), for a symmetric region that of (min, max).
-  uint64_t* Cell(uint32_t row, uint32_t col) {
+  // The index of (row, col)'s cell, for a symmetric region that of (min, max).
+  uint64_t Index(uint32_t row, uint32_t col) const {
     if (symmetric_ && row > col) std::swap(row, col);
-    return cells_.data() + row_base_[row] + col;
-  }
-  const uint64_t* Cell(uint32_t row, uint32_t col) const {
-    return const_cast<DenseRegion*>(this)->Cell(row, col);
+    return row_base_[row] + col;
   }
 
   uint32_t vocab_size_;
