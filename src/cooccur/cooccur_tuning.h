@@ -41,13 +41,13 @@ inline constexpr size_t kCommitRangesPerThread = 2;
 // ...but no range smaller than this many records: each is one more SST file.
 inline constexpr size_t kMinCommitRangeRecords = size_t{1} << 14;
 
-// The largest dense co-occurrence region of one counting worker. Larger
-// regions leave fewer pairs to sort, up to a few hundred MiB, past which
-// nearly every add misses the caches; 256 MiB counted faster still on a
-// slice of wiki100M but was not tried on the full corpus, and --memory 512M
-// gives each worker about 95 MiB anyway. Measured: docs/benchmarks.md, "The
-// measurements behind the counting constants".
-inline constexpr size_t kMaxDenseRegionBytes = size_t{128} << 20;
+// The largest dense co-occurrence region of one counting worker (its cells
+// and deferred adds: DenseRegion). Larger regions leave fewer pairs to
+// sort. Since adds are deferred a region's size costs the adds little:
+// wiki100M's counting at --threads 1 (window 15) took 6.6 s with 128 MiB,
+// 6.0 s with 256 and 6.0 s with 512 (medians of 3; the commit that set this
+// has the runs). --memory 512M gives each worker about 95 MiB anyway.
+inline constexpr size_t kMaxDenseRegionBytes = size_t{256} << 20;
 
 // A counting worker's pair buffer (its records and the radix sort's
 // scratch) is its share of the budget, at most kMaxPairBufferBytes: past

@@ -33,16 +33,34 @@ uint64_t CellsFor(uint32_t vocab_size, uint64_t max_product, bool symmetric) {
   return cells;
 }
 
+// The length of each partition's list of deferred adds: a quarter of its
+// cells (of the region's, when it has fewer than a partition's).
+uint64_t ListLength(uint64_t cells, uint64_t partition_cells) {
+  return std::max<uint64_t>(1, std::min(cells, partition_cells) / 4);
+}
+
+uint64_t Partitions(uint64_t cells, uint64_t partition_cells) {
+  return (cells + partition_cells - 1) / partition_cells;
+}
+
+// Bytes of a region of `cells` cells (without its row table): the cells
+// and the deferred adds' lists and counts.
+uint64_t RegionBytes(uint64_t cells, uint64_t partition_cells) {
+  const uint64_t partitions = Partitions(cells, partition_cells);
+  return cells * 8 + partitions * (ListLength(cells, partition_cells) * 8 + 4);
+}
+
 }  // namespace
 
 uint64_t DenseRegion::MaxProductForBytes(uint32_t vocab_size, size_t bytes, bool symmetric) {
   // The row table (one entry a storing row) is bounded by the vocabulary.
-  const uint64_t budget_cells = bytes / 8 > vocab_size + 1 ? bytes / 8 - (vocab_size + 1) : 0;
-  if (budget_cells == 0) return 0;
+  const uint64_t table_bytes = (uint64_t{vocab_size} + 1) * 8;
+  if (bytes <= table_bytes) return 0;
+  const uint64_t budget = bytes - table_bytes;
   uint64_t lo = 0, hi = uint64_t{vocab_size} * vocab_size;
   while (lo < hi) {  // the largest product whose cells fit
     const uint64_t mid = lo + (hi - lo + 1) / 2;
-    if (CellsFor(vocab_size, mid, symmetric) <= budget_cells) {
+    if (RegionBytes(CellsFor(vocab_size, mid, symmetric), kPartitionCells) <= budget) {
       lo = mid;
     } else {
       hi = mid - 1;
@@ -65,6 +83,33 @@ DenseRegion::DenseRegion(uint32_t vocab_size, uint64_t max_product, bool symmetr
     offset += stored;
   }
   cells_ = LargeArray<uint64_t>(offset);
+  list_length_ = ListLength(offset, kPartitionCells);
+  deferred_count_.assign(Partitions(offset, kPartitionCells), 0);
+  deferred_ = LargeArray<uint64_t>(deferred_count_.size() * list_length_);
+}
+
+size_t DenseRegion::memory_bytes() const {
+  return RegionBytes(cells_.size(), kPartitionCells) + row_base_.size() * 8;
+}
+
+void DenseRegion::ApplyPartition(uint64_t partition) {
+  uint64_t* cells = cells_.data() + (partition << kPartitionBits);
+  const uint64_t* deferred = deferred_.data() + partition * list_length_;
+  const uint32_t n = deferred_count_[partition];
+  // The partition's cells are not in the cache yet either: loading a cell
+  // a few adds ahead lets those misses overlap.
+  constexpr uint32_t kAhead = 16;
+  for (uint32_t i = 0; i < n; ++i) {
+    if (i + kAhead < n) __builtin_prefetch(cells + (deferred[i + kAhead] >> 32), /*rw=*/1);
+    cells[deferred[i] >> 32] += static_cast<uint32_t>(deferred[i]);
+  }
+  deferred_count_[partition] = 0;
+}
+
+void DenseRegion::ApplyDeferred() {
+  for (uint64_t p = 0; p < deferred_count_.size(); ++p) {
+    if (deferred_count_[p] > 0) ApplyPartition(p);
+  }
 }
 
 uint64_t DenseRegion::Width(uint32_t row) const { return RowWidth(vocab_size_, max_product_, row); }

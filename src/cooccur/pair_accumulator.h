@@ -48,12 +48,6 @@ class PairAccumulator {
         tail_(layout.head_words < layout.vocab_size ? layout.tail_records : 0, layout.vocab_size),
         runs_(runs) {}
 
-  // A hint that Add(row, col, ...) or AddBoth(row, col, ...) follows soon
-  // (a symmetric region's cell is the same for both orders).
-  void Prefetch(uint32_t row, uint32_t col) const {
-    if (std::max(row, col) < head_words_) dense_.Prefetch(row, col);
-  }
-
   // Adds to (row, col). REQUIRES: the layout is not symmetric.
   void Add(uint32_t row, uint32_t col, uint64_t value) {
     if (std::max(row, col) >= head_words_) return AddToTail(row, col, value);
@@ -79,6 +73,7 @@ class PairAccumulator {
   // counts are then the dense region, sorted_records(), sorted_tail_records()
   // and the runs in BatchRuns.
   void FinishBatch() {
+    dense_.ApplyDeferred();
     buffer_.SortAndCombine();
     tail_.SortAndCombine();
   }

@@ -8,8 +8,9 @@
 namespace streamglove {
 
 namespace {
-constexpr int kDigitBits = 11;  // 2048 buckets: the counts stay in L1
-}
+// At most 4096 buckets a pass: their counts (32 KiB) stay in L1.
+constexpr int kMaxDigitBits = 12;
+}  // namespace
 
 PairBuffer::PairBuffer(size_t capacity, uint32_t vocab_size)
     : records_(capacity),
@@ -22,18 +23,22 @@ void PairBuffer::SortAndCombine() {
   // compacted key (row bits then col bits) so only the bits in use cost a
   // pass; the records before it are sorted and distinct already.
   const int bits = 2 * id_bits_;
+  // As few passes as the widest digit allows, the bits spread evenly over
+  // them: wiki100M's 36-bit keys take 3 passes of 12, not 4 of 11.
+  const int passes = (bits + kMaxDigitBits - 1) / kMaxDigitBits;
+  const int digit_bits = (bits + passes - 1) / passes;
   const auto compact = [this](uint64_t key) {
     return (key >> 32) << id_bits_ | (key & 0xffffffffu);
   };
   const size_t added = size_ - sorted_;
   PairRecord* src = records_.data() + sorted_;
   PairRecord* dst = scratch_.data() + sorted_;
-  for (int shift = 0; shift < bits; shift += kDigitBits) {
-    std::array<size_t, (1 << kDigitBits)> counts{};
-    const uint64_t mask = (uint64_t{1} << kDigitBits) - 1;
+  for (int shift = 0; shift < bits; shift += digit_bits) {
+    std::array<size_t, (1 << kMaxDigitBits)> counts{};
+    const uint64_t mask = (uint64_t{1} << digit_bits) - 1;
     for (size_t i = 0; i < added; ++i) ++counts[(compact(src[i].key) >> shift) & mask];
     size_t sum = 0;
-    for (size_t& c : counts) sum += std::exchange(c, sum);
+    for (size_t b = 0; b <= mask; ++b) sum += std::exchange(counts[b], sum);
     for (size_t i = 0; i < added; ++i)
       dst[counts[(compact(src[i].key) >> shift) & mask]++] = src[i];
     std::swap(src, dst);

@@ -108,9 +108,6 @@ void WindowCounter::CountToken(std::string_view token, uint64_t hash) {
 }
 
 void WindowCounter::AddWindow(uint32_t id, const uint32_t* end, uint64_t n) {
-  // The dense cells are random reads of a region far larger than the caches:
-  // asking for all of them first lets their misses overlap.
-  for (uint64_t d = 1; d <= n; ++d) out_->Prefetch(end[-static_cast<ptrdiff_t>(d)], id);
   if (symmetric_) {
     for (uint64_t d = 1; d <= n; ++d)
       out_->AddBoth(end[-static_cast<ptrdiff_t>(d)], id, weight_[d]);

@@ -95,6 +95,7 @@ TEST_CASE("MergeBatch sums dense regions, buffers and runs like std::map, range 
     }
   }
   for (const auto& b : buffers) counts.sorted.push_back(b);
+  for (const auto& region : regions) region->ApplyDeferred();
 
   const std::vector<uint64_t> starts = SplitKeySpace(counts, max_ranges, /*min_records=*/1000);
   REQUIRE(!starts.empty());

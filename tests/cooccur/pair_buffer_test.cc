@@ -56,14 +56,17 @@ TEST_CASE("DenseRegion holds GloVe's region and drains it in order", "[cooccur]"
   // A symmetric region keeps each pair once: it covers larger products in
   // the same bytes.
   const bool symmetric = GENERATE(false, true);
-  INFO((symmetric ? "symmetric" : "one order"));
-  const uint64_t product = DenseRegion::MaxProductForBytes(vocab, 64 << 10, symmetric);
+  // One partition of deferred adds, or several.
+  const size_t bytes = GENERATE(size_t{64} << 10, size_t{1} << 20);
+  INFO((symmetric ? "symmetric" : "one order") << ", " << bytes << " bytes");
+  const uint64_t product = DenseRegion::MaxProductForBytes(vocab, bytes, symmetric);
   DenseRegion region(vocab, product, symmetric);
-  CHECK(region.memory_bytes() <= (64 << 10));
+  CHECK(region.memory_bytes() <= bytes);
+  CHECK(region.memory_bytes() > bytes * 9 / 10);
   CHECK(region.Contains(0, vocab - 1));
   CHECK(region.Contains(vocab - 1, 0));
   CHECK_FALSE(region.Contains(vocab - 1, vocab - 1));
-  if (symmetric) CHECK(product > DenseRegion::MaxProductForBytes(vocab, 64 << 10, false) * 3 / 2);
+  if (symmetric) CHECK(product > DenseRegion::MaxProductForBytes(vocab, bytes, false) * 3 / 2);
   std::map<uint64_t, uint64_t> expected;
   std::mt19937_64 rng(4);
   for (int i = 0; i < 100000; ++i) {
@@ -71,7 +74,8 @@ TEST_CASE("DenseRegion holds GloVe's region and drains it in order", "[cooccur]"
                    col = static_cast<uint32_t>(rng() % (i % 10 == 0 ? 20 : vocab));
     if (!region.Contains(row, col)) continue;
     CHECK((uint64_t{row} + 1) * (col + 1) <= product);
-    const uint64_t value = 1 + rng() % 5;
+    // Now and then a value too large to defer.
+    const uint64_t value = i % 997 == 0 ? (uint64_t{1} << 33) + i : 1 + rng() % 5;
     if (symmetric || i % 2 == 0) {
       region.AddBoth(row, col, value);
       expected[PairKey(col, row)] += value;
@@ -80,6 +84,7 @@ TEST_CASE("DenseRegion holds GloVe's region and drains it in order", "[cooccur]"
     }
     expected[PairKey(row, col)] += value;
   }
+  region.ApplyDeferred();
   // Drained whole, and in ranges that start and end inside rows.
   const std::vector<uint64_t> cuts{
       0,         PairKey(0, 7), PairKey(3, 0), PairKey(40, 2), PairKey(41, 499), PairKey(300, 1),
