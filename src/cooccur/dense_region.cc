@@ -159,21 +159,17 @@ class DenseDrainStream final : public PairStream {
         end_col_(PairRow(end) < region->KeyRows() ? PairCol(end) : 0) {
     StartRow();
   }
-  Status Next(PairRecord* record, bool* done) override {
+  Status Read(PairRecord* out, size_t max, size_t* n) override {
+    *n = 0;
     for (;;) {
       while (col_ < stop_) {
         const uint64_t col = col_++;
         const uint64_t value = region_->cells_[region_->Index(row_, static_cast<uint32_t>(col))];
-        if (value != 0) {
-          *record = PairRecord{PairKey(row_, static_cast<uint32_t>(col)), value};
-          *done = false;
-          return Status::OK();
-        }
+        if (value == 0) continue;
+        out[(*n)++] = PairRecord{PairKey(row_, static_cast<uint32_t>(col)), value};
+        if (*n == max) return Status::OK();
       }
-      if (row_ >= end_row_) {
-        *done = true;
-        return Status::OK();
-      }
+      if (row_ >= end_row_) return Status::OK();
       ++row_;
       col_ = 0;
       StartRow();

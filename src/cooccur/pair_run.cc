@@ -24,34 +24,35 @@ class PairRunReader final : public PairStream {
   PairRunReader(const PairRun& run, uint64_t begin, uint64_t end)
       : run_(run), begin_(begin), end_key_(end) {}
 
-  Status Next(PairRecord* record, bool* done) override {
+  Status Read(PairRecord* out, size_t max, size_t* n) override {
+    *n = 0;
     if (!opened_) SG_RETURN_IF_ERROR(OpenAtGroup());
-    for (;;) {
+    while (*n < max && records_read_ < run_.records) {
       SG_RETURN_IF_ERROR(file_.Ensure(kMaxRecordBytes));
-      if (file_.available() == 0 || records_read_ == run_.records) {
-        *done = true;
-        return Status::OK();
-      }
       const char* p = file_.data();
-      const char* limit = p + file_.available();
-      uint64_t delta = 0, value = 0;
-      if (!GetVarint64(&p, limit, &delta) || !GetVarint64(&p, limit, &value)) {
-        return Status::Corruption(fmt::format("{}: truncated pair run record", run_.path));
-      }
-      // A group's first record holds its key whole.
-      key_ = records_read_ % kPairRunGroupRecords == 0 ? delta : key_ + delta;
-      ++records_read_;
+      const char* const limit = p + file_.available();
+      if (p == limit) break;
+      // After Ensure the first record is whole (or the file is cut); the
+      // ones after it need no Ensure while a longest record still fits.
+      do {
+        uint64_t delta = 0, value = 0;
+        if (!GetVarint64(&p, limit, &delta) || !GetVarint64(&p, limit, &value)) {
+          return Status::Corruption(fmt::format("{}: truncated pair run record", run_.path));
+        }
+        // A group's first record holds its key whole.
+        key_ = records_read_ % kPairRunGroupRecords == 0 ? delta : key_ + delta;
+        ++records_read_;
+        if (key_ < begin_) continue;
+        if (key_ >= end_key_) {
+          records_read_ = run_.records;  // the rest is past the range
+          break;
+        }
+        out[(*n)++] = PairRecord{key_, value};
+      } while (*n < max && records_read_ < run_.records &&
+               static_cast<size_t>(limit - p) >= kMaxRecordBytes);
       file_.Consume(static_cast<size_t>(p - file_.data()));
-      if (key_ < begin_) continue;
-      if (key_ >= end_key_) {
-        records_read_ = run_.records;  // the rest is past the range
-        *done = true;
-        return Status::OK();
-      }
-      *record = PairRecord{key_, value};
-      *done = false;
-      return Status::OK();
     }
+    return Status::OK();
   }
 
  private:
@@ -79,9 +80,10 @@ class PairRunReader final : public PairStream {
 class PairSpanStream final : public PairStream {
  public:
   explicit PairSpanStream(std::span<const PairRecord> records) : records_(records) {}
-  Status Next(PairRecord* record, bool* done) override {
-    *done = next_ == records_.size();
-    if (!*done) *record = records_[next_++];
+  Status Read(PairRecord* out, size_t max, size_t* n) override {
+    *n = std::min(max, records_.size() - next_);
+    std::copy_n(records_.data() + next_, *n, out);
+    next_ += *n;
     return Status::OK();
   }
 
@@ -175,13 +177,29 @@ std::unique_ptr<PairStream> NewPairSpanStream(std::span<const PairRecord> record
 
 Status MergePairStreams(std::vector<std::unique_ptr<PairStream>> streams,
                         const std::function<Status(const PairRecord&)>& emit) {
+  // Each stream is read a batch at a time into a buffer of its own (4 KiB:
+  // all of them stay in the cache).
+  constexpr size_t kBatch = 256;
+  struct Source {
+    PairRecord batch[kBatch];
+    size_t next = 0, size = 0;
+  };
+  std::vector<Source> sources(streams.size());
+  const auto next = [&](size_t i, PairRecord* r, bool* done) {
+    Source& s = sources[i];
+    if (s.next == s.size) {
+      s.next = 0;
+      SG_RETURN_IF_ERROR(streams[i]->Read(s.batch, kBatch, &s.size));
+    }
+    *done = s.size == 0;
+    if (!*done) *r = s.batch[s.next++];
+    return Status::OK();
+  };
   PairRecord current{0, 0};
   bool have = false;
   Status emitted;
   SG_RETURN_IF_ERROR(MergeSorted<PairRecord>(
-      streams.size(),
-      [&](size_t i, PairRecord* r, bool* done) { return streams[i]->Next(r, done); },
-      [](const PairRecord& a, const PairRecord& b) { return a.key < b.key; },
+      streams.size(), next, [](const PairRecord& a, const PairRecord& b) { return a.key < b.key; },
       [&](const PairRecord& r) {
         if (have && r.key == current.key) {
           current.value += r.value;

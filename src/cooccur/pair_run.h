@@ -58,12 +58,15 @@ class PairRunWriter {
 // REQUIRES: `records` sorted by key, keys distinct.
 Status WritePairRun(const std::string& path, std::span<const PairRecord> records, PairRun* run);
 
-// A source of records in strictly ascending key order.
+// A source of records in strictly ascending key order, read many at a time
+// (a merge reads about a hundred million: a call and a Status per record
+// would cost more than the merge's own comparisons).
 class PairStream {
  public:
   virtual ~PairStream() = default;
-  // Sets *done at the end.
-  virtual Status Next(PairRecord* record, bool* done) = 0;
+  // Reads the next records into out[0, *n), at most `max` (> 0) of them;
+  // *n == 0 only at the end.
+  virtual Status Read(PairRecord* out, size_t max, size_t* n) = 0;
 };
 
 // The run's records with keys in [begin, end). REQUIRES: `run` outlives it.

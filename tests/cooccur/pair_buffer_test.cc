@@ -2,6 +2,7 @@
 
 #include <map>
 #include <random>
+#include <span>
 
 #include <catch2/catch.hpp>
 
@@ -95,24 +96,27 @@ TEST_CASE("DenseRegion holds GloVe's region and drains it in order", "[cooccur]"
     for (size_t i = 0; i + 1 < cuts.size(); ++i) {
       auto stream = whole ? region.NewDrainStream() : region.NewDrainStream(cuts[i], cuts[i + 1]);
       for (;;) {
-        PairRecord r;
-        bool done = false;
-        REQUIRE(stream->Next(&r, &done).ok());
-        if (done) break;
-        CHECK((got.empty() || r.key > previous));
-        if (!whole) CHECK((r.key >= cuts[i] && r.key < cuts[i + 1]));
-        previous = r.key;
-        got[r.key] = r.value;
+        // Reads of 1 to 5 records, so reads end anywhere in a row.
+        PairRecord batch[5];
+        size_t n = 0;
+        REQUIRE(stream->Read(batch, 1 + got.size() % 5, &n).ok());
+        if (n == 0) break;
+        for (const PairRecord& r : std::span(batch, n)) {
+          CHECK((got.empty() || r.key > previous));
+          if (!whole) CHECK((r.key >= cuts[i] && r.key < cuts[i + 1]));
+          previous = r.key;
+          got[r.key] = r.value;
+        }
       }
       if (whole) break;
     }
     CHECK(got == expected);
   }
   region.Zero(0, region.cells());
-  bool done = false;
   PairRecord r;
-  REQUIRE(region.NewDrainStream()->Next(&r, &done).ok());
-  CHECK(done);
+  size_t n = 1;
+  REQUIRE(region.NewDrainStream()->Read(&r, 1, &n).ok());
+  CHECK(n == 0);
 }
 
 TEST_CASE("A pair buffer spills a run only when combining frees too little", "[cooccur]") {
