@@ -4,7 +4,6 @@
 #include <cmath>
 
 #include "cooccur/fixed_point.h"
-#include "util/hash.h"
 
 namespace streamglove {
 
@@ -61,27 +60,13 @@ void WindowCounter::EndChunk() {
 
 void WindowCounter::OnToken(std::string_view token) {
   ++edges_->tokens;
-  // Lookups miss the caches for all but the most frequent words: hashing
-  // each token kLookahead tokens before its lookup lets those misses overlap
-  // (a whole ingest of wiki100M: about 3-6% less time, medians of noisy
-  // runs: docs/benchmarks.md).
-  if (pending_count_ == kLookahead) CountOldest();
-  PendingToken& next = pending_[(pending_first_ + pending_count_) % kLookahead];
-  next.word.assign(token);
-  next.hash = HashBytes(token);
-  vocab_->Prefetch(next.hash);
-  ++pending_count_;
-}
-
-void WindowCounter::CountOldest() {
-  const PendingToken& oldest = pending_[pending_first_];
-  CountToken(oldest.word, oldest.hash);
-  pending_first_ = (pending_first_ + 1) % kLookahead;
-  --pending_count_;
+  lookahead_.Push(
+      token, [this](uint64_t hash) { vocab_->Prefetch(hash); },
+      [this](std::string_view word, uint64_t hash) { CountToken(word, hash); });
 }
 
 void WindowCounter::Drain() {
-  while (pending_count_ > 0) CountOldest();
+  lookahead_.Drain([this](std::string_view word, uint64_t hash) { CountToken(word, hash); });
 }
 
 void WindowCounter::CountToken(std::string_view token, uint64_t hash) {

@@ -32,6 +32,7 @@
 #include "cooccur/pair_accumulator.h"
 #include "cooccur/subsampled_window.h"
 #include "streamglove/tokenizer.h"
+#include "util/token_lookahead.h"
 #include "vocab/vocab_index.h"
 
 namespace streamglove {
@@ -68,7 +69,7 @@ class WindowCounter final : public TokenSink {
 
   // Starts a chunk. REQUIRES: the previous chunk, if any, was ended.
   void BeginChunk(ChunkEdges* edges);
-  // Counts the tokens still pending (up to kLookahead trail behind OnToken)
+  // Counts the tokens still held back (TokenLookahead)
   // and completes the chunk's tail: the chunk's edges, word counts and pairs
   // are complete only now.
   void EndChunk();
@@ -77,16 +78,7 @@ class WindowCounter final : public TokenSink {
   void OnDocumentEnd() override;
 
  private:
-  // Tokens wait this many tokens between their hash and their lookup, so
-  // that the slot they start at has arrived from memory by then.
-  static constexpr size_t kLookahead = 8;
-  struct PendingToken {
-    std::string word;  // the tokenizer's view may not outlive OnToken
-    uint64_t hash = 0;
-  };
-  // Looks up and counts the oldest pending token, and forgets it.
-  void CountOldest();
-  // Counts every pending token, oldest first.
+  // Counts every token held back, oldest first.
   void Drain();
   void CountToken(std::string_view token, uint64_t hash);
   // Adds the pairs of `id` and the n ids before it, end[-1] .. end[-n].
@@ -104,10 +96,7 @@ class WindowCounter final : public TokenSink {
   ChunkEdges* edges_ = nullptr;
   // The last `reach_` ids of the current segment, twice (see CountToken).
   std::vector<uint32_t> ring_;
-  // A FIFO: pending_count_ tokens from pending_first_, wrapping.
-  PendingToken pending_[kLookahead];
-  size_t pending_first_ = 0;
-  size_t pending_count_ = 0;
+  TokenLookahead lookahead_;
   uint64_t position_ = 0;  // in-vocabulary ids seen in the current segment
 };
 

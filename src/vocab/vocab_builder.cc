@@ -20,6 +20,7 @@
 #include "util/mutex.h"
 #include "util/progress.h"
 #include "util/threads.h"
+#include "util/token_lookahead.h"
 #include "vocab/word_count_table.h"
 #include "vocab/word_counts.h"
 #include "vocab/word_run.h"
@@ -130,13 +131,14 @@ class VocabWorker final : public TokenSink {
 
   Status Count(const Chunk& chunk) {
     SG_RETURN_IF_ERROR(tokenizer_.Tokenize(chunk, this));
+    lookahead_.Drain([this](std::string_view word, uint64_t hash) { CountWord(word, hash); });
     return error_;
   }
 
   void OnToken(std::string_view token) override {
-    if (table_.Add(token, 1)) return;
-    if (error_.ok()) error_ = runs_->Spill(&table_, WordCountTable::Order::kByWord);
-    table_.Add(token, 1);  // an emptied table always has room for one word
+    lookahead_.Push(
+        token, [this](uint64_t hash) { table_.Prefetch(hash); },
+        [this](std::string_view word, uint64_t hash) { CountWord(word, hash); });
   }
   void OnDocumentEnd() override {}
 
@@ -144,6 +146,13 @@ class VocabWorker final : public TokenSink {
   const ChunkTokenizer& tokenizer() const { return tokenizer_; }
 
  private:
+  void CountWord(std::string_view word, uint64_t hash) {
+    if (table_.Add(word, hash, 1)) return;
+    if (error_.ok()) error_ = runs_->Spill(&table_, WordCountTable::Order::kByWord);
+    table_.Add(word, hash, 1);  // an emptied table always has room for one word
+  }
+
+  TokenLookahead lookahead_;
   WordCountTable table_;
   ChunkTokenizer tokenizer_;
   RunSet* runs_;

@@ -54,8 +54,7 @@ const char* WordCountTable::StoreWord(std::string_view word) {
   return p;
 }
 
-bool WordCountTable::Add(std::string_view word, uint64_t count) {
-  const uint64_t hash = HashBytes(word);
+bool WordCountTable::Add(std::string_view word, uint64_t hash, uint64_t count) {
   size_t mask = slots_.size() - 1;
   size_t i = hash & mask;
   while (slots_[i].word != nullptr) {

@@ -15,6 +15,8 @@
 #include <string_view>
 #include <vector>
 
+#include "util/hash.h"
+
 namespace streamglove {
 
 class WordCountTable {
@@ -28,7 +30,11 @@ class WordCountTable {
   // word is new and storing it (or growing the slot array, which briefly
   // holds old and new arrays) would exceed the budget.
   // REQUIRES: !word.empty().
-  bool Add(std::string_view word, uint64_t count);
+  bool Add(std::string_view word, uint64_t count) { return Add(word, HashBytes(word), count); }
+  // The same, given HashBytes(word).
+  bool Add(std::string_view word, uint64_t hash, uint64_t count);
+  // Starts loading the slot where a lookup of `hash` starts.
+  void Prefetch(uint64_t hash) const { __builtin_prefetch(&slots_[hash & (slots_.size() - 1)]); }
 
   // The value stored for `word`, or nullptr. Safe to call from many threads
   // at once while no thread modifies the table.
