@@ -67,7 +67,8 @@ Status PlanIngestMemory(const IngestOptions& options, const CorpusOptions& corpu
   }
   const size_t rest = m - fixed;
   // Each worker's dense region takes half its share, up to a cap: larger
-  // regions catch more pairs but miss the caches on nearly every add.
+  // regions catch more pairs, but their pages cost the kernel's zeroing and
+  // a commit scans all their cells (config::kMaxDenseRegionBytes).
   plan->dense_bytes = std::min(rest / 2 / threads, config::kMaxDenseRegionBytes);
   if (options.max_dense_bytes != 0)
     plan->dense_bytes = std::min(plan->dense_bytes, options.max_dense_bytes);

@@ -39,6 +39,7 @@ uint64_t ListLength(uint64_t cells, uint64_t partition_cells) {
   return std::max<uint64_t>(1, std::min(cells, partition_cells) / 4);
 }
 
+// The partitions of `cells` cells (the last one may be partial).
 uint64_t Partitions(uint64_t cells, uint64_t partition_cells) {
   return (cells + partition_cells - 1) / partition_cells;
 }
@@ -60,7 +61,10 @@ uint64_t DenseRegion::MaxProductForBytes(uint32_t vocab_size, size_t bytes, bool
   uint64_t lo = 0, hi = uint64_t{vocab_size} * vocab_size;
   while (lo < hi) {  // the largest product whose cells fit
     const uint64_t mid = lo + (hi - lo + 1) / 2;
-    if (RegionBytes(CellsFor(vocab_size, mid, symmetric), kPartitionCells) <= budget) {
+    const uint64_t cells = CellsFor(vocab_size, mid, symmetric);
+    // A cell takes more than 8 bytes: the first test keeps RegionBytes
+    // from overflowing.
+    if (cells <= budget / 8 && RegionBytes(cells, kPartitionCells) <= budget) {
       lo = mid;
     } else {
       hi = mid - 1;

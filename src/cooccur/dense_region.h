@@ -41,7 +41,8 @@ namespace streamglove {
 
 class DenseRegion {
  public:
-  // The largest max_product whose cells fit in `bytes`.
+  // The largest max_product whose region (its cells, deferred adds' lists
+  // and row table: memory_bytes()) fits in `bytes`.
   static uint64_t MaxProductForBytes(uint32_t vocab_size, size_t bytes, bool symmetric);
 
   DenseRegion(uint32_t vocab_size, uint64_t max_product, bool symmetric);
@@ -61,8 +62,9 @@ class DenseRegion {
       Defer(Index(b, a), value);
     }
   }
-  // Applies the deferred adds. Every function below reads or changes the
-  // cells and REQUIRES that none is deferred: this after the last add.
+  // Applies the deferred adds. NewDrainStream, Absorb (on both regions),
+  // Zero and AppendKeySamples read or change the cells and REQUIRE that no
+  // add is deferred: this after the last add.
   void ApplyDeferred();
 
   // A stream of the non-zero cells with keys in [begin, end), in (row, col)
@@ -102,18 +104,18 @@ class DenseRegion {
     return row_base_[row] + col;
   }
 
-  // A deferred add: the cell's index in its partition, then the value.
-  // Values of 2^32 or more (none in a window of 20 or less) are added at
-  // once.
+  // A deferred add is one word: (the cell's index in its partition) << 32 |
+  // value. Values of 2^32 or more (none in a window of 20 or less: its
+  // largest weight is lcm(1..20) units) are added at once.
   void Defer(uint64_t cell, uint64_t value) {
     if (value > UINT32_MAX) {
       cells_[cell] += value;
       return;
     }
     const uint64_t partition = cell >> kPartitionBits;
-    uint32_t& deferred = deferred_count_[partition];
-    deferred_[partition * list_length_ + deferred] = (cell & (kPartitionCells - 1)) << 32 | value;
-    if (++deferred == list_length_) ApplyPartition(partition);
+    uint32_t& count = deferred_count_[partition];
+    deferred_[partition * list_length_ + count] = (cell & (kPartitionCells - 1)) << 32 | value;
+    if (++count == list_length_) ApplyPartition(partition);
   }
   void ApplyPartition(uint64_t partition);
 

@@ -77,6 +77,7 @@ class PairAccumulator {
     buffer_.SortAndCombine();
     tail_.SortAndCombine();
   }
+  // REQUIRES: FinishBatch() since the last Add().
   DenseRegion* dense() { return &dense_; }
   // REQUIRES: FinishBatch() since the last Add(); valid until Clear().
   std::span<const PairRecord> sorted_records() const { return buffer_.records(); }

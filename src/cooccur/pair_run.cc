@@ -31,7 +31,13 @@ class PairRunReader final : public PairStream {
       SG_RETURN_IF_ERROR(file_.Ensure(kMaxRecordBytes));
       const char* p = file_.data();
       const char* const limit = p + file_.available();
-      if (p == limit) break;
+      if (p == limit) {
+        // A run of known length cut at a record's end would otherwise read
+        // as a shorter run. (A received stream's length is its file's.)
+        if (run_.records == UINT64_MAX) break;
+        return Status::Corruption(fmt::format("{}: the run ends after {} of its {} records",
+                                              run_.path, records_read_, run_.records));
+      }
       // After Ensure the first record is whole (or the file is cut); the
       // ones after it need no Ensure while a longest record still fits.
       do {

@@ -1,7 +1,8 @@
 // RecordFileReader: a file of variable-length records read through one
 // buffer, for the spill runs of the vocabulary pass and of ingest. A reader
-// asks for the longest record's bytes before decoding one (Ensure), decodes
-// from data(), and consumes what it decoded.
+// asks for the longest record's bytes (Ensure), decodes from data() (one
+// record, or as many as surely lie whole in what is available), and
+// consumes what it decoded.
 //
 // Thread-safety: used by one thread at a time.
 #ifndef STREAMGLOVE_UTIL_RECORD_FILE_READER_H_

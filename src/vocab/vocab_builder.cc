@@ -130,8 +130,9 @@ class VocabWorker final : public TokenSink {
       : table_(table_bytes), tokenizer_(corpus, inputs), runs_(runs) {}
 
   Status Count(const Chunk& chunk) {
-    SG_RETURN_IF_ERROR(tokenizer_.Tokenize(chunk, this));
+    const Status tokenized = tokenizer_.Tokenize(chunk, this);
     lookahead_.Drain([this](std::string_view word, uint64_t hash) { CountWord(word, hash); });
+    SG_RETURN_IF_ERROR(tokenized);
     return error_;
   }
 

@@ -113,3 +113,30 @@ TEST_CASE("A run read in key ranges gives exactly the records of each range", "[
     }
   }
 }
+
+TEST_CASE("A run cut short at a record's end is an error, not a shorter run", "[cooccur]") {
+  TestDir dir("sg-runs-cut-");
+  std::vector<PairRecord> records;
+  for (uint64_t i = 0; i < 3 * kPairRunGroupRecords; ++i) records.push_back({PairKey(7, i), i + 1});
+  PairRun run;
+  REQUIRE(WritePairRun(dir.path() + "/run", records, &run).ok());
+  REQUIRE(run.groups.size() == 3);
+  // A group's first record starts where its offset says: a record's end.
+  std::filesystem::resize_file(run.path, run.groups[2].offset);
+  const auto read = [&](uint64_t begin, uint64_t end, size_t* records_read) {
+    std::unique_ptr<PairStream> stream = NewPairRunReader(run, begin, end);
+    PairRecord batch[1000];
+    size_t n = 0;
+    *records_read = 0;
+    Status s;
+    while ((s = stream->Read(batch, 1000, &n)).ok() && n > 0) *records_read += n;
+    return s;
+  };
+  size_t got = 0;
+  const Status whole = read(0, UINT64_MAX, &got);
+  CHECK(whole.code() == Status::Code::kCorruption);
+  CHECK_THAT(whole.message(), Catch::Contains("ends after 8192 of its 12288 records"));
+  // A range that ends before the cut reads whole.
+  REQUIRE(read(0, PairKey(7, 100), &got).ok());
+  CHECK(got == 100);
+}
