@@ -9,7 +9,8 @@ namespace streamglove {
 
 namespace {
 // At most 4096 buckets a pass: their counts (32 KiB) stay in L1 or L2, and
-// wiki100M's 36-bit keys take 3 passes instead of 4 (counting 4% faster).
+// wiki100M's 36-bit keys take 3 passes instead of 4 (its counting at
+// --threads 1: 8.48 s against 8.98 s with 11-bit digits, medians of 3).
 constexpr int kMaxDigitBits = 12;
 }  // namespace
 

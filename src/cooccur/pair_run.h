@@ -58,9 +58,10 @@ class PairRunWriter {
 // REQUIRES: `records` sorted by key, keys distinct.
 Status WritePairRun(const std::string& path, std::span<const PairRecord> records, PairRun* run);
 
-// A source of records in strictly ascending key order, read many at a time
-// (a merge reads about a hundred million: a call and a Status per record
-// would cost more than the merge's own comparisons).
+// A source of records in strictly ascending key order, read many at a time:
+// a commit merges about a hundred million records, and with a virtual call
+// and a Status per record its store stage took 4.1-4.9 s of a --threads 1
+// ingest of wiki100M, against 3.7-3.9 s read 256 at a time.
 class PairStream {
  public:
   virtual ~PairStream() = default;

@@ -68,9 +68,9 @@ class WindowCounter final : public TokenSink {
 
   // Starts a chunk. REQUIRES: the previous chunk, if any, was ended.
   void BeginChunk(ChunkEdges* edges);
-  // Counts the tokens still held back (TokenLookahead)
-  // and completes the chunk's tail: the chunk's edges, word counts and pairs
-  // are complete only now.
+  // Counts the tokens still held back (TokenLookahead) and completes the
+  // chunk's tail: the chunk's edges, word counts and pairs are complete only
+  // now.
   void EndChunk();
 
   void OnToken(std::string_view token) override;

@@ -3,8 +3,9 @@
 // meanwhile. A vocabulary's table is larger than the caches, and looked up
 // one token at a time nearly every lookup of a word outside the most
 // frequent missed them; hashing kLookahead tokens ahead lets those misses
-// overlap (wiki100M: a whole ingest's counting about 3-6% less time; the
-// vocabulary pass's 1.46-1.50 s against 1.59-1.70 s at one thread).
+// overlap (wiki100M: a whole ingest about 3-6% less time, medians of noisy
+// runs, when counting took it up; then the vocabulary pass 1.46-1.50 s
+// against 1.59-1.70 s at one thread).
 //
 // Thread-safety: not thread-safe; each tokenizing worker owns one.
 #ifndef STREAMGLOVE_UTIL_TOKEN_LOOKAHEAD_H_
