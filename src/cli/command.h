@@ -6,7 +6,10 @@
 #ifndef STREAMGLOVE_CLI_COMMAND_H_
 #define STREAMGLOVE_CLI_COMMAND_H_
 
+#include <cctype>
 #include <cstdio>
+#include <string>
+#include <string_view>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -37,13 +40,31 @@ class Command {
   bool error_printed_ = false;
 };
 
+// `message` on one line: RocksDB's messages may end in a newline or join
+// several errors with one (a missing .sst file), and a failure is one line.
+inline std::string OneLine(std::string_view message) {
+  while (!message.empty() && std::isspace(static_cast<unsigned char>(message.back()))) {
+    message.remove_suffix(1);
+  }
+  std::string line;
+  line.reserve(message.size());
+  for (char c : message) {
+    if (c == '\n') {
+      line += "; ";
+    } else if (c != '\r') {
+      line += c;
+    }
+  }
+  return line;
+}
+
 // The one line a failed Run() prints on stderr ("streamglove: error: ...";
 // an interruption: "streamglove: ...").
 inline void PrintErrorLine(const Status& s) {
   if (s.code() == Status::Code::kInterrupted) {
-    fmt::print(stderr, "streamglove: {}\n", s.message());
+    fmt::print(stderr, "streamglove: {}\n", OneLine(s.message()));
   } else {
-    fmt::print(stderr, "streamglove: error: {}\n", s.message());
+    fmt::print(stderr, "streamglove: error: {}\n", OneLine(s.message()));
   }
   std::fflush(stderr);
 }

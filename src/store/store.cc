@@ -29,8 +29,13 @@ StoreImpl::~StoreImpl() {
   // process open the store.
 }
 
+std::string StoreImpl::RocksMessage(const rocksdb::Status& s) {
+  const std::string msg = s.ToString();
+  return msg.substr(0, msg.find_last_not_of("\n ") + 1);  // npos + 1 == 0
+}
+
 Status StoreImpl::FromRocks(const rocksdb::Status& s, std::string_view what) const {
-  std::string msg = fmt::format("{}: {}: {}", dir_, what, s.ToString());
+  std::string msg = fmt::format("{}: {}: {}", dir_, what, RocksMessage(s));
   if (s.IsNotFound()) return Status::NotFound(std::move(msg));
   if (s.IsCorruption()) return Status::Corruption(std::move(msg));
   if (s.IsInvalidArgument() || s.IsNotSupported()) return Status::InvalidArgument(std::move(msg));

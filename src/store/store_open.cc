@@ -294,7 +294,7 @@ Status StoreImpl::CheckBeforeWriting(size_t memory_bytes) {
   return Status::Corruption(fmt::format(
       "{}: the store is damaged ({}); nothing was written to it: `streamglove verify --store {}` "
       "lists the problems; restore the store from a copy, or build it again",
-      dir_, s.ToString(), dir_));
+      dir_, RocksMessage(s), dir_));
 }
 
 Status StoreImpl::UpgradeFormat() {
