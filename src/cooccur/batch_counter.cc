@@ -25,8 +25,8 @@ namespace {
 struct IngestMemoryPlan {
   size_t chunk_bytes;
   size_t chunks_in_flight;
-  size_t dense_bytes;
-  uint64_t dense_max_product;  // of each worker's region, from dense_bytes
+  size_t dense_bytes;          // the workers' shared region, their lists included
+  uint64_t dense_max_product;  // of that region, from dense_bytes
   size_t buffer_records;       // per counting worker: its head's buffer...
   size_t tail_records;         // ...and its tail's (0: no tail)
   size_t stitch_records;
@@ -66,13 +66,13 @@ Status PlanIngestMemory(const IngestOptions& options, const CorpusOptions& corpu
         FormatBytes(m), FormatBytes(vocab_bytes), least));
   }
   const size_t rest = m - fixed;
-  // Each worker's dense region takes half its share, up to a cap: larger
+  // The workers' shared dense region takes half, up to a cap: larger
   // regions catch more pairs, but their pages cost the kernel's zeroing and
   // a commit scans all their cells (config::kMaxDenseRegionBytes).
-  plan->dense_bytes = std::min(rest / 2 / threads, config::kMaxDenseRegionBytes);
+  plan->dense_bytes = std::min(rest / 2, config::kMaxDenseRegionBytes);
   if (options.max_dense_bytes != 0)
     plan->dense_bytes = std::min(plan->dense_bytes, options.max_dense_bytes);
-  const size_t buffers = rest - plan->dense_bytes * threads;
+  const size_t buffers = rest - plan->dense_bytes;
   plan->stitch_records = std::max<size_t>(4096, buffers / 16 / PairBuffer::kBytesPerRecord);
   size_t worker_buffers = std::min((buffers - buffers / 16) / threads, config::kMaxPairBufferBytes);
   if (options.max_buffer_bytes != 0)
@@ -120,11 +120,11 @@ struct BatchCounter::ChunkWork {
 
 struct BatchCounter::Worker {
   Worker(const CorpusOptions& corpus, const std::vector<InputFile>* inputs, const VocabIndex* vocab,
-         uint32_t head_words, const WindowConfig& window, const IngestMemoryPlan& plan,
-         BatchRuns* runs)
+         uint32_t head_words, DenseRegion* dense, const WindowConfig& window,
+         const IngestMemoryPlan& plan, BatchRuns* runs)
       : tokenizer(corpus, inputs),
-        pairs(PairAccumulator::Layout{vocab->size(), head_words, plan.dense_max_product,
-                                      plan.buffer_records, plan.tail_records, window.symmetric},
+        pairs(PairAccumulator::Layout{vocab->size(), head_words, dense, plan.buffer_records,
+                                      plan.tail_records, window.symmetric},
               runs),
         word_counts(vocab->size(), 0),
         counter(vocab, window, &pairs, word_counts.data()) {}
@@ -174,7 +174,7 @@ Status BatchCounter::Create(const std::vector<InputFile>& inputs,
                        CountingVocabBytes(vocab->size(), vocab->out_of_line_bytes(), threads),
                        head_words < vocab->size(), &plan));
   plan.dense_max_product =
-      DenseRegion::MaxProductForBytes(head_words, plan.dense_bytes, window.symmetric);
+      DenseRegion::MaxProductForBytes(head_words, plan.dense_bytes, window.symmetric, threads);
   std::unique_ptr<BatchCounter> c(new BatchCounter(inputs, std::move(fingerprints), complete_vocab,
                                                    window, options.progress, threads, runs_dir));
   c->chunks_in_flight_ = plan.chunks_in_flight;
@@ -183,24 +183,26 @@ Status BatchCounter::Create(const std::vector<InputFile>& inputs,
   corpus.chunk_bytes = plan.chunk_bytes;
   c->reader_ = std::make_unique<ChunkReader>(inputs, corpus);
   try {
+    c->dense_ = std::make_unique<DenseRegion>(head_words, plan.dense_max_product, window.symmetric,
+                                              threads);
     for (int i = 0; i < threads; ++i) {
       c->workers_.push_back(std::make_unique<Worker>(corpus, &c->reader_->inputs(), vocab,
-                                                     head_words, c->window_, plan, &c->runs_));
+                                                     head_words, c->dense_.get(), c->window_, plan,
+                                                     &c->runs_));
     }
     // Stitching adds at most reach^2 pairs a chunk: a buffer alone serves it.
     c->stitch_pairs_ = std::make_unique<PairAccumulator>(
-        PairAccumulator::Layout{vocab->size(), vocab->size(), /*max_product=*/0,
+        PairAccumulator::Layout{vocab->size(), vocab->size(), /*dense=*/nullptr,
                                 plan.stitch_records, /*tail_records=*/0, window.symmetric},
         &c->runs_);
   } catch (const std::bad_alloc&) {
     const size_t buffer_bytes =
         (plan.buffer_records + plan.tail_records) * PairBuffer::kBytesPerRecord;
     return Status::IOError(fmt::format(
-        "out of memory: the counting buffers of --threads {} ({} each: a dense region of {} and "
-        "pair buffers of {}) "
+        "out of memory: the counting buffers of --threads {} (a dense region of {} and pair "
+        "buffers of {} each) "
         "did not fit in what the machine (or ulimit -v) gave; lower --memory or --threads",
-        threads, FormatBytes(plan.dense_bytes + buffer_bytes), FormatBytes(plan.dense_bytes),
-        FormatBytes(buffer_bytes)));
+        threads, FormatBytes(plan.dense_bytes), FormatBytes(buffer_bytes)));
   }
   c->stitcher_ = std::make_unique<ChunkStitcher>(c->window_, c->stitch_pairs_.get());
   for (size_t i = 0; i < plan.chunks_in_flight; ++i)
@@ -328,8 +330,8 @@ Status BatchCounter::FinishBatch(BatchCounts* counts, size_t max_runs) {
     tbb::parallel_for(size_t{0}, workers_.size() + 1, [&](size_t i) {
       (i < workers_.size() ? workers_[i]->pairs : *stitch_pairs_).FinishBatch();
     });
+    if (dense_->cells() > 0) counts->dense = dense_.get();
     for (const auto& w : workers_) {
-      if (w->pairs.dense()->cells() > 0) counts->dense.push_back(w->pairs.dense());
       counts->sorted.push_back(w->pairs.sorted_records());
       counts->sorted.push_back(w->pairs.sorted_tail_records());
     }
@@ -341,8 +343,7 @@ Status BatchCounter::FinishBatch(BatchCounts* counts, size_t max_runs) {
 }
 
 std::vector<uint64_t> BatchCounter::SplitRanges(const BatchCounts& counts) const {
-  return SplitKeySpace(counts, threads_ * config::kCommitRangesPerThread,
-                       config::kMinCommitRangeRecords);
+  return SplitKeySpace(counts, config::CommitRanges(threads_), config::kMinCommitRangeRecords);
 }
 
 Status BatchCounter::Merge(BatchCounts* counts, const std::vector<uint64_t>& starts,

@@ -3,7 +3,7 @@
 // Inputs are read in order through a bounded oneTBB pipeline (serial read ->
 // parallel tokenize and count into per-worker accumulators -> serial
 // in-order stitch of the windows that cross chunk edges). A batch ends after
-// about `max_bytes` of text; its counts (dense regions, sorted buffers,
+// about `max_bytes` of text; its counts (the workers' shared dense region, sorted buffers,
 // spilled runs) are then merged in key order into a Store::Batch, whose
 // ranges the caller chooses: the single-process ingest commits them to its
 // store, a rank of a distributed ingest sends each range to its owner.
@@ -26,6 +26,7 @@
 #include <tbb/task_arena.h>
 
 #include "cooccur/batch_merge.h"
+#include "cooccur/dense_region.h"
 #include "cooccur/pair_accumulator.h"
 #include "cooccur/pair_run.h"
 #include "cooccur/window_counter.h"
@@ -142,6 +143,7 @@ class BatchCounter {
   size_t merge_fan_in_ = 0;
   BatchRuns runs_;
   std::unique_ptr<ChunkReader> reader_;
+  std::unique_ptr<DenseRegion> dense_;  // the workers' shared region
   std::vector<std::unique_ptr<Worker>> workers_;
   std::unique_ptr<PairAccumulator> stitch_pairs_;
   std::unique_ptr<ChunkStitcher> stitcher_;

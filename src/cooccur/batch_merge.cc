@@ -13,7 +13,7 @@ namespace {
 
 // Records (or dense cells) one key sample stands for.
 constexpr uint64_t kSampleRecords = kPairRunGroupRecords;
-// Dense cells one thread sums or zeroes at a time (8 MiB).
+// Dense cells one thread zeroes at a time (8 MiB).
 constexpr uint64_t kCellsPerTask = uint64_t{1} << 20;
 
 // The first column of the block that holds `key` in the wide layout, whose
@@ -29,7 +29,7 @@ uint64_t BlockStart(uint64_t key) {
 std::vector<uint64_t> SplitKeySpace(const BatchCounts& counts, size_t max_ranges,
                                     uint64_t min_records) {
   std::vector<std::pair<uint64_t, uint64_t>> samples;  // (key, records from it to the next sample)
-  if (!counts.dense.empty()) counts.dense.front()->AppendKeySamples(kSampleRecords, &samples);
+  if (counts.dense != nullptr) counts.dense->AppendKeySamples(kSampleRecords, &samples);
   for (std::span<const PairRecord> records : counts.sorted) {
     for (size_t i = 0; i < records.size(); i += kSampleRecords) {
       samples.emplace_back(records[i].key, std::min<uint64_t>(kSampleRecords, records.size() - i));
@@ -66,25 +66,9 @@ Status MergeBatch(BatchCounts* counts, const std::vector<uint64_t>& starts, Stor
     return Status::InvalidArgument(
         fmt::format("a batch of {} ranges for {} key ranges", batch->ranges(), starts.size()));
   }
-  for (const DenseRegion* d : counts->dense) {
-    if (d->cells() != counts->dense.front()->cells() ||
-        d->max_product() != counts->dense.front()->max_product() ||
-        d->symmetric() != counts->dense.front()->symmetric()) {
-      return Status::InvalidArgument("dense regions of different layouts in one batch");
-    }
-  }
-  // The workers' regions are summed into the first before any range reads
-  // it: a symmetric region's cell is read by the ranges of both its keys.
-  // The sum is zeroed once every range has read it.
-  DenseRegion* sum = counts->dense.empty() ? nullptr : counts->dense.front();
-  const auto for_cells = [&](const auto& body) {
-    if (sum == nullptr) return;
-    tbb::parallel_for(tbb::blocked_range<uint64_t>(0, sum->cells(), kCellsPerTask), body);
-  };
-  for_cells([&](const tbb::blocked_range<uint64_t>& cells) {
-    for (size_t d = 1; d < counts->dense.size(); ++d)
-      sum->Absorb(counts->dense[d], cells.begin(), cells.end());
-  });
+  // A symmetric region's cell is read by the ranges of both its keys: the
+  // region is zeroed once every range has read it.
+  DenseRegion* dense = counts->dense;
   std::vector<Status> status(starts.size());
   tbb::parallel_for(
       tbb::blocked_range<size_t>(0, starts.size(), 1),
@@ -93,7 +77,7 @@ Status MergeBatch(BatchCounts* counts, const std::vector<uint64_t>& starts, Stor
           const uint64_t begin = starts[i];
           const uint64_t end = i + 1 < starts.size() ? starts[i + 1] : UINT64_MAX;
           std::vector<std::unique_ptr<PairStream>> streams;
-          if (sum != nullptr) streams.push_back(sum->NewDrainStream(begin, end));
+          if (dense != nullptr) streams.push_back(dense->NewDrainStream(begin, end));
           for (std::span<const PairRecord> records : counts->sorted) {
             const auto by_key = [](const PairRecord& r, uint64_t key) { return r.key < key; };
             const auto first = std::lower_bound(records.begin(), records.end(), begin, by_key);
@@ -109,8 +93,12 @@ Status MergeBatch(BatchCounts* counts, const std::vector<uint64_t>& starts, Stor
         }
       },
       tbb::simple_partitioner());
-  for_cells(
-      [&](const tbb::blocked_range<uint64_t>& cells) { sum->Zero(cells.begin(), cells.end()); });
+  if (dense != nullptr) {
+    tbb::parallel_for(tbb::blocked_range<uint64_t>(0, dense->cells(), kCellsPerTask),
+                      [&](const tbb::blocked_range<uint64_t>& cells) {
+                        dense->Zero(cells.begin(), cells.end());
+                      });
+  }
   for (const Status& s : status) SG_RETURN_IF_ERROR(s);
   return Status::OK();
 }

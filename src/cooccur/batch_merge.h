@@ -3,12 +3,10 @@
 //
 // The key space is cut into ranges of about equal work, estimated from
 // samples of every source and aligned to pair blocks (a block must not span
-// two ranges: store.h). The workers' dense regions are first summed cell by
-// cell into the first (cheaper than merging them record by record), by all
-// threads. Then each range is merged and written by one thread: the summed
-// region's cells, the sorted buffers' records and the runs' records of the
-// range are k-way merged into the range's SST file, which the same thread
-// then finishes (and so syncs).
+// two ranges: store.h). Each range is merged and written by one thread: the
+// workers' shared dense region's cells, the sorted buffers' records and the
+// runs' records of the range are k-way merged into the range's SST file,
+// which the same thread then finishes (and so syncs).
 // A commit costs 1/threads of the serial merge.
 //
 // Thread-safety: MergeBatch uses the calling thread's task arena; the sources
@@ -30,7 +28,7 @@ namespace streamglove {
 
 // What a batch counted, borrowed from the counting workers.
 struct BatchCounts {
-  std::vector<DenseRegion*> dense;                  // one layout; all left empty by MergeBatch
+  DenseRegion* dense = nullptr;                     // none; else left empty by MergeBatch
   std::vector<std::span<const PairRecord>> sorted;  // combined buffers
   std::vector<PairRun> runs;                        // spilled runs
 };

@@ -10,7 +10,7 @@
 namespace streamglove::config {
 
 // Ingest's chunks take a smaller share of the budget than a vocabulary
-// pass's (the store, the dense regions and the pair buffers want the rest)
+// pass's (the store, the dense region and the pair buffers want the rest)
 // and are capped: larger ones only delay the pipeline's start.
 inline constexpr size_t kIngestChunkBudgetDivisor = 128;
 inline constexpr size_t kMaxIngestChunkBytes = size_t{4} << 20;
@@ -36,17 +36,29 @@ inline constexpr size_t kMergeReserveBytes = size_t{24} << 20;
 inline constexpr size_t kCommitWriterBytes = size_t{4} << 20;
 // A commit splits its key space into about this many ranges per thread
 // (merged and written as one SST file each, by whichever thread is free), so
-// a range that merges slowly does not hold up the rest...
+// a range that merges slowly does not hold up the rest, and into at least
+// kMinCommitRanges: at few threads the last range's merge, alone on its
+// thread, was the largest serial stretch of an ingest. wiki100M (window 15)
+// at --threads 2: 4.58 s with 16 ranges against 4.79 s with 4 (medians of 8
+// whole processes in turn). At 16 threads 2 a thread keep a batch's files
+// (and the table readers of the L0 batches kStoreMaxL0BatchesAtIngest
+// allows) few...
 inline constexpr size_t kCommitRangesPerThread = 2;
+inline constexpr size_t kMinCommitRanges = 16;
 // ...but no range smaller than this many records: each is one more SST file.
 inline constexpr size_t kMinCommitRangeRecords = size_t{1} << 14;
+// The ranges a commit on `threads` threads aims for.
+inline constexpr size_t CommitRanges(size_t threads) {
+  return threads * kCommitRangesPerThread > kMinCommitRanges ? threads * kCommitRangesPerThread
+                                                             : kMinCommitRanges;
+}
 
-// The largest dense co-occurrence region of one counting worker (its cells
-// and deferred adds: DenseRegion). Larger regions leave fewer pairs to
+// The largest dense co-occurrence region, which the counting workers share
+// (its cells and every worker's deferred adds: DenseRegion). Larger regions leave fewer pairs to
 // sort. Since adds are deferred a region's size costs the adds little:
 // wiki100M's counting at --threads 1 (window 15) took 6.6 s with 128 MiB,
 // 6.0 s with 256 and 6.0 s with 512 (medians of 3; the commit that set this
-// has the runs). --memory 512M gives each worker about 95 MiB anyway.
+// has the runs). --memory 512M gives it about 190 MiB anyway.
 inline constexpr size_t kMaxDenseRegionBytes = size_t{256} << 20;
 
 // A counting worker's pair buffer (its records and the radix sort's

@@ -33,10 +33,15 @@ uint64_t CellsFor(uint32_t vocab_size, uint64_t max_product, bool symmetric) {
   return cells;
 }
 
-// The length of each partition's list of deferred adds: a quarter of its
-// cells (of the region's, when it has fewer than a partition's).
-uint64_t ListLength(uint64_t cells, uint64_t partition_cells) {
-  return std::max<uint64_t>(1, std::min(cells, partition_cells) / 4);
+// The length of a Writer's list of deferred adds for one partition: the
+// writers' lists together hold a quarter as many adds as the partition (or
+// the region, when smaller) has cells, and a list at least a sixteenth:
+// past four writers they take a sixteenth of the cells' memory each, not
+// fewer adds a pass, which would each find fewer of their cells in the cache.
+uint64_t ListLength(uint64_t cells, uint64_t partition_cells, int writers) {
+  const uint64_t cells_a_list = std::min(cells, partition_cells);
+  const uint64_t shared = cells_a_list / 4 / std::max(writers, 1);
+  return std::max<uint64_t>({1, shared, cells_a_list / 16});
 }
 
 // The partitions of `cells` cells (the last one may be partial).
@@ -44,16 +49,18 @@ uint64_t Partitions(uint64_t cells, uint64_t partition_cells) {
   return (cells + partition_cells - 1) / partition_cells;
 }
 
-// Bytes of a region of `cells` cells (without its row table): the cells
-// and the deferred adds' lists and counts.
-uint64_t RegionBytes(uint64_t cells, uint64_t partition_cells) {
+// Bytes of a region of `cells` cells (without its row table): the cells,
+// the partitions' locks, and each writer's lists and their counts.
+uint64_t RegionBytes(uint64_t cells, uint64_t partition_cells, int writers) {
   const uint64_t partitions = Partitions(cells, partition_cells);
-  return cells * 8 + partitions * (ListLength(cells, partition_cells) * 8 + 4);
+  const uint64_t lists = partitions * (ListLength(cells, partition_cells, writers) * 8 + 4);
+  return cells * 8 + partitions * sizeof(Mutex) + uint64_t(std::max(writers, 1)) * lists;
 }
 
 }  // namespace
 
-uint64_t DenseRegion::MaxProductForBytes(uint32_t vocab_size, size_t bytes, bool symmetric) {
+uint64_t DenseRegion::MaxProductForBytes(uint32_t vocab_size, size_t bytes, bool symmetric,
+                                         int writers) {
   // The row table (one entry a storing row) is bounded by the vocabulary.
   const uint64_t table_bytes = (uint64_t{vocab_size} + 1) * 8;
   if (bytes <= table_bytes) return 0;
@@ -64,7 +71,7 @@ uint64_t DenseRegion::MaxProductForBytes(uint32_t vocab_size, size_t bytes, bool
     const uint64_t cells = CellsFor(vocab_size, mid, symmetric);
     // A cell takes more than 8 bytes: the first test keeps RegionBytes
     // from overflowing.
-    if (cells <= budget / 8 && RegionBytes(cells, kPartitionCells) <= budget) {
+    if (cells <= budget / 8 && RegionBytes(cells, kPartitionCells, writers) <= budget) {
       lo = mid;
     } else {
       hi = mid - 1;
@@ -73,8 +80,11 @@ uint64_t DenseRegion::MaxProductForBytes(uint32_t vocab_size, size_t bytes, bool
   return lo;
 }
 
-DenseRegion::DenseRegion(uint32_t vocab_size, uint64_t max_product, bool symmetric)
-    : vocab_size_(vocab_size), max_product_(max_product), symmetric_(symmetric) {
+DenseRegion::DenseRegion(uint32_t vocab_size, uint64_t max_product, bool symmetric, int writers)
+    : vocab_size_(vocab_size),
+      max_product_(max_product),
+      symmetric_(symmetric),
+      writers_(std::max(writers, 1)) {
   if (max_product == 0) return;  // an empty region: no row table either
   const uint64_t rows = std::min<uint64_t>(vocab_size, max_product);
   uint64_t offset = 0;
@@ -87,32 +97,46 @@ DenseRegion::DenseRegion(uint32_t vocab_size, uint64_t max_product, bool symmetr
     offset += stored;
   }
   cells_ = LargeArray<uint64_t>(offset);
-  list_length_ = ListLength(offset, kPartitionCells);
-  deferred_count_.assign(Partitions(offset, kPartitionCells), 0);
-  deferred_ = LargeArray<uint64_t>(deferred_count_.size() * list_length_);
+  list_length_ = ListLength(offset, kPartitionCells, writers_);
+  partitions_ = Partitions(offset, kPartitionCells);
+  locks_ = std::make_unique<Mutex[]>(partitions_);
 }
 
 size_t DenseRegion::memory_bytes() const {
-  return RegionBytes(cells_.size(), kPartitionCells) + row_base_.size() * 8;
+  return RegionBytes(cells_.size(), kPartitionCells, writers_) + row_base_.size() * 8;
 }
 
-void DenseRegion::ApplyPartition(uint64_t partition) {
+void DenseRegion::Apply(uint64_t partition, const uint64_t* adds, uint32_t n) {
   uint64_t* cells = cells_.data() + (partition << kPartitionBits);
-  const uint64_t* deferred = deferred_.data() + partition * list_length_;
-  const uint32_t n = deferred_count_[partition];
+  MutexLock lock(&locks_[partition]);
   // The partition's cells are not in the cache yet either: loading a cell
   // a few adds ahead lets those misses overlap.
   constexpr uint32_t kAhead = 16;
   for (uint32_t i = 0; i < n; ++i) {
-    if (i + kAhead < n) __builtin_prefetch(cells + (deferred[i + kAhead] >> 32), /*rw=*/1);
-    cells[deferred[i] >> 32] += static_cast<uint32_t>(deferred[i]);
+    if (i + kAhead < n) __builtin_prefetch(cells + (adds[i + kAhead] >> 32), /*rw=*/1);
+    cells[adds[i] >> 32] += static_cast<uint32_t>(adds[i]);
   }
-  deferred_count_[partition] = 0;
 }
 
-void DenseRegion::ApplyDeferred() {
-  for (uint64_t p = 0; p < deferred_count_.size(); ++p) {
-    if (deferred_count_[p] > 0) ApplyPartition(p);
+void DenseRegion::AddNow(uint64_t cell, uint64_t value) {
+  MutexLock lock(&locks_[cell >> kPartitionBits]);
+  cells_[cell] += value;
+}
+
+DenseRegion::Writer::Writer(DenseRegion* region)
+    : region_(region),
+      list_length_(region->list_length_),
+      lists_(region->partitions_ * region->list_length_),
+      count_(region->partitions_, 0) {}
+
+void DenseRegion::Writer::ApplyList(uint64_t partition) {
+  region_->Apply(partition, lists_.data() + partition * list_length_, count_[partition]);
+  count_[partition] = 0;
+}
+
+void DenseRegion::Writer::Flush() {
+  for (uint64_t p = 0; p < count_.size(); ++p) {
+    if (count_[p] > 0) ApplyList(p);
   }
 }
 
@@ -121,15 +145,6 @@ uint64_t DenseRegion::Width(uint32_t row) const { return RowWidth(vocab_size_, m
 uint32_t DenseRegion::KeyRows() const {
   return static_cast<uint32_t>(cells_.size() == 0 ? 0
                                                   : std::min<uint64_t>(vocab_size_, max_product_));
-}
-
-void DenseRegion::Absorb(DenseRegion* other, uint64_t first, uint64_t last) {
-  uint64_t* to = cells_.data();
-  uint64_t* from = other->cells_.data();
-  for (uint64_t i = first; i < last; ++i) {
-    to[i] += from[i];
-    from[i] = 0;
-  }
 }
 
 void DenseRegion::Zero(uint64_t first, uint64_t last) {

@@ -287,7 +287,7 @@ Status Ingest(const std::string& store_dir, const std::vector<InputFile>& inputs
     }
     if (!batch_result.any) break;
 
-    // Commit: the dense regions, every buffer and every spilled run, merged
+    // Commit: the dense region, every buffer and every spilled run, merged
     // by key range on every thread.
     const auto commit_start = Clock::now();
     BatchCounts counts;

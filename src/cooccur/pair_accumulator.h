@@ -1,6 +1,7 @@
 // PairAccumulator: where one thread's co-occurrence increments go.
 //
-// Pairs inside the thread's dense region are added there. Pairs that involve
+// Pairs inside the dense region that every worker shares are added there
+// (through the accumulator's own DenseRegion::Writer). Pairs that involve
 // a tail word (an id at or above `head_words`: a word the store has seen
 // rarely so far) go to a tail buffer: they almost never meet again within a
 // batch, so combining them frees little, and left among the head's pairs
@@ -12,7 +13,7 @@
 // enough room. Everything is exact integer arithmetic; where a pair goes
 // changes only the speed.
 //
-// Thread-safety: one per thread, with its own dense region.
+// Thread-safety: one per thread; accumulators of one dense region run at once.
 #ifndef STREAMGLOVE_COOCCUR_PAIR_ACCUMULATOR_H_
 #define STREAMGLOVE_COOCCUR_PAIR_ACCUMULATOR_H_
 
@@ -28,12 +29,12 @@ namespace streamglove {
 
 class PairAccumulator {
  public:
-  // Sizes of a PairAccumulator: its dense region covers the ids below
-  // head_words, (row + 1)(col + 1) <= max_product (0: none).
+  // Sizes of a PairAccumulator, and the dense region it adds to (nullptr:
+  // none), which covers ids below head_words.
   struct Layout {
     uint32_t vocab_size = 0;
     uint32_t head_words = 0;  // == vocab_size: no tail
-    uint64_t max_product = 0;
+    DenseRegion* dense = nullptr;
     size_t buffer_records = 0;
     size_t tail_records = 0;  // REQUIRES: > 0 when head_words < vocab_size
     // Pairs come in both orders (AddBoth), never in one (Add): the dense
@@ -41,12 +42,16 @@ class PairAccumulator {
     bool symmetric = false;
   };
 
+  // REQUIRES: layout.dense, if any, outlives the accumulator.
   PairAccumulator(const Layout& layout, BatchRuns* runs)
       : head_words_(layout.head_words),
-        dense_(layout.head_words, layout.max_product, layout.symmetric),
+        no_dense_(layout.head_words, /*max_product=*/0, layout.symmetric, /*writers=*/1),
+        dense_(layout.dense != nullptr ? layout.dense : &no_dense_),
         buffer_(layout.buffer_records, layout.vocab_size),
         tail_(layout.head_words < layout.vocab_size ? layout.tail_records : 0, layout.vocab_size),
         runs_(runs) {}
+  PairAccumulator(const PairAccumulator&) = delete;  // dense_ may point into it
+  PairAccumulator& operator=(const PairAccumulator&) = delete;
 
   // Adds to (row, col). REQUIRES: the layout is not symmetric.
   void Add(uint32_t row, uint32_t col, uint64_t value) {
@@ -69,16 +74,15 @@ class PairAccumulator {
   // batch will not commit).
   const Status& status() const { return status_; }
 
-  // At the end of a batch: sorts and combines the buffers. The batch's
-  // counts are then the dense region, sorted_records(), sorted_tail_records()
+  // At the end of a batch: applies its dense adds, sorts and combines the
+  // buffers. The batch's counts are then the dense region (once every
+  // accumulator of it has finished), sorted_records(), sorted_tail_records()
   // and the runs in BatchRuns.
   void FinishBatch() {
-    dense_.ApplyDeferred();
+    dense_.Flush();
     buffer_.SortAndCombine();
     tail_.SortAndCombine();
   }
-  // REQUIRES: FinishBatch() since the last Add().
-  DenseRegion* dense() { return &dense_; }
   // REQUIRES: FinishBatch() since the last Add(); valid until Clear().
   std::span<const PairRecord> sorted_records() const { return buffer_.records(); }
   std::span<const PairRecord> sorted_tail_records() const { return tail_.records(); }
@@ -104,7 +108,8 @@ class PairAccumulator {
   void Spill(PairBuffer* buffer);
 
   const uint32_t head_words_;
-  DenseRegion dense_;
+  DenseRegion no_dense_;  // what dense_ writes to without a region: nothing
+  DenseRegion::Writer dense_;
   PairBuffer buffer_;
   PairBuffer tail_;
   BatchRuns* runs_;

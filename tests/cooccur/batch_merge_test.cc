@@ -41,30 +41,31 @@ class RecordingBatch final : public Store::Batch {
 
 }  // namespace
 
-TEST_CASE("MergeBatch sums dense regions, buffers and runs like std::map, range by range",
+TEST_CASE("MergeBatch sums a dense region, buffers and runs like std::map, range by range",
           "[cooccur]") {
   TestDir dir("sg-merge-");
   const uint32_t vocab = 3 * kBlockColumns + 11;
   const size_t max_ranges = GENERATE(1, 2, 7, 64);
-  // Pairs in both orders, the dense regions keeping each pair once, or in
+  // Pairs in both orders, the dense region keeping each pair once, or in
   // one order.
   const bool symmetric = GENERATE(false, true);
   INFO(max_ranges << " ranges, " << (symmetric ? "symmetric" : "one order"));
   std::mt19937_64 rng(max_ranges);
   std::map<uint64_t, uint64_t> expected;
-  // Zipf-like ids, so the dense regions and the low rows get most pairs.
+  // Zipf-like ids, so the dense region and the low rows get most pairs.
   auto id = [&] {
     return static_cast<uint32_t>(
         std::min<uint64_t>(vocab - 1, (rng() % vocab) * (rng() % vocab) / vocab));
   };
 
-  const uint64_t max_product = DenseRegion::MaxProductForBytes(vocab, size_t{1} << 20, symmetric);
-  std::vector<std::unique_ptr<DenseRegion>> regions;
+  // Three workers' writers add to one region.
+  const uint64_t max_product =
+      DenseRegion::MaxProductForBytes(vocab, size_t{1} << 20, symmetric, /*writers=*/3);
+  DenseRegion region(vocab, max_product, symmetric, /*writers=*/3);
+  std::vector<std::unique_ptr<DenseRegion::Writer>> writers;
+  for (int w = 0; w < 3; ++w) writers.push_back(std::make_unique<DenseRegion::Writer>(&region));
   BatchCounts counts;
-  for (int w = 0; w < 3; ++w) {
-    regions.push_back(std::make_unique<DenseRegion>(vocab, max_product, symmetric));
-    counts.dense.push_back(regions.back().get());
-  }
+  counts.dense = &region;
   std::vector<std::vector<PairRecord>> buffers(4);
   BatchRuns names(dir.path());
   for (int source = 0; source < 10; ++source) {
@@ -74,11 +75,11 @@ TEST_CASE("MergeBatch sums dense regions, buffers and runs like std::map, range 
       const uint64_t value = 1 + rng() % 1000;
       expected[PairKey(row, col)] += value;
       if (symmetric) expected[PairKey(col, row)] += value;
-      if (source < 3 && regions[source]->Contains(row, col)) {
+      if (source < 3 && region.Contains(row, col)) {
         if (symmetric) {
-          regions[source]->AddBoth(row, col, value);
+          writers[source]->AddBoth(row, col, value);
         } else {
-          regions[source]->Add(row, col, value);
+          writers[source]->Add(row, col, value);
         }
       } else {
         one[PairKey(row, col)] += value;
@@ -95,7 +96,7 @@ TEST_CASE("MergeBatch sums dense regions, buffers and runs like std::map, range 
     }
   }
   for (const auto& b : buffers) counts.sorted.push_back(b);
-  for (const auto& region : regions) region->ApplyDeferred();
+  for (const auto& writer : writers) writer->Flush();
 
   const std::vector<uint64_t> starts = SplitKeySpace(counts, max_ranges, /*min_records=*/1000);
   REQUIRE(!starts.empty());
@@ -128,13 +129,11 @@ TEST_CASE("MergeBatch sums dense regions, buffers and runs like std::map, range 
   if (expected.size() / starts.size() >= 8 * kPairRunGroupRecords) {
     CHECK(largest < 2 * expected.size() / starts.size());
   }
-  // Every dense region is left empty for the next batch.
-  for (const auto& region : regions) {
-    PairRecord r;
-    size_t n = 1;
-    REQUIRE(region->NewDrainStream()->Read(&r, 1, &n).ok());
-    CHECK(n == 0);
-  }
+  // The dense region is left empty for the next batch.
+  PairRecord r;
+  size_t n = 1;
+  REQUIRE(region.NewDrainStream()->Read(&r, 1, &n).ok());
+  CHECK(n == 0);
 }
 
 TEST_CASE("MergeBatch refuses a batch whose ranges do not match", "[cooccur]") {

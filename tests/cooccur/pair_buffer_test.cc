@@ -1,8 +1,12 @@
 #include "cooccur/pair_buffer.h"
 
+#include <algorithm>
 #include <map>
 #include <random>
 #include <span>
+#include <thread>
+#include <utility>
+#include <vector>
 
 #include <catch2/catch.hpp>
 
@@ -59,33 +63,52 @@ TEST_CASE("DenseRegion holds GloVe's region and drains it in order", "[cooccur]"
   const bool symmetric = GENERATE(false, true);
   // One partition of deferred adds, or several.
   const size_t bytes = GENERATE(size_t{64} << 10, size_t{1} << 20);
-  INFO((symmetric ? "symmetric" : "one order") << ", " << bytes << " bytes");
-  const uint64_t product = DenseRegion::MaxProductForBytes(vocab, bytes, symmetric);
-  DenseRegion region(vocab, product, symmetric);
+  // One writer, or three adding from three threads at once.
+  const int writers = GENERATE(1, 3);
+  INFO((symmetric ? "symmetric" : "one order")
+       << ", " << bytes << " bytes, " << writers << " writers");
+  const uint64_t product = DenseRegion::MaxProductForBytes(vocab, bytes, symmetric, writers);
+  DenseRegion region(vocab, product, symmetric, writers);
   CHECK(region.memory_bytes() <= bytes);
   CHECK(region.memory_bytes() > bytes * 9 / 10);
   CHECK(region.Contains(0, vocab - 1));
   CHECK(region.Contains(vocab - 1, 0));
   CHECK_FALSE(region.Contains(vocab - 1, vocab - 1));
-  if (symmetric) CHECK(product > DenseRegion::MaxProductForBytes(vocab, bytes, false) * 3 / 2);
-  std::map<uint64_t, uint64_t> expected;
-  std::mt19937_64 rng(4);
-  for (int i = 0; i < 100000; ++i) {
-    const uint32_t row = static_cast<uint32_t>(rng() % vocab),
-                   col = static_cast<uint32_t>(rng() % (i % 10 == 0 ? 20 : vocab));
-    if (!region.Contains(row, col)) continue;
-    CHECK((uint64_t{row} + 1) * (col + 1) <= product);
-    // Now and then a value too large to defer.
-    const uint64_t value = i % 997 == 0 ? (uint64_t{1} << 33) + i : 1 + rng() % 5;
-    if (symmetric || i % 2 == 0) {
-      region.AddBoth(row, col, value);
-      expected[PairKey(col, row)] += value;
-    } else {
-      region.Add(row, col, value);
-    }
-    expected[PairKey(row, col)] += value;
+  if (symmetric) {
+    CHECK(product > DenseRegion::MaxProductForBytes(vocab, bytes, false, writers) * 3 / 2);
   }
-  region.ApplyDeferred();
+  std::vector<std::map<uint64_t, uint64_t>> expected_by(writers);
+  std::vector<uint64_t> outside(writers, 0);  // adds Contains() let in beyond the product
+  std::vector<std::thread> threads;
+  for (int w = 0; w < writers; ++w) {
+    threads.emplace_back([&, w] {
+      DenseRegion::Writer writer(&region);
+      std::map<uint64_t, uint64_t>& expected = expected_by[w];
+      std::mt19937_64 rng(4 + w);
+      for (int i = 0; i < 100000 / writers; ++i) {
+        const uint32_t row = static_cast<uint32_t>(rng() % vocab),
+                       col = static_cast<uint32_t>(rng() % (i % 10 == 0 ? 20 : vocab));
+        if (!writer.Contains(row, col)) continue;
+        outside[w] += (uint64_t{row} + 1) * (col + 1) > product;
+        // Now and then a value too large to defer.
+        const uint64_t value = i % 997 == 0 ? (uint64_t{1} << 33) + i : 1 + rng() % 5;
+        if (symmetric || i % 2 == 0) {
+          writer.AddBoth(row, col, value);
+          expected[PairKey(col, row)] += value;
+        } else {
+          writer.Add(row, col, value);
+        }
+        expected[PairKey(row, col)] += value;
+      }
+      writer.Flush();
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  std::map<uint64_t, uint64_t> expected;
+  for (int w = 0; w < writers; ++w) {
+    CHECK(outside[w] == 0);
+    for (const auto& [key, value] : expected_by[w]) expected[key] += value;
+  }
   // Drained whole, and in ranges that start and end inside rows.
   const std::vector<uint64_t> cuts{
       0,         PairKey(0, 7), PairKey(3, 0), PairKey(40, 2), PairKey(41, 499), PairKey(300, 1),
@@ -112,6 +135,16 @@ TEST_CASE("DenseRegion holds GloVe's region and drains it in order", "[cooccur]"
     }
     CHECK(got == expected);
   }
+  // Key samples: each counts the non-zero keys of its row from its column
+  // to the next stretch of 7.
+  std::vector<std::pair<uint64_t, uint64_t>> samples;
+  region.AppendKeySamples(7, &samples);
+  std::sort(samples.begin(), samples.end());
+  std::map<uint64_t, uint64_t> stretches;
+  for (const auto& [key, value] : expected) {
+    stretches[PairKey(PairRow(key), PairCol(key) / 7 * 7)] += 1;
+  }
+  CHECK(samples == std::vector<std::pair<uint64_t, uint64_t>>(stretches.begin(), stretches.end()));
   region.Zero(0, region.cells());
   PairRecord r;
   size_t n = 1;
@@ -124,7 +157,7 @@ TEST_CASE("A pair buffer spills a run only when combining frees too little", "[c
   BatchRuns runs(dir.path());
   // 4096 records; no dense region.
   PairAccumulator pairs(PairAccumulator::Layout{/*vocab_size=*/1000, /*head_words=*/1000,
-                                                /*max_product=*/0, 4096, /*tail_records=*/0},
+                                                /*dense=*/nullptr, 4096, /*tail_records=*/0},
                         &runs);
   std::map<uint64_t, uint64_t> expected;
   auto add = [&](uint32_t key) {
@@ -157,9 +190,9 @@ TEST_CASE("A tail word's pairs go to the tail buffer, spilled whenever it fills"
   // Ids below 100 are the head, with a dense region over them; 2000 records
   // of head buffer, 512 of tail.
   const uint64_t max_product = 400;
+  DenseRegion dense(/*vocab_size=*/100, max_product, /*symmetric=*/false, /*writers=*/1);
   PairAccumulator pairs(
-      PairAccumulator::Layout{/*vocab_size=*/5000, /*head_words=*/100, max_product, 2000, 512},
-      &runs);
+      PairAccumulator::Layout{/*vocab_size=*/5000, /*head_words=*/100, &dense, 2000, 512}, &runs);
   std::map<uint64_t, uint64_t> expected;
   auto add = [&](uint32_t row, uint32_t col) {
     pairs.Add(row, col, 1);
@@ -192,6 +225,6 @@ TEST_CASE("A tail word's pairs go to the tail buffer, spilled whenever it fills"
   for (const PairRun& run : spilled) streams.push_back(NewPairRunReader(run));
   streams.push_back(NewPairSpanStream(pairs.sorted_records()));
   streams.push_back(NewPairSpanStream(pairs.sorted_tail_records()));
-  streams.push_back(pairs.dense()->NewDrainStream());
+  streams.push_back(dense.NewDrainStream());
   CHECK(test::MergedPairs(std::move(streams)) == expected);
 }

@@ -88,9 +88,10 @@ TEST_CASE("Windows counted in chunks and stitched equal a brute-force count of e
       config.scale = CountScale(window, config.weighting, /*subsampled=*/false);
       TestDir dir("sg-windows-");
       BatchRuns runs(dir.path());
-      PairAccumulator out(PairAccumulator::Layout{kKnown, kKnown, max_product, size_t{1} << 20, 0,
-                                                  config.symmetric},
-                          &runs);
+      DenseRegion dense(kKnown, max_product, config.symmetric, /*writers=*/1);
+      PairAccumulator out(
+          PairAccumulator::Layout{kKnown, kKnown, &dense, size_t{1} << 20, 0, config.symmetric},
+          &runs);
       ChunkStitcher stitcher(config, &out);
       std::vector<uint64_t> word_counts(kKnown, 0);
       uint64_t tokens_seen = 0, unknown = 0;
@@ -123,7 +124,7 @@ TEST_CASE("Windows counted in chunks and stitched equal a brute-force count of e
       REQUIRE(runs.Take().empty());  // nothing spilled: the buffer holds every count
       std::vector<std::unique_ptr<PairStream>> streams;
       streams.push_back(NewPairSpanStream(out.sorted_records()));
-      streams.push_back(out.dense()->NewDrainStream());
+      streams.push_back(dense.NewDrainStream());
       CHECK(MergedPairs(std::move(streams)) == BruteForce(tokens, window, config.scale));
 
       std::vector<uint64_t> want_counts(kKnown, 0);
