@@ -75,8 +75,9 @@ class DenseRegion {
   void Zero(uint64_t first, uint64_t last);
 
   // Appends (key, non-zero cells) samples that split the region's keys into
-  // stretches of at most `cells_per_sample` keys, each keyed by its first:
-  // the commit balances its key ranges with them. Reads every cell.
+  // stretches of at most `cells_per_sample` keys, each keyed by its first,
+  // in no order: the commit balances its key ranges with them. Reads every
+  // cell, on the caller's TBB arena.
   void AppendKeySamples(uint64_t cells_per_sample,
                         std::vector<std::pair<uint64_t, uint64_t>>* samples) const;
 
@@ -97,6 +98,9 @@ class DenseRegion {
     if (symmetric_ && row > col) std::swap(row, col);
     return row_base_[row] + col;
   }
+  // AppendKeySamples' samples of one row.
+  void AppendRowSamples(uint32_t row, uint64_t cells_per_sample,
+                        std::vector<std::pair<uint64_t, uint64_t>>* samples) const;
   // Applies a Writer's `n` deferred adds to `partition`, under its lock.
   void Apply(uint64_t partition, const uint64_t* adds, uint32_t n);
   // Adds at once (a value of 2^32 or more), under the cell's partition's lock.
