@@ -5,6 +5,7 @@
 #ifndef STREAMGLOVE_COOCCUR_COOCCUR_TUNING_H_
 #define STREAMGLOVE_COOCCUR_COOCCUR_TUNING_H_
 
+#include <algorithm>
 #include <cstddef>
 
 namespace streamglove::config {
@@ -49,16 +50,16 @@ inline constexpr size_t kMinCommitRanges = 16;
 inline constexpr size_t kMinCommitRangeRecords = size_t{1} << 14;
 // The ranges a commit on `threads` threads aims for.
 inline constexpr size_t CommitRanges(size_t threads) {
-  return threads * kCommitRangesPerThread > kMinCommitRanges ? threads * kCommitRangesPerThread
-                                                             : kMinCommitRanges;
+  return std::max(threads * kCommitRangesPerThread, kMinCommitRanges);
 }
 
 // The largest dense co-occurrence region, which the counting workers share
-// (its cells and every worker's deferred adds: DenseRegion). Larger regions leave fewer pairs to
-// sort. Since adds are deferred a region's size costs the adds little:
-// wiki100M's counting at --threads 1 (window 15) took 6.6 s with 128 MiB,
+// (its cells and every worker's deferred adds: DenseRegion). Larger regions
+// leave fewer pairs to sort. Since adds are deferred a region's size costs
+// the adds little: wiki100M's counting at --threads 1 (window 15) took 6.6 s with 128 MiB,
 // 6.0 s with 256 and 6.0 s with 512 (medians of 3; the commit that set this
-// has the runs). --memory 512M gives it about 190 MiB anyway.
+// has the runs). --memory 512M leaves it about 190 MiB anyway (by the plan,
+// wiki100M at --threads 2: it gave each of 2 workers 95 MiB).
 inline constexpr size_t kMaxDenseRegionBytes = size_t{256} << 20;
 
 // A counting worker's pair buffer (its records and the radix sort's

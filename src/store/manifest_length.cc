@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "store/rocks_message.h"
 #include "util/crc32.h"
 #include "util/file.h"
 
@@ -94,7 +95,7 @@ Status RecordManifestLength(rocksdb::DB* db, const std::string& dir) {
   ManifestLength record;
   const rocksdb::Status s = db->GetLiveFiles(live, &record.bytes, /*flush_memtable=*/false);
   if (!s.ok()) {
-    return Status::IOError(fmt::format("{}: listing RocksDB's files: {}", dir, s.ToString()));
+    return Status::IOError(fmt::format("{}: listing RocksDB's files: {}", dir, RocksMessage(s)));
   }
   for (const std::string& name : live) {
     // Names start with '/': "/MANIFEST-000005".

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <rocksdb/sst_file_reader.h>
 
+#include "store/rocks_message.h"
 #include "util/coding.h"
 
 namespace streamglove {
@@ -86,7 +87,7 @@ Status ReadBatchFileTotals(const rocksdb::Options& options, const std::string& p
   *present = false;
   rocksdb::SstFileReader reader(options);
   const rocksdb::Status s = reader.Open(path);
-  if (!s.ok()) return Status::IOError(fmt::format("{}: {}", path, s.ToString()));
+  if (!s.ok()) return Status::IOError(fmt::format("{}: {}", path, RocksMessage(s)));
   const auto& properties = reader.GetTableProperties()->user_collected_properties;
   const auto it = properties.find(kTotalsProperty);
   // The checksums vouch for the bytes: a value that does not decode is

@@ -5,6 +5,7 @@
 #include <rocksdb/write_batch.h>
 
 #include "store/pair_block.h"
+#include "store/rocks_message.h"
 #include "store/store_impl.h"
 #include "store/store_records.h"
 #include "util/file.h"
@@ -27,11 +28,6 @@ StoreImpl::~StoreImpl() {
   }
   // lock_ is released after this body: only with RocksDB closed may another
   // process open the store.
-}
-
-std::string StoreImpl::RocksMessage(const rocksdb::Status& s) {
-  const std::string msg = s.ToString();
-  return msg.substr(0, msg.find_last_not_of("\n ") + 1);  // npos + 1 == 0
 }
 
 Status StoreImpl::FromRocks(const rocksdb::Status& s, std::string_view what) const {

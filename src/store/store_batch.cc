@@ -16,6 +16,7 @@
 #include "store/manifest_length.h"
 #include "store/pair_block.h"
 #include "store/pair_totals.h"
+#include "store/rocks_message.h"
 #include "store/store_impl.h"
 #include "store/store_records.h"
 #include "store/store_tuning.h"
@@ -139,7 +140,7 @@ class BatchFile {
 
   Status Check(const rocksdb::Status& s) {
     if (!s.ok() && error_.ok())
-      error_ = Status::IOError(fmt::format("{}: {}", path_, s.ToString()));
+      error_ = Status::IOError(fmt::format("{}: {}", path_, RocksMessage(s)));
     return error_;
   }
 

@@ -119,8 +119,6 @@ class StoreImpl final : public Store {
   // "DIR: what: <RocksDB's message>", with RocksDB's code mapped to ours
   // (a full disk is an IOError).
   Status FromRocks(const rocksdb::Status& s, std::string_view what) const;
-  // RocksDB's message without the newline some of its messages end in.
-  static std::string RocksMessage(const rocksdb::Status& s);
 
   // Writes the records of `metadata`'s changes (input records, the progress
   // record, word counts) through `put` and `erase`, in key order, after

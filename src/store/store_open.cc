@@ -11,6 +11,7 @@
 
 #include "store/manifest_length.h"
 #include "store/pair_block_merge_operator.h"
+#include "store/rocks_message.h"
 #include "store/store_impl.h"
 #include "store/store_records.h"
 #include "store/store_tuning.h"
