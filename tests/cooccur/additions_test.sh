@@ -214,16 +214,25 @@ for _ in 1 2; do
 done
 partly() { "$bin" stats --store grown --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["partly_ingested"])'; }
 # Left partly ingested (stopped by SIGINT at a batch's end), the file grows
-# again: the rerun finishes all of it.
-# (--memory 100M: chunks of 800 KB, so a batch ends before the input's end.)
-# Each try adds more text to count, so later ones have longer to be caught
-# in; the delays repeat, as a loaded machine moves where a batch ends.
-for delay in 0.05 0.1 0.15 0.2 0.3 0.4 0.6 0.8 1.0 1.5 0.25 0.35 0.5 0.7 0.9 1.2 2.0 3.0 4.0 6.0 0.3 0.5 0.8; do
+# again: the rerun finishes all of it. The SIGINT is sent once the run has
+# committed its first batch, so that it lands while batches of the new text
+# are left however loaded the machine is: the store's COMMITTED.streamglove
+# changes when the store opens and at every commit, so at its second change.
+# (--memory 100M: chunks of 800 KB; each try adds 2.2 MB, so the first
+# batch ends well before the input's end.)
+committed() { cksum < grown/COMMITTED.streamglove; }
+for _ in 1 2 3 4; do
   [ "$(partly)" = True ] && break
-  cat part3.txt part2.txt part3.txt part2.txt >> grow.txt
+  for _ in 1 2 3; do cat part3.txt part2.txt part3.txt part2.txt >> grow.txt; done
+  last=$(committed)
+  changes=0
   "$bin" ingest --store grown grow.txt --window 5 --memory 100M --batch-size 64K -q 2> /dev/null &
   pid=$!
-  sleep "$delay"
+  while [ "$changes" -lt 2 ] && kill -0 "$pid" 2>/dev/null; do
+    now=$(committed)
+    [ "$now" = "$last" ] || { changes=$((changes + 1)); last=$now; }
+    sleep 0.005
+  done
   kill -INT "$pid" 2>/dev/null || true
   wait "$pid" 2>/dev/null || true
 done
