@@ -432,6 +432,9 @@ Status SelectInputs(const std::string& store_dir, const std::vector<InputFile>& 
       resuming = false;
     }
   }
+  // The resumed input's index: found by its fingerprint, or as the file it
+  // grew into (whose fingerprint is not progress's).
+  size_t resumed_index = inputs.size();
   if (resuming) {
     if (options.force) {
       return Status::InvalidArgument(
@@ -439,17 +442,17 @@ Status SelectInputs(const std::string& store_dir, const std::vector<InputFile>& 
                       "it (a forced rerun would count the inputs it already finished again)",
                       store_dir, progress.path));
     }
-    const size_t i = static_cast<size_t>(it - fingerprints.cbegin());
-    todo.push_back(inputs[i]);
-    todo_fingerprints.push_back(fingerprints[i]);
-    taken.insert(fingerprints[i]);
+    resumed_index = static_cast<size_t>(it - fingerprints.cbegin());
+    const InputFile& input = inputs[resumed_index];
+    todo.push_back(input);
+    todo_fingerprints.push_back(fingerprints[resumed_index]);
+    taken.insert(fingerprints[resumed_index]);
     stats->resumed = true;
-    stats->messages.push_back(
-        fmt::format("resuming {} at byte {}", inputs[i].path, progress.offset));
+    stats->messages.push_back(fmt::format("resuming {} at byte {}", input.path, progress.offset));
   }
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (!taken.insert(fingerprints[i]).second) {
-      if (!(resuming && fingerprints[i] == progress.fingerprint)) {
+      if (i != resumed_index) {
         stats->messages.push_back(
             fmt::format("skipping {}: same content as another input of this run", inputs[i].path));
       }
