@@ -212,7 +212,7 @@ for _ in 1 2; do
   kill -9 "$pid" 2>/dev/null || true
   wait "$pid" 2>/dev/null || true
 done
-partly() { "$bin" stats --store grown --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["partly_ingested"])'; }
+partly() { "$bin" stats --store "$1" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["partly_ingested"])'; }
 # interrupt_after_a_batch STORE INPUT: an ingest of INPUT (--memory 100M:
 # chunks of 800 KB) sent SIGINT once it has committed its first batch, so
 # that it stops at the next batch's end, before INPUT's if INPUT's new text
@@ -235,14 +235,14 @@ interrupt_after_a_batch() {
 # Left partly ingested (stopped by SIGINT at a batch's end), the file grows
 # again: the rerun finishes all of it. Each try adds 2.2 MB.
 for _ in 1 2 3 4; do
-  [ "$(partly)" = True ] && break
+  [ "$(partly grown)" = True ] && break
   for _ in 1 2 3; do cat part3.txt part2.txt part3.txt part2.txt >> grow.txt; done
   interrupt_after_a_batch grown grow.txt
 done
-[ "$(partly)" = True ] || fail "no SIGINT left the grown file partly ingested"
+[ "$(partly grown)" = True ] || fail "no SIGINT left the grown file partly ingested"
 cat part1.txt >> grow.txt
 # Resumed as the file it grew into, the input is not called a copy of itself.
-"$bin" ingest --store grown grow.txt --window 5 --memory 256M --batch-size 64K 2> regrown.err
+"$bin" ingest --store grown grow.txt "${verbose[@]}" 2> regrown.err
 grep -q "^ingest: resuming .*grow.txt at byte" regrown.err || fail "no resume of the grown file: $(cat regrown.err)"
 ! grep -q "same content" regrown.err || fail "a resumed input was called a copy of itself: $(cat regrown.err)"
 echo "a file left partly ingested grew again: $(head -1 regrown.err)"
@@ -271,7 +271,7 @@ cat big.txt big.txt big.txt big.txt > partial.txt
 for _ in 1 2 3; do
   rm -rf partial
   interrupt_after_a_batch partial partial.txt
-  [ "$("$bin" stats --store partial --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["partly_ingested"])')" = True ] && break
+  [ "$(partly partial)" = True ] && break
 done
 cp partial.txt partial.orig
 printf 'Q' | dd of=partial.txt bs=1 seek=100 conv=notrunc 2>/dev/null
