@@ -91,6 +91,9 @@ step() {
 # The wall time and rate of a train run's summary line, "12.3 s, 45.6 M pairs/s".
 rate() { grep -oE 'epochs in [0-9.]+ s \([0-9.]+ M pairs/s' "$work/$1.err" | tail -1 | sed -E 's/epochs in ([0-9.]+) s \(([0-9.]+) M pairs\/s/\1 s, \2 M pairs\/s/'; }
 
+# pairs_kept NAME: whether the run's device kept its pairs or streamed them.
+pairs_kept() { grep -oE 'kept on the device|streamed to the device' "$work/$1.err" | head -1; }
+
 # train NAME ARGS...: a timed training run (log NAME.err), GPU utilisation
 # sampled while it runs when ARGS name the device.
 train() {
@@ -191,7 +194,20 @@ wiki() {
   local gw cw
   gw=$(rate "$name-gpu" | cut -d' ' -f1)
   cw=$(rate "$name-cpu" | cut -d' ' -f1)
-  say "| $label | $(rate "$name-gpu"); $(quality "$name-gpu") | $(rate "$name-cpu"); $(quality "$name-cpu") | $(python3 -c "print('%.2fx' % ($cw / $gw))") | GPU $(utilisation "$name-gpu") |"
+  say "| $label | $(rate "$name-gpu"); $(quality "$name-gpu") | $(rate "$name-cpu"); $(quality "$name-cpu") | $(python3 -c "print('%.2fx' % ($cw / $gw))") | GPU $(utilisation "$name-gpu"); $(pairs_kept "$name-gpu") |"
+}
+
+# glove-demo again with --device-memory too small for its pairs: every
+# epoch streamed from the host, against the row above (pairs kept on the
+# device after the first epoch).
+streamed() {
+  local name=glove50-streamed
+  train "$name-gpu" --store "$work/wiki15" --seed 1 --memory 24G --preset glove-demo --epochs "$1" \
+    --device cuda --threads 16 --device-memory 512M -o "$work/$name-gpu.txt" >>"$log" || return 1
+  local kept streamed
+  kept=$(rate glove50-gpu | cut -d' ' -f1)
+  streamed=$(rate "$name-gpu" | cut -d' ' -f1)
+  say "| GloVe dim 50, $1 epochs, streamed (--device-memory 512M) | $(rate "$name-gpu"); $(quality "$name-gpu") | | kept / streamed time: $(python3 -c "print('%.2fx' % ($streamed / $kept))") | GPU $(utilisation "$name-gpu"); $(pairs_kept "$name-gpu") |"
 }
 
 # Training in tiles: one epoch of each objective at 1 and 16 threads, whose
@@ -278,6 +294,7 @@ run() {
   local e50=15 e300=3 esg=2 train_threads="1 2 4 8 16" ingest_threads="1 2 4 8 16"
   [ "${QUICK:-0}" = 0 ] || { e50=1 e300=1 esg=1 train_threads="2" ingest_threads="1 2"; }
   step "GloVe dim 50, $e50 epochs" 100 wiki glove50 "GloVe dim 50, $e50 epochs (glove-demo)" "$work/wiki15" --preset glove-demo --epochs "$e50"
+  step "GloVe dim 50, streamed" 60 streamed "$e50"
   step "GloVe dim 300, $e300 epochs" 90 wiki glove300 "GloVe dim 300, $e300 epochs" "$work/wiki15" --dim 300 --epochs "$e300" --x-max 10
   step "SGNS dim 100, $esg epochs" 100 wiki sgns100 "SGNS dim 100, $esg epochs (window 5, subsampled)" "$work/wiki5" --objective sgns --dim 100 --epochs "$esg" --no-subwords
   step "tiles: 1 and 16 threads" 60 same_at_16

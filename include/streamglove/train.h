@@ -134,6 +134,12 @@ struct TrainOptions {
   // With a device: one update at a time, in order, so a run equals
   // threads = 1 on the CPU to float rounding (for checking a device; slow).
   bool device_sequential = false;
+  // With a device: the most device memory the run may take (0: what the
+  // device reports free). GloVe's pairs are kept there, and every epoch
+  // after the first trained from them, when they fit beside the parameters
+  // and the staging slots; otherwise every epoch streams them from the host
+  // (TrainStats::device_resident_pairs says which ran). Default: 0.
+  uint64_t device_memory_bytes = 0;
   uint64_t seed = 1;  // initialisation and shuffling. Default: 1.
   // Train only words with at least min_count occurrences in the store, the
   // max_vocab most frequent of them. Either 0 takes the store's own cut (a
@@ -201,6 +207,9 @@ struct TrainStats {
   std::vector<EpochStats> epochs;
   int threads = 0;
   std::string device;  // "cpu", or the device's name
+  // The pairs a device kept, trained from device memory after the first
+  // epoch (0: streamed every epoch, or the CPU).
+  uint64_t device_resident_pairs = 0;
   // Subwords: the buckets trained (0: words are atoms) and the words'
   // n-grams, repeats counted.
   uint32_t subword_buckets = 0;

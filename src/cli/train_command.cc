@@ -75,6 +75,13 @@ void PrintTrainSummary(const TrainOptions& o, const std::string& output, const T
       seconds, seconds > 0 ? pairs / seconds / 1e6 : 0.0,
       o.device == TrainDevice::kCpu ? fmt::format("{} threads", stats.threads) : stats.device,
       output);
+  if (o.device != TrainDevice::kCpu) {
+    fmt::print(stderr, "train: {}\n",
+               stats.device_resident_pairs > 0
+                   ? fmt::format("the {} pairs kept on the device after the first epoch",
+                                 stats.device_resident_pairs)
+                   : std::string("every epoch's pairs streamed to the device"));
+  }
   if (stats.subword_buckets > 0) {
     fmt::print(stderr,
                "train: subwords: {} n-grams of {} to {} characters ({:.1f} a word) in {} buckets; "
@@ -156,6 +163,10 @@ TrainCommand::TrainCommand(CLI::App* parent) {
                    "buffers come out of --memory")
       ->capture_default_str()
       ->check(CLI::IsMember({"cpu", "cuda"}));
+  app_->add_option("--device-memory", device_memory_,
+                   "With --device: the most device memory the run may take (0: all that is "
+                   "free); GloVe's pairs are kept there when they fit, else every epoch streams "
+                   "them");
   app_->add_flag("--device-sequential", options_.device_sequential,
                  "With --device: one update at a time, in order (equal to --threads 1 on the "
                  "CPU to float rounding; for checking a device, slow)");
@@ -224,6 +235,13 @@ Status TrainCommand::Validate() {
     options_.subwords.chosen = true;  // words as atoms, unless --subwords was given
   }
   SG_RETURN_IF_ERROR(ParseMemoryFlag(memory_, &options_.memory_bytes));
+  if (!device_memory_.empty()) {
+    size_t bytes = 0;
+    if (Status s = ParseByteSize(device_memory_, &bytes); !s.ok()) {
+      return Status::InvalidArgument("--device-memory: " + s.message());
+    }
+    options_.device_memory_bytes = bytes;
+  }
   ParseObjective(objective_, &options_.objective);  // checked by IsMember
   ParseTrainDevice(device_, &options_.device);      // the same
   if (!budget_.empty()) {

@@ -26,9 +26,10 @@ class TrainCommand final : public Command {
   std::string store_;
   std::string output_;
   std::string memory_ = FormatByteSize(TrainOptions().memory_bytes);
-  std::string vectors_;       // empty: TrainOptions' default
-  double noise_power_ = 0;    // given: TrainOptions::noise_power
-  float context_weight_ = 0;  // given: TrainOptions::context_weight
+  std::string device_memory_;  // empty: TrainOptions' default
+  std::string vectors_;        // empty: TrainOptions' default
+  double noise_power_ = 0;     // given: TrainOptions::noise_power
+  float context_weight_ = 0;   // given: TrainOptions::context_weight
   std::string format_ = "glove";
   std::string compression_ = "auto";
   std::string schedule_ = "auto";

@@ -66,6 +66,17 @@ class BucketTrainer {
   // After WaitAll(): leaves every update in the model's arrays, for a
   // checkpoint or the vectors file (a device copies its parameters back).
   virtual Status CopyModelToHost() = 0;
+
+  // Whether the trainer keeps the pairs of the call's first epoch, and
+  // trains every later epoch from them (TrainHeld) without a reader. Known
+  // before the first epoch: a device's resident pairs.
+  virtual bool HoldsEpochs() const { return false; }
+  // Trains positions [begin, end) of epoch at.epoch's order of the held
+  // pairs (an order drawn from at.seed and at.epoch); at.before is where
+  // the epoch starts in the run, and `begin` a multiple of kBucketRecords
+  // (the positions are trained in ranges of as many). Only where
+  // HoldsEpochs().
+  virtual Status TrainHeld(const PartPosition& at, uint64_t begin, uint64_t end) = 0;
 };
 
 // The CPU's threads in `arena` take the buckets in turn, each preparing a
@@ -86,6 +97,10 @@ class ThreadBucketTrainer final : public BucketTrainer {
   Status WaitAll(RangeTotals* totals) override;
   // The threads update the model's own arrays.
   Status CopyModelToHost() override { return Status::OK(); }
+  // Holds no epoch: every epoch is read.
+  Status TrainHeld(const PartPosition&, uint64_t, uint64_t) override {
+    return Status::InvalidArgument("the CPU's threads hold no epoch");
+  }
 
  private:
   tbb::task_arena* const arena_;

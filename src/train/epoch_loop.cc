@@ -20,6 +20,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// A held epoch's positions per call to TrainHeld: 16 M pairs, a few
+// milliseconds of a GPU's updates, so an interrupt is seen at once.
+constexpr uint64_t kHeldPartPairs = uint64_t{1} << 24;
+
 // The epochs of one run, trained in turn by Train().
 class EpochLoop {
  public:
@@ -66,6 +70,7 @@ class EpochLoop {
   // model's arrays every update. An interrupt ends it with the status to
   // return.
   Status Train(uint32_t epoch, const std::string& checkpoint, EpochStats* e) {
+    if (Held(epoch)) return TrainHeldEpoch(epoch, checkpoint, e);
     // A plan lengthened after what was its last epoch has no reader open yet.
     if (!reader_) reader_ = OpenEpoch(blocks_, o_->seed, epoch, transform_, scatter_arena_.get());
     std::unique_ptr<PartReader> next_reader;
@@ -82,7 +87,8 @@ class EpochLoop {
       if (done) break;
       // The last epoch's successor is read ahead too when the time left
       // may lengthen the plan by a part of one (the replan after it).
-      if (reader_->exhausted() && (epoch + 1 < o_->epochs || (last && time_for_more_))) {
+      if (reader_->exhausted() && !Held(epoch + 1) &&
+          (epoch + 1 < o_->epochs || (last && time_for_more_))) {
         next_reader = OpenEpoch(blocks_, o_->seed, epoch + 1, transform_, scatter_arena_.get());
       }
       const size_t n = part_.pairs.size();
@@ -117,34 +123,17 @@ class EpochLoop {
         last_share_ = RefitLastEpochShare(last_share_, trained_share, seconds, left);
         time_for_more_ = ReachableShare(trained_share, seconds, left) >= 1 + kBudgetLeastShare;
       }
-      if (Interrupted()) {
-        meter_.Finish();
-        return InterruptedStatus(fmt::format(
-            "stopped in epoch {}; rerun with --resume to continue from {}", epoch + 1, checkpoint));
-      }
-      const double run_pairs =
-          std::max(1.0, static_cast<double>(blocks_->pairs) * (RunEpochs() - first_epoch_));
-      meter_.UpdateFraction(
-          fmt::format("epoch {}/{}", epoch + 1, o_->epochs), pairs_trained_ / run_pairs,
-          fmt::format("{:.2f} M pairs/s", pairs_trained_ / SecondsSince(start_) / 1e6));
+      SG_RETURN_IF_ERROR(StopIfInterrupted(epoch, checkpoint));
+      ShowProgress(epoch);
     }
     if (last)
       last_share_ = static_cast<double>(epoch_pairs) / std::max<uint64_t>(blocks_->pairs, 1);
     reader_.reset();  // before the next opens: its buffers, if any, are freed first
-    reader_ = next_reader
-                  ? std::move(next_reader)
-                  : (epoch + 1 < o_->epochs
-                         ? OpenEpoch(blocks_, o_->seed, epoch + 1, transform_, scatter_arena_.get())
-                         : nullptr);
-    e->epoch = epoch + 1;
-    e->pairs = epoch_pairs;
-    RangeTotals totals;
-    SG_RETURN_IF_ERROR(trainer_->WaitAll(&totals));
-    e->loss = totals.loss / static_cast<double>(std::max<uint64_t>(totals.updates, 1));
-    e->updates = totals.updates;
-    e->skipped = totals.skipped;
-    meter_.Finish();
-    return Status::OK();
+    reader_ = next_reader ? std::move(next_reader)
+              : (epoch + 1 < o_->epochs && !Held(epoch + 1))
+                  ? OpenEpoch(blocks_, o_->seed, epoch + 1, transform_, scatter_arena_.get())
+                  : nullptr;
+    return FinishEpoch(epoch, epoch_pairs, e);
   }
 
   // Frees the last part's memory (the vectors file's rows are built in its
@@ -163,6 +152,61 @@ class EpochLoop {
     if (buckets == 0) return;
     const auto keep = static_cast<size_t>(std::ceil(std::clamp(share, 0.0, 1.0) * buckets));
     part->bucket_begin.resize(std::clamp<size_t>(keep, 1, buckets) + 1);
+  }
+
+  // Whether epoch `epoch` is trained from the pairs the trainer holds: every
+  // epoch after the call's first, with a trainer that holds them.
+  bool Held(uint32_t epoch) const { return trainer_->HoldsEpochs() && epoch > first_epoch_; }
+
+  // An epoch of held pairs, handed over in parts of kHeldPartPairs
+  // positions (between which the progress line and an interrupt are
+  // seen). A device needs a planned length: the whole epoch is trained.
+  Status TrainHeldEpoch(uint32_t epoch, const std::string& checkpoint, EpochStats* e) {
+    part_ = BlockPart();  // no part is read again
+    last_share_ = 1;
+    const uint64_t n = blocks_->pairs;
+    PartPosition at;
+    at.seed = o_->seed;
+    at.epoch = epoch;
+    at.before = static_cast<double>(n) * epoch;
+    at.records_per_pair = 1;
+    at.run_records = static_cast<double>(n) * RunEpochs();
+    for (uint64_t begin = 0; begin < n; begin += kHeldPartPairs) {
+      const uint64_t end = std::min(n, begin + kHeldPartPairs);
+      SG_RETURN_IF_ERROR(trainer_->TrainHeld(at, begin, end));
+      pairs_trained_ += end - begin;
+      SG_RETURN_IF_ERROR(StopIfInterrupted(epoch, checkpoint));
+      ShowProgress(epoch);
+    }
+    return FinishEpoch(epoch, n, e);
+  }
+
+  Status StopIfInterrupted(uint32_t epoch, const std::string& checkpoint) {
+    if (!Interrupted()) return Status::OK();
+    meter_.Finish();
+    return InterruptedStatus(fmt::format(
+        "stopped in epoch {}; rerun with --resume to continue from {}", epoch + 1, checkpoint));
+  }
+
+  void ShowProgress(uint32_t epoch) {
+    const double run_pairs =
+        std::max(1.0, static_cast<double>(blocks_->pairs) * (RunEpochs() - first_epoch_));
+    meter_.UpdateFraction(
+        fmt::format("epoch {}/{}", epoch + 1, o_->epochs), pairs_trained_ / run_pairs,
+        fmt::format("{:.2f} M pairs/s", pairs_trained_ / SecondsSince(start_) / 1e6));
+  }
+
+  // Waits for the epoch's updates: *e gets its pairs, loss and updates.
+  Status FinishEpoch(uint32_t epoch, uint64_t epoch_pairs, EpochStats* e) {
+    e->epoch = epoch + 1;
+    e->pairs = epoch_pairs;
+    RangeTotals totals;
+    SG_RETURN_IF_ERROR(trainer_->WaitAll(&totals));
+    e->loss = totals.loss / static_cast<double>(std::max<uint64_t>(totals.updates, 1));
+    e->updates = totals.updates;
+    e->skipped = totals.skipped;
+    meter_.Finish();
+    return Status::OK();
   }
 
   // The run's length in epochs, its partial last one by its share.

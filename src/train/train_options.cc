@@ -154,6 +154,9 @@ Status ValidateTrainOptions(const TrainOptions& o) {
     return Status::InvalidArgument(
         "--device-sequential is for a device (on the CPU, --threads 1 is sequential)");
   }
+  if (o.device_memory_bytes > 0 && o.device == TrainDevice::kCpu) {
+    return Status::InvalidArgument("--device-memory is for a device (--memory is the host's)");
+  }
   if (o.budget_seconds > 0 && o.device != TrainDevice::kCpu) {
     // A budget's rates are measured on the CPU's threads.
     return Status::InvalidArgument(

@@ -160,12 +160,32 @@ Status PlanSubwords(const std::vector<VocabEntry>& vocab, uint32_t cut, uint32_t
   return Status::OK();
 }
 
-// Loads the device plugin and asks the device whether the parameters fit.
+// Loads the device plugin and asks the device whether the parameters fit
+// (*usable_bytes: the device memory the run may take).
 Status OpenDevice(const TrainOptions& o, uint32_t cut, std::unique_ptr<DevicePlugin>* plugin,
-                  DeviceTrainerOptions* device_options, std::string* device) {
+                  DeviceTrainerOptions* device_options, std::string* device,
+                  uint64_t* usable_bytes) {
   SG_RETURN_IF_ERROR(DevicePlugin::LoadCuda(plugin));
+  device_options->device_memory = o.device_memory_bytes;
   return DeviceTrainer::CheckFits(plugin->get(), kCudaPurpose, cut, o.dim,
-                                  ParameterBytes(o, cut, o.dim), *device_options, device);
+                                  ParameterBytes(o, cut, o.dim), *device_options, device,
+                                  usable_bytes);
+}
+
+// The pairs a device keeps: an epoch's GloVe pairs (converted, the same
+// every epoch) when the call trains more than one epoch and they fit the
+// device memory left beside the parameters and the slots; 0 otherwise, and
+// with --device-sequential, whose runs equal the CPU's streamed order.
+uint64_t ResidentPairs(const TrainOptions& o, uint32_t cut, uint32_t start_epoch,
+                       const BlockStreamInfo& blocks, const DeviceTrainerOptions& device_options,
+                       uint64_t usable_bytes) {
+  if (o.device != TrainDevice::kCuda || o.objective != Objective::kGlove || o.device_sequential ||
+      o.epochs <= start_epoch + 1) {
+    return 0;
+  }
+  const uint64_t taken = ParameterBytes(o, cut, o.dim) + device_options.StagingBytes();
+  const uint64_t need = blocks.pairs * sizeof(sg_device_pair);
+  return taken <= usable_bytes && need <= usable_bytes - taken ? blocks.pairs : 0;
 }
 
 // What trains `model`'s buckets: the device's trainer, or Hogwild threads.
@@ -376,8 +396,10 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
   DeviceTrainerOptions device_options;
   device_options.sequential = o.device_sequential;
   size_t staging = 0;
+  uint64_t device_usable = 0;
   if (o.device == TrainDevice::kCuda) {
-    SG_RETURN_IF_ERROR(OpenDevice(o, cut, &plugin, &device_options, &stats->device));
+    SG_RETURN_IF_ERROR(
+        OpenDevice(o, cut, &plugin, &device_options, &stats->device, &device_usable));
     staging = device_options.StagingBytes();
   }
   ResolveSubwords(&o);
@@ -434,6 +456,9 @@ Status Train(const std::string& store_dir, const std::string& output, const Trai
   SG_RETURN_IF_ERROR(StartModel(o, checkpoint, stamp, vocab, model.get(), &epoch, stats));
   // A resumed plan measured no checkpoint's write: reading one is the estimate.
   if (save_seconds == 0 && stats->start_epoch > 0) save_seconds = SecondsSince(load_start);
+  device_options.resident_pairs =
+      ResidentPairs(o, cut, epoch, blocks, device_options, device_usable);
+  stats->device_resident_pairs = device_options.resident_pairs;
   // The trainer takes the model as it is now, fresh or resumed (a device
   // copies it); the plugin outlives it.
   std::unique_ptr<BucketTrainer> trainer;

@@ -22,6 +22,11 @@
 //      the next;
 //   5. read_array()s the parameters back for a checkpoint and the vectors
 //      file (after wait()ing every slot submitted).
+// A resident store (model.resident_pairs > 0): in the first epoch the host
+// also keep()s each submitted slot's pairs on the device, until it holds
+// all resident_pairs of them; every later epoch is then submit_resident()
+// calls alone, the pairs trained in an order the device computes
+// (train/pair_permutation.h), and nothing more is copied.
 //
 // Semantics are the CPU trainer's, and its code is their definition: a
 // range of pairs is trained as GloveModel::TrainRange or SgnsModel::TrainRange
@@ -64,7 +69,7 @@ extern "C" {
 #endif
 
 // Raised whenever a table's layout or a function's meaning changes.
-#define SG_DEVICE_ABI_VERSION 1u
+#define SG_DEVICE_ABI_VERSION 2u
 
 // The exported entry point's name.
 #define SG_DEVICE_ENTRY_POINT "streamglove_device_api"
@@ -98,6 +103,9 @@ typedef struct sg_device_model {
   // during open().
   const uint32_t* noise_threshold;
   const uint32_t* noise_alias;
+  // Device memory for this many pairs, kept (keep()) and trained again
+  // (submit_resident()); 0: none, every pair is streamed through the slots.
+  uint64_t resident_pairs;
 } sg_device_model;
 
 // Pairs [begin, end) of a slot, trained as one RangeContext.
@@ -138,6 +146,17 @@ typedef struct sg_device_api {
   // Until slot i's submitted work is done; its totals (zero when nothing
   // was submitted).
   int (*wait)(sg_device_session* session, uint32_t i, sg_device_totals* totals);
+  // After submit(i), before wait(i): the pairs of slot i's submission (from
+  // its first range's begin to its last range's end) are also copied to
+  // resident pairs [at, at + n), at + n <= model.resident_pairs.
+  int (*keep)(sg_device_session* session, uint32_t i, uint64_t at);
+  // Like submit(i), with ranges over positions of the resident pairs'
+  // order drawn from `order_seed`: position t trains resident pair
+  // PairPermutation(resident_pairs, order_seed).Of(t) (train/
+  // pair_permutation.h). Slot i's buffer is not read; its wait() gives the
+  // totals. Every resident pair must have been kept first.
+  int (*submit_resident)(sg_device_session* session, uint32_t i, const sg_device_range* ranges,
+                         uint32_t range_count, uint64_t order_seed);
 } sg_device_api;
 
 typedef const sg_device_api* (*sg_device_entry_point)(void);

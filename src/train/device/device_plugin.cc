@@ -66,7 +66,8 @@ Status DevicePlugin::Load(const std::string& path, const std::string& purpose,
         purpose, path, api != nullptr ? api->abi_version : 0u, SG_DEVICE_ABI_VERSION));
   } else if (api->probe == nullptr || api->open == nullptr || api->close == nullptr ||
              api->error == nullptr || api->slot == nullptr || api->write_array == nullptr ||
-             api->read_array == nullptr || api->submit == nullptr || api->wait == nullptr) {
+             api->read_array == nullptr || api->submit == nullptr || api->wait == nullptr ||
+             api->keep == nullptr || api->submit_resident == nullptr) {
     status = Status::InvalidArgument(
         fmt::format("{}: {} leaves functions of the device interface unset", purpose, path));
   }

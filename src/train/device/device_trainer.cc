@@ -1,5 +1,6 @@
 #include "train/device/device_trainer.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstring>
 
@@ -19,6 +20,11 @@ static_assert(sizeof(sg_device_pair) == sizeof(TrainingPair) &&
               offsetof(sg_device_pair, log_count) == offsetof(TrainingPair, log_count) &&
               offsetof(sg_device_pair, weight) == offsetof(TrainingPair, weight));
 
+// The seeds of a held epoch's order and of its ranges: tags below 2^62,
+// apart from the buckets' (BucketShuffleSeed and BucketContext set bit 63).
+constexpr uint64_t kHeldOrderTag = uint64_t{1} << 61;
+constexpr uint64_t kHeldRangeTag = uint64_t{1} << 60;
+
 // The plugin's lines before a session exists.
 constexpr size_t kErrorLineBytes = 1024;
 
@@ -32,6 +38,7 @@ sg_device_model DeviceModel(const EmbeddingModel& model, size_t arrays,
   m.slots = options.slots;
   m.slot_pairs = options.slot_pairs;
   m.sequential = options.sequential ? 1 : 0;
+  m.resident_pairs = options.resident_pairs;
   if (objective.objective == Objective::kSgns) {
     m.objective = SG_DEVICE_SGNS;
     m.eta = objective.sgns.eta;
@@ -49,6 +56,8 @@ sg_device_model DeviceModel(const EmbeddingModel& model, size_t arrays,
 }
 
 }  // namespace
+
+uint64_t HeldOrderSeed(const PartPosition& at) { return MixSeed(at.seed, at.epoch, kHeldOrderTag); }
 
 DeviceTrainer::DeviceTrainer(const DevicePlugin* plugin, std::string purpose, EmbeddingModel* model,
                              tbb::task_arena* arena, const PairTransform* transform,
@@ -71,20 +80,29 @@ DeviceTrainer::~DeviceTrainer() {
 
 Status DeviceTrainer::CheckFits(const DevicePlugin* plugin, const std::string& purpose,
                                 uint32_t vocab, uint32_t dim, uint64_t parameter_bytes,
-                                const DeviceTrainerOptions& options, std::string* device_name) {
+                                const DeviceTrainerOptions& options, std::string* device_name,
+                                uint64_t* usable_bytes) {
   char name[256] = "", error[kErrorLineBytes] = "";
   uint64_t free_bytes = 0;
   if (plugin->api().probe(name, sizeof name, &free_bytes, error, sizeof error) != 0) {
     return Status::IOError(fmt::format("{}: {}", purpose, error));
   }
   *device_name = name;
-  if (parameter_bytes + options.StagingBytes() > free_bytes) {
-    return Status::InvalidArgument(fmt::format(
-        "{}: the parameters of {} words x {} dims ({}) and the staging buffers ({}) do not fit in "
-        "the {} free on {}: lower --max-vocab or --dim",
-        purpose, vocab, dim, FormatBytes(static_cast<double>(parameter_bytes)),
-        FormatBytes(static_cast<double>(options.StagingBytes())),
-        FormatBytes(static_cast<double>(free_bytes)), name));
+  const bool capped = options.device_memory > 0 && options.device_memory < free_bytes;
+  *usable_bytes = capped ? options.device_memory : free_bytes;
+  if (parameter_bytes + options.StagingBytes() + options.ResidentBytes() > *usable_bytes) {
+    return Status::InvalidArgument(
+        fmt::format("{}: the parameters of {} words x {} dims ({}) and the staging buffers ({}){} "
+                    "do not fit in "
+                    "the {} {} {}: lower --max-vocab or --dim",
+                    purpose, vocab, dim, FormatBytes(static_cast<double>(parameter_bytes)),
+                    FormatBytes(static_cast<double>(options.StagingBytes())),
+                    options.resident_pairs > 0
+                        ? fmt::format(" and the kept pairs ({})",
+                                      FormatBytes(static_cast<double>(options.ResidentBytes())))
+                        : "",
+                    FormatBytes(static_cast<double>(*usable_bytes)),
+                    capped ? "that --device-memory allows on" : "free on", name));
   }
   return Status::OK();
 }
@@ -96,9 +114,10 @@ Status DeviceTrainer::Open(const DevicePlugin* plugin, const std::string& purpos
                            std::unique_ptr<DeviceTrainer>* trainer) {
   const std::vector<LargeArray<float>*> arrays = model->CheckpointArrays();
   std::string name;
+  uint64_t usable = 0;
   SG_RETURN_IF_ERROR(CheckFits(plugin, purpose, model->vocab(), model->dim(),
                                arrays.size() * arrays.front()->size() * sizeof(float), options,
-                               &name));
+                               &name, &usable));
   std::unique_ptr<DeviceTrainer> t(
       new DeviceTrainer(plugin, purpose, model, arena, transform, options, std::move(name)));
   const sg_device_model config = DeviceModel(*model, arrays.size(), objective, options);
@@ -174,8 +193,54 @@ Status DeviceTrainer::Train(BlockPart* part, size_t* next, const PartPosition& a
               "submitting pairs"));
     submitted_[slot] = true;
     next_slot_ = (slot + 1) % options_.slots;
-    *trained += part->bucket_begin[last] - base;
+    const uint64_t n = part->bucket_begin[last] - base;
+    if (kept_ < options_.resident_pairs) {
+      if (kept_ + n > options_.resident_pairs) {
+        return Status::Corruption(
+            fmt::format("{}: the block stream's epoch holds more than the {} pairs its index says",
+                        purpose_, options_.resident_pairs));
+      }
+      SG_RETURN_IF_ERROR(Check(api_.keep(session_, slot, kept_), "keeping pairs"));
+      kept_ += n;
+    }
+    *trained += n;
     *next = last;
+  }
+  return Status::OK();
+}
+
+Status DeviceTrainer::TrainHeld(const PartPosition& at, uint64_t begin, uint64_t end) {
+  SG_RETURN_IF_ERROR(error_);
+  if (kept_ != options_.resident_pairs) {
+    return Status::Corruption(
+        fmt::format("{}: the block stream's epoch held {} of the {} pairs its index says", purpose_,
+                    kept_, options_.resident_pairs));
+  }
+  const uint64_t order_seed = HeldOrderSeed(at);
+  // Whole ranges per submission, a slot's worth of them.
+  const uint64_t per_submission =
+      std::max<uint64_t>(1, options_.slot_pairs / kBucketRecords) * kBucketRecords;
+  while (begin < end) {
+    const uint64_t stop = std::min(end, (begin / kBucketRecords) * kBucketRecords + per_submission);
+    const uint32_t slot = next_slot_;
+    SG_RETURN_IF_ERROR(WaitSlot(slot));
+    // Ranges of a bucket's pairs each, with its share of the schedule and
+    // a seed, as the streamed epochs' buckets.
+    ranges_.clear();
+    for (uint64_t p = begin, q; p < stop; p = q) {
+      // On the epoch's grid of kBucketRecords, whatever the slots' size.
+      q = std::min<uint64_t>(stop, (p / kBucketRecords + 1) * kBucketRecords);
+      ranges_.push_back({p, q, (at.before + static_cast<double>(p)) / at.run_records,
+                         (at.before + static_cast<double>(q)) / at.run_records,
+                         MixSeed(at.seed, at.epoch, kHeldRangeTag | p)});
+    }
+    SG_RETURN_IF_ERROR(
+        Check(api_.submit_resident(session_, slot, ranges_.data(),
+                                   static_cast<uint32_t>(ranges_.size()), order_seed),
+              "submitting kept pairs"));
+    submitted_[slot] = true;
+    next_slot_ = (slot + 1) % options_.slots;
+    begin = stop;
   }
   return Status::OK();
 }

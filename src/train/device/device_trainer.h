@@ -14,6 +14,13 @@
 // host's preparation overlap the device's updates. The pairs never have to
 // fit in device memory; the parameters and the slots' device copies must.
 //
+// Resident pairs (options.resident_pairs > 0, GloVe, whose converted pairs
+// are the same every epoch): the first epoch's submitted slots are also
+// kept on the device, and every later epoch is TrainHeld() alone — the
+// device trains the kept pairs in an order drawn per epoch
+// (train/pair_permutation.h), and nothing is read from the block stream or
+// copied to the device. A resumed run keeps them again in its first epoch.
+//
 // Errors: the first error of the device is kept, and every later call
 // returns it (a device session is not used again after one).
 //
@@ -59,21 +66,39 @@ struct DeviceTrainerOptions {
   // One update at a time in the slots' order (tests: equal to a
   // single-threaded CPU run).
   bool sequential = false;
+  // The most device memory the session may take (0: what the device
+  // reports free).
+  uint64_t device_memory = 0;
+  // The pairs kept on the device in the first epoch (an epoch's, exactly;
+  // 0: every epoch streamed).
+  uint64_t resident_pairs = 0;
 
   // Host memory the slots take (the same again on the device).
   size_t StagingBytes() const { return slots * slot_pairs * sizeof(sg_device_pair); }
+  // Device memory the kept pairs take.
+  uint64_t ResidentBytes() const { return resident_pairs * sizeof(sg_device_pair); }
 };
+
+// The seed of the order in which epoch at.epoch trains the resident pairs
+// (PairPermutation(resident_pairs, seed)); its range [p, q) of positions is
+// trained as one RangeContext, the ranges cut every kBucketRecords
+// positions, with progress (at.before + p) / at.run_records to
+// (at.before + q) / at.run_records.
+uint64_t HeldOrderSeed(const PartPosition& at);
 
 class DeviceTrainer final : public BucketTrainer {
  public:
-  // Asks the plugin's device for its name (*device_name) and free memory:
-  // an error, naming the sizes, when `parameter_bytes` and the slots'
-  // device copies do not fit. `purpose` starts each error line ("--device
-  // cuda"). Cheap: called before the block stream is built, so that a
-  // device too small fails at once.
+  // Asks the plugin's device for its name (*device_name) and free memory,
+  // of which options.device_memory (if set) is what the run may take
+  // (*usable_bytes): an error, naming the sizes, when `parameter_bytes`,
+  // the slots' device copies and the resident pairs do not fit it.
+  // `purpose` starts each error line ("--device cuda"). Cheap: called
+  // before the block stream is built, so that a device too small fails at
+  // once.
   static Status CheckFits(const DevicePlugin* plugin, const std::string& purpose, uint32_t vocab,
                           uint32_t dim, uint64_t parameter_bytes,
-                          const DeviceTrainerOptions& options, std::string* device_name);
+                          const DeviceTrainerOptions& options, std::string* device_name,
+                          uint64_t* usable_bytes);
 
   // CheckFits(), then opens a session on the plugin's device for `model`
   // and copies its arrays there.
@@ -92,6 +117,8 @@ class DeviceTrainer final : public BucketTrainer {
                TrainClock::time_point deadline, uint64_t* trained) override;
   Status WaitAll(RangeTotals* totals) override;
   Status CopyModelToHost() override;
+  bool HoldsEpochs() const override { return options_.resident_pairs > 0; }
+  Status TrainHeld(const PartPosition& at, uint64_t begin, uint64_t end) override;
 
  private:
   DeviceTrainer(const DevicePlugin* plugin, std::string purpose, EmbeddingModel* model,
@@ -115,6 +142,7 @@ class DeviceTrainer final : public BucketTrainer {
   sg_device_session* session_ = nullptr;
   std::vector<bool> submitted_;  // per slot: work not yet waited for
   uint32_t next_slot_ = 0;       // the slot filled next (the oldest submitted)
+  uint64_t kept_ = 0;            // resident pairs kept so far
   std::vector<sg_device_range> ranges_;
   RangeTotals totals_;
   Status error_;  // the first

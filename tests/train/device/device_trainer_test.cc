@@ -22,6 +22,7 @@
 #include "train/bucket_trainer.h"
 #include "train/device/device_plugin.h"
 #include "train/glove_model.h"
+#include "train/pair_permutation.h"
 #include "train/train_fixture.h"
 #include "util/file.h"
 
@@ -84,6 +85,16 @@ TrainOptions OnDevice(TrainOptions o, int host_threads) {
   o.device = TrainDevice::kCuda;
   o.threads = host_threads;
   o.memory_bytes += DeviceTrainerOptions().StagingBytes();  // the same blocks as on the CPU
+  return o;
+}
+
+// OnDevice with device memory for the parameters and slots of `cpu`'s run
+// and half its pairs: every epoch streamed, as the CPU reads them.
+TrainOptions StreamedOnDevice(TrainOptions o, int host_threads, const TrainStats& cpu) {
+  o = OnDevice(o, host_threads);
+  const uint64_t parameters = uint64_t{4} * cpu.vocab_size * RowStride(o.dim) * sizeof(float);
+  o.device_memory_bytes =
+      parameters + DeviceTrainerOptions().StagingBytes() + cpu.pairs * sizeof(TrainingPair) / 2;
   return o;
 }
 
@@ -252,8 +263,9 @@ TEST_CASE("Training on a device equals one CPU thread: GloVe and SGNS, vectors a
     // The host's threads prepare buckets in parallel; the updates stay in order.
     for (int host_threads : {1, 2}) {
       INFO("host threads " << host_threads);
-      const RunResult device = Run(f, "device.txt", OnDevice(o, host_threads));
+      const RunResult device = Run(f, "device.txt", StreamedOnDevice(o, host_threads, cpu.stats));
       CHECK(device.stats.device == "reference device (the CPU, one thread)");
+      CHECK(device.stats.device_resident_pairs == 0);
       CHECK(device.vectors == cpu.vectors);
       CHECK(device.losses == cpu.losses);
       CHECK(device.stats.epochs.size() == cpu.stats.epochs.size());
@@ -272,14 +284,14 @@ TEST_CASE("A device's checkpoint resumes on the CPU and the CPU's on a device", 
   TrainOptions resume = o;
   resume.resume = true;
 
-  Run(f, "a.txt", OnDevice(two, 1));
+  Run(f, "a.txt", StreamedOnDevice(two, 1, straight.stats));
   const RunResult cpu_after_device = Run(f, "a.txt", resume);
   CHECK(cpu_after_device.stats.start_epoch == 2);
   CHECK(cpu_after_device.vectors == straight.vectors);
   CHECK(cpu_after_device.losses == straight.losses);
 
   Run(f, "b.txt", two);
-  const RunResult device_after_cpu = Run(f, "b.txt", OnDevice(resume, 1));
+  const RunResult device_after_cpu = Run(f, "b.txt", StreamedOnDevice(resume, 1, straight.stats));
   CHECK(device_after_cpu.stats.start_epoch == 2);
   CHECK(device_after_cpu.vectors == straight.vectors);
 }
@@ -315,4 +327,163 @@ TEST_CASE("A device too small, or failing mid-run, ends training with one line",
   TrainOptions budget = OnDevice(f.Options(), 1);
   budget.budget_seconds = 60;
   CHECK(Contains(ValidateTrainOptions(budget), "--budget plans CPU training"));
+}
+
+TEST_CASE("Resident pairs: later epochs train the kept pairs in the device's order",
+          "[train][device]") {
+  // Three converted parts of 9 buckets: an epoch of about 54,000 pairs,
+  // three ranges of kBucketRecords and a part of one.
+  std::mt19937_64 rng(5);
+  constexpr uint32_t kVocab = 200, kDim = 20;
+  std::vector<BlockPart> parts(3);
+  std::vector<TrainingPair> epoch;  // the parts' pairs in order: what is kept
+  for (BlockPart& part : parts) {
+    part.bucket_begin = {0};
+    for (int k = 0; k < 9; ++k) {
+      const size_t n = 1500 + rng() % 1000;
+      for (size_t i = 0; i < n; ++i) {
+        const float x = 1 + static_cast<float>(rng() % 40);
+        part.pairs.push_back({static_cast<uint32_t>(rng() % kVocab),
+                              static_cast<uint32_t>(rng() % kVocab), std::log(x),
+                              std::min(1.0f, std::pow(x / 10, 0.75f))});
+      }
+      part.bucket_begin.push_back(part.pairs.size());
+    }
+    epoch.insert(epoch.end(), part.pairs.begin(), part.pairs.end());
+  }
+  const uint64_t total = epoch.size();
+  REQUIRE(total > 3 * kBucketRecords);
+  const GloveHyper hyper{0.05f, 100, 2, 0.5};
+  PairTransform transform;  // unused: the parts are converted
+  tbb::task_arena arena(2);
+  PartPosition at;
+  at.seed = 11;
+  at.records_per_pair = 1;
+  at.run_records = 2.0 * static_cast<double>(total);
+  // Epoch 0 streamed part by part.
+  const auto first_epoch = [&](BucketTrainer* trainer) {
+    at.epoch = 0;
+    at.before = 0;
+    for (uint32_t p = 0; p < parts.size(); ++p) {
+      BlockPart part = parts[p];
+      at.block = p;
+      size_t next = 0;
+      uint64_t trained = 0;
+      REQUIRE(trainer->Train(&part, &next, at, TrainClock::time_point::max(), &trained).ok());
+      at.before += static_cast<double>(part.pairs.size());
+    }
+  };
+
+  // The reference: one CPU thread's epoch 0, then epoch 1 by hand, the kept
+  // pairs gathered in PairPermutation's order, range by range.
+  GloveModel cpu(kVocab, kDim, 4, hyper);
+  ThreadBucketTrainer one_thread(&arena, 1, &cpu, &transform);
+  first_epoch(&one_thread);
+  at.epoch = 1;
+  at.block = 0;
+  at.before = static_cast<double>(total);
+  const PairPermutation order(total, HeldOrderSeed(at));
+  RangeTotals cpu_totals;
+  REQUIRE(one_thread.WaitAll(&cpu_totals).ok());
+  for (uint64_t p = 0; p < total; p += kBucketRecords) {
+    const uint64_t q = std::min<uint64_t>(total, p + kBucketRecords);
+    std::vector<TrainingPair> gathered;
+    for (uint64_t t = p; t < q; ++t) gathered.push_back(epoch[order.Of(t)]);
+    RangeContext range;
+    range.progress_begin = (at.before + static_cast<double>(p)) / at.run_records;
+    range.progress_end = (at.before + static_cast<double>(q)) / at.run_records;
+    cpu.TrainRange(gathered.data(), gathered.size(), range, &cpu_totals);
+  }
+
+  std::unique_ptr<DevicePlugin> plugin;
+  REQUIRE(DevicePlugin::Load(SG_REFERENCE_DEVICE, "test", &plugin).ok());
+  DeviceObjective objective;
+  objective.glove = hyper;
+  // Slots of 20,000 pairs (a submission of one range: 16,384 positions),
+  // and the epoch handed over in two calls.
+  const auto device_run = [&](uint64_t resident_pairs, GloveModel* host, RangeTotals* totals) {
+    DeviceTrainerOptions options;
+    options.slots = 2;
+    options.slot_pairs = 20000;
+    options.resident_pairs = resident_pairs;
+    std::unique_ptr<DeviceTrainer> trainer;
+    REQUIRE(DeviceTrainer::Open(plugin.get(), "test", host, objective, &arena, &transform, options,
+                                &trainer)
+                .ok());
+    CHECK(trainer->HoldsEpochs());
+    first_epoch(trainer.get());
+    at.epoch = 1;
+    at.before = static_cast<double>(total);
+    Status s = trainer->TrainHeld(at, 0, 2 * kBucketRecords);
+    if (s.ok()) s = trainer->TrainHeld(at, 2 * kBucketRecords, total);
+    if (s.ok()) s = trainer->WaitAll(totals);
+    if (s.ok()) s = trainer->CopyModelToHost();
+    return s;
+  };
+  GloveModel host(kVocab, kDim, 4, hyper);
+  RangeTotals device_totals;
+  REQUIRE(device_run(total, &host, &device_totals).ok());
+  CHECK(device_totals.updates == 2 * total);
+  CHECK(device_totals.loss == Approx(cpu_totals.loss).epsilon(1e-12));
+  const auto cpu_arrays = cpu.CheckpointArrays(), host_arrays = host.CheckpointArrays();
+  for (size_t a = 0; a < cpu_arrays.size(); ++a) {
+    INFO("array " << a);
+    CHECK(std::memcmp(cpu_arrays[a]->data(), host_arrays[a]->data(),
+                      cpu_arrays[a]->size() * sizeof(float)) == 0);
+  }
+
+  // An epoch shorter than the pairs planned is an error, not a partial order.
+  GloveModel short_host(kVocab, kDim, 4, hyper);
+  RangeTotals ignored;
+  const Status short_epoch = device_run(total + 1, &short_host, &ignored);
+  INFO(short_epoch.ToString());
+  CHECK(Contains(short_epoch, "the block stream's epoch held"));
+}
+
+TEST_CASE("A device keeps GloVe's pairs when they fit, and streams them otherwise",
+          "[train][device]") {
+  TrainFixture f;
+  ScopedEnv plugin(kCudaPluginVariable, SG_REFERENCE_DEVICE);
+  const TrainOptions o = CpuLikeDevice(f.Options());
+  const RunResult cpu = Run(f, "cpu.txt", o);
+  const RunResult resident = Run(f, "resident.txt", OnDevice(o, 2));
+  CHECK(resident.stats.device_resident_pairs == cpu.stats.pairs);
+  const RunResult streamed = Run(f, "streamed.txt", StreamedOnDevice(o, 2, cpu.stats));
+  CHECK(streamed.stats.device_resident_pairs == 0);
+  // Another order of the same pairs: other vectors, as good. Every epoch
+  // trains all pairs, the loss falls, and ends near the streamed run's.
+  REQUIRE(resident.stats.epochs.size() == o.epochs);
+  CHECK(resident.vectors != streamed.vectors);
+  for (size_t e = 0; e < o.epochs; ++e) {
+    INFO("epoch " << e + 1);
+    CHECK(resident.stats.epochs[e].pairs == cpu.stats.pairs);
+    CHECK(resident.stats.epochs[e].updates == cpu.stats.pairs);
+    if (e > 0) CHECK(resident.stats.epochs[e].loss < resident.stats.epochs[e - 1].loss);
+  }
+  CHECK(resident.stats.epochs.back().loss ==
+        Approx(streamed.stats.epochs.back().loss).epsilon(0.05));
+
+  // Streamed: skip-gram (its unit updates are drawn anew each epoch), a
+  // sequential run (equal to the CPU's order), and a single epoch.
+  TrainOptions sgns = o;
+  sgns.objective = Objective::kSgns;
+  sgns.subwords.chosen = true;
+  CHECK(Run(f, "sgns.txt", OnDevice(sgns, 1)).stats.device_resident_pairs == 0);
+  TrainOptions sequential = OnDevice(o, 1);
+  sequential.device_sequential = true;
+  CHECK(Run(f, "sequential.txt", sequential).stats.device_resident_pairs == 0);
+  TrainOptions one = OnDevice(o, 1);
+  one.epochs = 1;
+  CHECK(Run(f, "one.txt", one).stats.device_resident_pairs == 0);
+
+  // A cap below the parameters is one line naming it.
+  TrainOptions tiny = OnDevice(o, 1);
+  tiny.device_memory_bytes = 1 << 20;
+  TrainStats stats;
+  const Status s = Train(f.store, f.dir.path() + "/tiny.txt", tiny, &stats);
+  INFO(s.ToString());
+  CHECK(Contains(s, "do not fit in the 1.0 MiB that --device-memory allows on reference device"));
+  TrainOptions cpu_cap = o;
+  cpu_cap.device_memory_bytes = 1 << 20;
+  CHECK(Contains(ValidateTrainOptions(cpu_cap), "--device-memory is for a device"));
 }

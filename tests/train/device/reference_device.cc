@@ -7,6 +7,8 @@
 // equals a single-threaded CPU run bit for bit, whatever `sequential` says.
 // A slot written by the host while it is submitted is an error (each slot's
 // submitted pairs are checksummed, and checked again before they train).
+// Resident pairs are kept in host memory, and a resident range's pairs are
+// gathered in PairPermutation's order and trained as one CPU range.
 //
 // Test hooks, read when the library is asked for its table or probed:
 //   STREAMGLOVE_REFERENCE_DEVICE_MEMORY      the free bytes reported (default 1 TiB)
@@ -29,6 +31,7 @@
 
 #include "train/device/device_api.h"
 #include "train/glove_model.h"
+#include "train/pair_permutation.h"
 #include "train/sgns_model.h"
 #include "util/alias_table.h"
 
@@ -59,7 +62,11 @@ struct sg_device_session {
   std::vector<sg_device_totals> totals;              // a slot's, once trained
   std::vector<bool> pending;                         // submitted, not yet waited for
   std::vector<uint64_t> checksum;                    // a slot's submitted ranges'
-  uint64_t fail_after = UINT64_MAX;                  // slots trained before failing
+  std::vector<bool> resident_order;                  // a slot's ranges are resident positions
+  std::vector<uint64_t> order_seed;                  // of those positions' order
+  std::vector<TrainingPair> resident;
+  uint64_t resident_kept = 0;        // pairs kept so far
+  uint64_t fail_after = UINT64_MAX;  // slots trained before failing
   uint64_t trained = 0;
   bool discard = false;
 
@@ -73,7 +80,7 @@ struct sg_device_session {
   // A hash of slot i's submitted pairs, 8 bytes at a time (0 when
   // discarding: the host's own speed is being measured).
   uint64_t Checksum(uint32_t i) const {
-    if (discard) return 0;
+    if (discard || resident_order[i]) return 0;
     uint64_t h = 1469598103934665603ull;
     for (const sg_device_range& r : ranges[i]) {
       const TrainingPair* p = slots[i].data() + r.begin;
@@ -87,6 +94,29 @@ struct sg_device_session {
     return h;
   }
 
+  // Trains slot i's ranges; a resident submission's pairs gathered in order.
+  void TrainSlot(uint32_t i, RangeTotals* t) {
+    std::vector<TrainingPair> gathered;
+    const PairPermutation order(resident.size(), order_seed[i]);
+    for (const sg_device_range& r : ranges[i]) {
+      if (discard) {
+        t->updates += r.end - r.begin;
+        continue;
+      }
+      RangeContext context;
+      context.progress_begin = r.progress_begin;
+      context.progress_end = r.progress_end;
+      context.seed = r.seed;
+      const TrainingPair* pairs = slots[i].data() + r.begin;
+      if (resident_order[i]) {
+        gathered.clear();
+        for (uint64_t p = r.begin; p < r.end; ++p) gathered.push_back(resident[order.Of(p)]);
+        pairs = gathered.data();
+      }
+      model->TrainRange(pairs, r.end - r.begin, context, t);
+    }
+  }
+
   // Trains the queued slots in order until stopped.
   void Work() {
     std::unique_lock<std::mutex> lock(mu);
@@ -97,17 +127,7 @@ struct sg_device_session {
       lock.unlock();
       const bool intact = Checksum(i) == checksum[i];
       RangeTotals t;
-      for (const sg_device_range& r : ranges[i]) {
-        if (discard) {
-          t.updates += r.end - r.begin;
-          continue;
-        }
-        RangeContext context;
-        context.progress_begin = r.progress_begin;
-        context.progress_end = r.progress_end;
-        context.seed = r.seed;
-        model->TrainRange(slots[i].data() + r.begin, r.end - r.begin, context, &t);
-      }
+      TrainSlot(i, &t);
       lock.lock();
       totals[i] = sg_device_totals{t.loss, t.updates, t.skipped};
       if (!intact && error.empty()) error = "reference device: a slot written while submitted";
@@ -149,6 +169,9 @@ sg_device_session* OpenSession(const sg_device_model* m, char* error, size_t err
   s->totals.resize(m->slots);
   s->pending.assign(m->slots, false);
   s->checksum.assign(m->slots, 0);
+  s->resident_order.assign(m->slots, false);
+  s->order_seed.assign(m->slots, 0);
+  s->resident.resize(m->resident_pairs);
   s->fail_after = EnvNumber("STREAMGLOVE_REFERENCE_DEVICE_FAIL_AFTER", UINT64_MAX);
   s->discard = EnvNumber("STREAMGLOVE_REFERENCE_DEVICE_DISCARD", 0) == 1;
   s->worker = std::thread([session = s.get()] { session->Work(); });
@@ -217,24 +240,61 @@ int ReadArray(sg_device_session* s, uint32_t array, float* host) {
   return CopyArray(s, array, nullptr, host);
 }
 
-int Submit(sg_device_session* s, uint32_t i, const sg_device_range* ranges, uint32_t count) {
+// Queues slot i's ranges: over its buffer, or over the resident pairs'
+// positions in the order of `order_seed`.
+int Queue(sg_device_session* s, uint32_t i, const sg_device_range* ranges, uint32_t count,
+          bool resident, uint64_t order_seed) {
   std::lock_guard<std::mutex> lock(s->mu);
   if (i >= s->slots.size() || s->pending[i]) {
     s->error = "reference device: a slot submitted twice";
     return 1;
   }
+  if (resident && s->resident_kept != s->resident.size()) {
+    s->error = "reference device: resident pairs trained before all were kept";
+    return 1;
+  }
+  const uint64_t limit = resident ? s->resident.size() : s->slot_pairs;
   for (uint32_t r = 0; r < count; ++r) {
-    if (ranges[r].begin > ranges[r].end || ranges[r].end > s->slot_pairs) {
+    if (ranges[r].begin > ranges[r].end || ranges[r].end > limit) {
       s->error = "reference device: a range outside its slot";
       return 1;
     }
   }
   s->ranges[i].assign(ranges, ranges + count);
+  s->resident_order[i] = resident;
+  s->order_seed[i] = order_seed;
   s->checksum[i] = s->Checksum(i);
   s->totals[i] = sg_device_totals{};
   s->pending[i] = true;
   s->queue.push_back(i);
   s->changed.notify_all();
+  return 0;
+}
+
+int Submit(sg_device_session* s, uint32_t i, const sg_device_range* ranges, uint32_t count) {
+  return Queue(s, i, ranges, count, /*resident=*/false, 0);
+}
+
+int SubmitResident(sg_device_session* s, uint32_t i, const sg_device_range* ranges, uint32_t count,
+                   uint64_t order_seed) {
+  return Queue(s, i, ranges, count, /*resident=*/true, order_seed);
+}
+
+// The host writes slot i only after wait(i): it may be read here.
+int Keep(sg_device_session* s, uint32_t i, uint64_t at) {
+  std::lock_guard<std::mutex> lock(s->mu);
+  if (i >= s->slots.size() || !s->pending[i] || s->resident_order[i]) {
+    s->error = "reference device: kept a slot not submitted";
+    return 1;
+  }
+  const std::vector<sg_device_range>& r = s->ranges[i];
+  const uint64_t begin = r.empty() ? 0 : r.front().begin, end = r.empty() ? 0 : r.back().end;
+  if (at + (end - begin) > s->resident.size()) {
+    s->error = "reference device: kept past the resident pairs";
+    return 1;
+  }
+  std::copy(s->slots[i].begin() + begin, s->slots[i].begin() + end, s->resident.begin() + at);
+  s->resident_kept += end - begin;
   return 0;
 }
 
@@ -250,8 +310,18 @@ int Wait(sg_device_session* s, uint32_t i, sg_device_totals* totals) {
 }  // namespace
 
 extern "C" __attribute__((visibility("default"))) const sg_device_api* streamglove_device_api() {
-  static sg_device_api api = {
-      SG_DEVICE_ABI_VERSION, Probe, Open, Close, Error, Slot, WriteArray, ReadArray, Submit, Wait};
+  static sg_device_api api = {SG_DEVICE_ABI_VERSION,
+                              Probe,
+                              Open,
+                              Close,
+                              Error,
+                              Slot,
+                              WriteArray,
+                              ReadArray,
+                              Submit,
+                              Wait,
+                              Keep,
+                              SubmitResident};
   api.abi_version =
       static_cast<uint32_t>(EnvNumber("STREAMGLOVE_REFERENCE_DEVICE_ABI", SG_DEVICE_ABI_VERSION));
   return &api;

@@ -8,7 +8,10 @@
 // stream. submit() queues on the slot's stream: the copies of its pairs and
 // ranges, a wait for the kernel of the slot submitted before it, its own
 // kernel, and the copy of its totals back. So copies overlap the previous
-// slot's training while kernels run in the order submitted.
+// slot's training while kernels run in the order submitted. With resident
+// pairs, keep() queues one more copy of a submitted slot's pinned pairs, into
+// the resident array, and submit_resident() queues a kernel alone, which
+// reads the resident pairs in the epoch's order (train/pair_permutation.h).
 
 #include <algorithm>
 #include <cstdlib>
@@ -41,9 +44,11 @@ struct CudaSlot {
   SlotTotals* host_totals = nullptr;  // pinned
   CUdeviceptr totals = 0;
   CUstream stream = nullptr;
-  CUevent trained = nullptr;  // recorded after the slot's kernel
-  uint64_t updates = 0;       // of the work submitted
-  bool pending = false;       // submitted, not yet waited for
+  CUevent trained = nullptr;    // recorded after the slot's kernel
+  uint64_t updates = 0;         // of the work submitted
+  uint64_t begin = 0, end = 0;  // the pairs of the slot's submission
+  bool pending = false;         // submitted, not yet waited for
+  bool resident = false;        // its ranges are resident positions
 };
 
 void CopyLine(const std::string& line, char* to, size_t size) {
@@ -78,6 +83,8 @@ struct sg_device_session {
   std::vector<CUdeviceptr> arrays;
   size_t array_bytes = 0;
   CUdeviceptr noise_threshold = 0, noise_alias = 0;
+  CUdeviceptr resident = 0;    // model.resident_pairs pairs
+  uint64_t resident_kept = 0;  // of them, copied so far
   std::vector<CudaSlot> slots;
   CUevent last_trained = nullptr;  // the event of the slot submitted last
   std::string error;
@@ -98,7 +105,9 @@ struct sg_device_session {
   bool AllocateModel();
   bool AllocateSlot(CudaSlot* slot);
   bool GrowRanges(CudaSlot* slot, uint32_t count);
-  bool Launch(CudaSlot* slot, uint64_t total, uint32_t range_count);
+  // The slot's kernel over `total` pairs: of its own buffer, or of the
+  // resident pairs in the order of `order_seed`.
+  bool Launch(CudaSlot* slot, uint64_t total, uint32_t range_count, uint64_t order_seed);
   // Frees everything (after finishing the work queued).
   void Release();
 };
@@ -169,14 +178,18 @@ bool sg_device_session::GrowRanges(CudaSlot* slot, uint32_t count) {
   return true;
 }
 
-bool sg_device_session::Launch(CudaSlot* slot, uint64_t total, uint32_t range_count) {
-  const KernelPairs in{reinterpret_cast<const sg_device_pair*>(slot->pairs),
-                       reinterpret_cast<const KernelRange*>(slot->ranges),
-                       total,
-                       range_count,
-                       0,
-                       reinterpret_cast<double*>(slot->totals),
-                       reinterpret_cast<unsigned long long*>(slot->totals + sizeof(double))};
+bool sg_device_session::Launch(CudaSlot* slot, uint64_t total, uint32_t range_count,
+                               uint64_t order_seed) {
+  const KernelPairs in{
+      reinterpret_cast<const sg_device_pair*>(slot->resident ? resident : slot->pairs),
+      reinterpret_cast<const KernelRange*>(slot->ranges),
+      total,
+      range_count,
+      0,
+      reinterpret_cast<double*>(slot->totals),
+      reinterpret_cast<unsigned long long*>(slot->totals + sizeof(double)),
+      slot->resident ? model.resident_pairs : 0,
+      order_seed};
   GloveKernelArgs glove{};
   SgnsKernelArgs sgns{};
   void* args[1];
@@ -239,7 +252,7 @@ void sg_device_session::Release() {
     if (p != 0) cu->cuMemFree(p);
   }
   arrays.clear();
-  for (CUdeviceptr p : {noise_threshold, noise_alias}) {
+  for (CUdeviceptr p : {noise_threshold, noise_alias, resident}) {
     if (p != 0) cu->cuMemFree(p);
   }
   if (module != nullptr) cu->cuModuleUnload(module);
@@ -356,6 +369,11 @@ bool OpenSession(sg_device_session* s, const sg_device_model* m) {
       return false;
     }
   }
+  if (m->resident_pairs > 0 &&
+      !s->Ok(s->cu->cuMemAlloc(&s->resident, m->resident_pairs * sizeof(sg_device_pair)),
+             "cuMemAlloc (resident pairs)")) {
+    return false;
+  }
   s->slots.resize(m->slots);
   for (CudaSlot& slot : s->slots) {
     if (!s->AllocateSlot(&slot)) return false;
@@ -412,14 +430,21 @@ int ReadArray(sg_device_session* s, uint32_t array, float* host) {
   return CopyArray(s, array, nullptr, host);
 }
 
-int Submit(sg_device_session* s, uint32_t i, const sg_device_range* ranges, uint32_t count) {
+// Queues slot i's ranges: over its pairs, copied first, or with
+// `resident` over the resident pairs' positions in the order of `order_seed`.
+int Queue(sg_device_session* s, uint32_t i, const sg_device_range* ranges, uint32_t count,
+          bool resident, uint64_t order_seed) {
   if (!s->error.empty()) return 1;
   if (i >= s->slots.size() || s->slots[i].pending) return s->Fail("a slot submitted twice"), 1;
+  if (resident && s->resident_kept != s->model.resident_pairs) {
+    return s->Fail("resident pairs trained before all were kept"), 1;
+  }
   CudaSlot& slot = s->slots[i];
   if (!s->MakeCurrent() || !s->GrowRanges(&slot, std::max(count, 1u))) return 1;
+  const uint64_t limit = resident ? s->model.resident_pairs : s->model.slot_pairs;
   uint64_t total = 0;
   for (uint32_t r = 0; r < count; ++r) {
-    if (ranges[r].begin > ranges[r].end || ranges[r].end > s->model.slot_pairs ||
+    if (ranges[r].begin > ranges[r].end || ranges[r].end > limit ||
         (r > 0 && ranges[r].begin < ranges[r - 1].end)) {
       return s->Fail("ranges out of order or outside their slot"), 1;
     }
@@ -430,30 +455,66 @@ int Submit(sg_device_session* s, uint32_t i, const sg_device_range* ranges, uint
     total += n;
   }
   slot.updates = total;
+  slot.begin = count > 0 ? ranges[0].begin : 0;
+  slot.end = count > 0 ? ranges[count - 1].end : 0;
   slot.pending = true;
+  slot.resident = resident;
   CUstream stream = slot.stream;
   const CudaDriver* cu = s->cu;
   bool ok =
       s->Ok(cu->cuMemsetD8Async(slot.totals, 0, sizeof(SlotTotals), stream), "cuMemsetD8Async");
   if (ok && total > 0) {
-    const uint64_t lo = ranges[0].begin, hi = ranges[count - 1].end;
-    ok = s->Ok(cu->cuMemcpyHtoDAsync(slot.pairs + lo * sizeof(sg_device_pair), slot.host_pairs + lo,
-                                     (hi - lo) * sizeof(sg_device_pair), stream),
-               "cuMemcpyHtoDAsync (pairs)") &&
-         s->Ok(cu->cuMemcpyHtoDAsync(slot.ranges, slot.host_ranges, count * sizeof(KernelRange),
-                                     stream),
-               "cuMemcpyHtoDAsync (ranges)");
+    if (!resident) {
+      ok = s->Ok(cu->cuMemcpyHtoDAsync(slot.pairs + slot.begin * sizeof(sg_device_pair),
+                                       slot.host_pairs + slot.begin,
+                                       (slot.end - slot.begin) * sizeof(sg_device_pair), stream),
+                 "cuMemcpyHtoDAsync (pairs)");
+    }
+    ok = ok && s->Ok(cu->cuMemcpyHtoDAsync(slot.ranges, slot.host_ranges,
+                                           count * sizeof(KernelRange), stream),
+                     "cuMemcpyHtoDAsync (ranges)");
     // After the kernel of the slot submitted before: slots train in order.
     if (ok && s->last_trained != nullptr) {
       ok = s->Ok(cu->cuStreamWaitEvent(stream, s->last_trained, 0), "cuStreamWaitEvent");
     }
-    ok = ok && s->Launch(&slot, total, count) &&
+    ok = ok && s->Launch(&slot, total, count, order_seed) &&
          s->Ok(cu->cuEventRecord(slot.trained, stream), "cuEventRecord");
     if (ok) s->last_trained = slot.trained;
   }
   ok = ok && s->Ok(cu->cuMemcpyDtoHAsync(slot.host_totals, slot.totals, sizeof(SlotTotals), stream),
                    "cuMemcpyDtoHAsync (totals)");
   return ok ? 0 : 1;
+}
+
+int Submit(sg_device_session* s, uint32_t i, const sg_device_range* ranges, uint32_t count) {
+  return Queue(s, i, ranges, count, /*resident=*/false, 0);
+}
+
+int SubmitResident(sg_device_session* s, uint32_t i, const sg_device_range* ranges, uint32_t count,
+                   uint64_t order_seed) {
+  return Queue(s, i, ranges, count, /*resident=*/true, order_seed);
+}
+
+// From the pinned pairs, on the slot's stream: the host writes them again
+// only after wait(i), which waits for this copy too.
+int Keep(sg_device_session* s, uint32_t i, uint64_t at) {
+  if (!s->error.empty()) return 1;
+  if (i >= s->slots.size() || !s->slots[i].pending || s->slots[i].resident) {
+    return s->Fail("kept a slot not submitted"), 1;
+  }
+  CudaSlot& slot = s->slots[i];
+  const uint64_t n = slot.end - slot.begin;
+  if (at + n > s->model.resident_pairs) return s->Fail("kept past the resident pairs"), 1;
+  if (n == 0) return 0;
+  if (!s->MakeCurrent() ||
+      !s->Ok(s->cu->cuMemcpyHtoDAsync(s->resident + at * sizeof(sg_device_pair),
+                                      slot.host_pairs + slot.begin, n * sizeof(sg_device_pair),
+                                      slot.stream),
+             "cuMemcpyHtoDAsync (resident pairs)")) {
+    return 1;
+  }
+  s->resident_kept += n;
+  return 0;
 }
 
 int Wait(sg_device_session* s, uint32_t i, sg_device_totals* totals) {
@@ -471,8 +532,18 @@ int Wait(sg_device_session* s, uint32_t i, sg_device_totals* totals) {
 
 // Nothing may throw across the C interface: a failed allocation of the
 // host's own (a few bytes) ends the process as it would anywhere else.
-const sg_device_api kApi = {
-    SG_DEVICE_ABI_VERSION, Probe, Open, Close, Error, Slot, WriteArray, ReadArray, Submit, Wait};
+const sg_device_api kApi = {SG_DEVICE_ABI_VERSION,
+                            Probe,
+                            Open,
+                            Close,
+                            Error,
+                            Slot,
+                            WriteArray,
+                            ReadArray,
+                            Submit,
+                            Wait,
+                            Keep,
+                            SubmitResident};
 
 }  // namespace
 

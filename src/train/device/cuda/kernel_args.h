@@ -21,7 +21,10 @@ struct KernelRange {
   uint64_t seed;
 };
 
-// A submission's pairs and what the kernels add their totals to.
+// A submission's pairs and what the kernels add their totals to. With
+// order_size > 0, `pairs` are the resident pairs and a range's slot
+// positions are positions of their order: position t trains pair
+// PairPermutation(order_size, order_seed).Of(t).
 struct KernelPairs {
   const sg_device_pair* pairs;
   const KernelRange* ranges;
@@ -30,6 +33,8 @@ struct KernelPairs {
   uint32_t unused;
   double* loss;
   unsigned long long* skipped;
+  uint64_t order_size;
+  uint64_t order_seed;
 };
 
 struct GloveKernelArgs {

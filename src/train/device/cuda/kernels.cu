@@ -12,6 +12,7 @@
 
 #include <__clang_cuda_builtin_vars.h>
 
+#include "train/pair_permutation.h"
 #include "train/pair_update.h"
 #include "train/device/cuda/kernel_args.h"
 #include "util/alias_table.h"
@@ -36,17 +37,19 @@ struct WarpLanes {
   }
 };
 
-// Calls train(range, i, pair) for each pair this warp takes, in order.
+// Calls train(range, i, pair) for each pair this warp takes, in order: a
+// resident submission's pairs through the epoch's order.
 template <class Train>
 SG_DEVICE void ForEachPairOfWarp(const KernelPairs& in, const Train& train) {
   const uint64_t threads = uint64_t{gridDim.x} * blockDim.x;
   const uint64_t warp = (uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) / kKernelLanes;
+  const PairPermutation order(in.order_size, in.order_seed);
   uint32_t r = 0;
   for (uint64_t t = warp; t < in.total; t += threads / kKernelLanes) {
     while (r + 1 < in.range_count && in.ranges[r + 1].first <= t) ++r;
     const KernelRange& range = in.ranges[r];
-    const uint64_t i = t - range.first;
-    train(range, i, in.pairs[range.slot_begin + i]);
+    const uint64_t i = t - range.first, at = range.slot_begin + i;
+    train(range, i, in.pairs[in.order_size > 0 ? order.Of(at) : at]);
   }
 }
 
