@@ -221,7 +221,7 @@ Status DeviceTrainer::TrainHeld(const PartPosition& at, uint64_t begin, uint64_t
   const uint64_t per_submission =
       std::max<uint64_t>(1, options_.slot_pairs / kBucketRecords) * kBucketRecords;
   while (begin < end) {
-    const uint64_t stop = std::min(end, (begin / kBucketRecords) * kBucketRecords + per_submission);
+    const uint64_t stop = std::min(end, begin + per_submission);
     const uint32_t slot = next_slot_;
     SG_RETURN_IF_ERROR(WaitSlot(slot));
     // Ranges of a bucket's pairs each, with its share of the schedule and

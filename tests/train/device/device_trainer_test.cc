@@ -98,6 +98,37 @@ TrainOptions StreamedOnDevice(TrainOptions o, int host_threads, const TrainStats
   return o;
 }
 
+// Three parts of 9 buckets each, ready to train (not unconverted), of
+// `least` to least + spread - 1 pairs a bucket over `vocab` words.
+std::vector<BlockPart> ConvertedParts(uint64_t seed, uint32_t vocab, size_t least, size_t spread) {
+  std::mt19937_64 rng(seed);
+  std::vector<BlockPart> parts(3);
+  for (BlockPart& part : parts) {
+    part.bucket_begin = {0};
+    for (int k = 0; k < 9; ++k) {
+      const size_t n = least + rng() % spread;
+      for (size_t i = 0; i < n; ++i) {
+        const uint32_t row = rng() % vocab, col = rng() % vocab;
+        const float x = 1 + static_cast<float>(rng() % 50);
+        part.pairs.push_back({row, col, std::log(x), std::min(1.0f, std::pow(x / 10, 0.75f))});
+      }
+      part.bucket_begin.push_back(part.pairs.size());
+    }
+  }
+  return parts;
+}
+
+// Every parameter array of `a` and `b` the same bytes.
+void CheckSameArrays(EmbeddingModel& a, EmbeddingModel& b) {
+  const auto a_arrays = a.CheckpointArrays(), b_arrays = b.CheckpointArrays();
+  REQUIRE(a_arrays.size() == b_arrays.size());
+  for (size_t k = 0; k < a_arrays.size(); ++k) {
+    INFO("array " << k);
+    CHECK(std::memcmp(a_arrays[k]->data(), b_arrays[k]->data(),
+                      a_arrays[k]->size() * sizeof(float)) == 0);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("A device plugin that is missing, no plugin, or of another version is refused",
@@ -149,21 +180,13 @@ TEST_CASE("Slots cycle while the device trains: the updates are one CPU thread's
   // Parts of 9 buckets of uneven sizes, ready to train (not unconverted):
   // three parts, each overwriting the last in one BlockPart as the block
   // reader does, while the device may still train the slots of the last.
-  std::mt19937_64 rng(3);
-  constexpr uint32_t kVocab = 300, kDim = 24, kParts = 3;
-  std::vector<BlockPart> parts(kParts);
+  constexpr uint32_t kVocab = 300, kDim = 24;
+  const std::vector<BlockPart> parts = ConvertedParts(3, kVocab, 200, 300);
+  const auto part_count = static_cast<uint32_t>(parts.size());
   size_t largest = 0, total = 0;
-  for (BlockPart& part : parts) {
-    part.bucket_begin = {0};
-    for (int k = 0; k < 9; ++k) {
-      const size_t n = 200 + rng() % 300;
-      for (size_t i = 0; i < n; ++i) {
-        const uint32_t row = rng() % kVocab, col = rng() % kVocab;
-        const float x = 1 + static_cast<float>(rng() % 50);
-        part.pairs.push_back({row, col, std::log(x), std::min(1.0f, std::pow(x / 10, 0.75f))});
-      }
-      part.bucket_begin.push_back(part.pairs.size());
-      largest = std::max(largest, n);
+  for (const BlockPart& part : parts) {
+    for (size_t k = 0; k < part.buckets(); ++k) {
+      largest = std::max(largest, part.bucket_begin[k + 1] - part.bucket_begin[k]);
     }
     total += part.pairs.size();
   }
@@ -185,7 +208,7 @@ TEST_CASE("Slots cycle while the device trains: the updates are one CPU thread's
   // nothing.
   const auto train = [&](BucketTrainer* trainer, bool split, RangeTotals* totals) {
     BlockPart part;
-    for (uint32_t p = 0; p < kParts; ++p) {
+    for (uint32_t p = 0; p < part_count; ++p) {
       part = parts[p];
       size_t next = 0;
       uint64_t trained = 0;
@@ -229,17 +252,12 @@ TEST_CASE("Slots cycle while the device trains: the updates are one CPU thread's
   CHECK(device_totals.updates == cpu_totals.updates);
   // The same costs, summed per slot first: equal but for the sums' rounding.
   CHECK(device_totals.loss == Approx(cpu_totals.loss).epsilon(1e-12));
-  const auto cpu_arrays = cpu.CheckpointArrays(), host_arrays = host.CheckpointArrays();
-  for (size_t a = 0; a < cpu_arrays.size(); ++a) {
-    INFO("array " << a);
-    CHECK(std::memcmp(cpu_arrays[a]->data(), host_arrays[a]->data(),
-                      cpu_arrays[a]->size() * sizeof(float)) == 0);
-  }
+  CheckSameArrays(cpu, host);
 
   // A bucket larger than a slot is an error, not a bucket cut in two.
   const std::unique_ptr<DeviceTrainer> small = open(largest - 1);
   Status refused;
-  for (uint32_t p = 0; p < kParts && refused.ok(); ++p) {
+  for (uint32_t p = 0; p < part_count && refused.ok(); ++p) {
     BlockPart part = parts[p];
     size_t next = 0;
     uint64_t trained = 0;
@@ -333,24 +351,11 @@ TEST_CASE("Resident pairs: later epochs train the kept pairs in the device's ord
           "[train][device]") {
   // Three converted parts of 9 buckets: an epoch of about 54,000 pairs,
   // three ranges of kBucketRecords and a part of one.
-  std::mt19937_64 rng(5);
   constexpr uint32_t kVocab = 200, kDim = 20;
-  std::vector<BlockPart> parts(3);
+  const std::vector<BlockPart> parts = ConvertedParts(5, kVocab, 1500, 1000);
   std::vector<TrainingPair> epoch;  // the parts' pairs in order: what is kept
-  for (BlockPart& part : parts) {
-    part.bucket_begin = {0};
-    for (int k = 0; k < 9; ++k) {
-      const size_t n = 1500 + rng() % 1000;
-      for (size_t i = 0; i < n; ++i) {
-        const float x = 1 + static_cast<float>(rng() % 40);
-        part.pairs.push_back({static_cast<uint32_t>(rng() % kVocab),
-                              static_cast<uint32_t>(rng() % kVocab), std::log(x),
-                              std::min(1.0f, std::pow(x / 10, 0.75f))});
-      }
-      part.bucket_begin.push_back(part.pairs.size());
-    }
+  for (const BlockPart& part : parts)
     epoch.insert(epoch.end(), part.pairs.begin(), part.pairs.end());
-  }
   const uint64_t total = epoch.size();
   REQUIRE(total > 3 * kBucketRecords);
   const GloveHyper hyper{0.05f, 100, 2, 0.5};
@@ -425,12 +430,7 @@ TEST_CASE("Resident pairs: later epochs train the kept pairs in the device's ord
   REQUIRE(device_run(total, &host, &device_totals).ok());
   CHECK(device_totals.updates == 2 * total);
   CHECK(device_totals.loss == Approx(cpu_totals.loss).epsilon(1e-12));
-  const auto cpu_arrays = cpu.CheckpointArrays(), host_arrays = host.CheckpointArrays();
-  for (size_t a = 0; a < cpu_arrays.size(); ++a) {
-    INFO("array " << a);
-    CHECK(std::memcmp(cpu_arrays[a]->data(), host_arrays[a]->data(),
-                      cpu_arrays[a]->size() * sizeof(float)) == 0);
-  }
+  CheckSameArrays(cpu, host);
 
   // An epoch shorter than the pairs planned is an error, not a partial order.
   GloveModel short_host(kVocab, kDim, 4, hyper);
